@@ -1,0 +1,145 @@
+#include "eval/validate.h"
+
+#include <algorithm>
+
+#include "catalog/resource_catalog.h"
+#include "eval/evaluator.h"
+#include "eval/parameters.h"
+#include "graph/graph.h"
+
+namespace ms {
+namespace {
+
+// IAM types that need a capability, and the property that names them.
+struct IamType {
+  const char* type;
+  const char* name_property;  // nullptr: never named
+};
+constexpr IamType kIamTypes[] = {
+    {"AWS::IAM::AccessKey", nullptr},
+    {"AWS::IAM::Group", "GroupName"},
+    {"AWS::IAM::InstanceProfile", "InstanceProfileName"},
+    {"AWS::IAM::ManagedPolicy", "ManagedPolicyName"},
+    {"AWS::IAM::Policy", nullptr},
+    {"AWS::IAM::Role", "RoleName"},
+    {"AWS::IAM::RolePolicy", nullptr},
+    {"AWS::IAM::User", "UserName"},
+    {"AWS::IAM::UserPolicy", nullptr},
+    {"AWS::IAM::GroupPolicy", nullptr},
+    {"AWS::IAM::UserToGroupAddition", nullptr},
+};
+
+Status CheckResourceTypes(const Template& t, const ResourceCatalog& catalog) {
+  std::vector<std::string> unknown;
+  for (const ResourceDecl& r : t.resources) {
+    if (catalog.Find(r.type) == nullptr &&
+        std::find(unknown.begin(), unknown.end(), r.type) == unknown.end()) {
+      unknown.push_back(r.type);
+    }
+  }
+  if (unknown.empty()) return Status::OK();
+  std::string list;
+  for (const std::string& type : unknown) list += (list.empty() ? "" : ", ") + type;
+  return Status::Validation("Template format error: Unrecognized resource types: [" + list + "]");
+}
+
+// Every Fn::GetAtt (and ${X.Attr}) names an attribute the target's type has.
+Status CheckAttribute(const Template& t, const ResourceCatalog& catalog, const Reference& ref) {
+  if (ref.kind != Reference::Kind::kGetAtt && ref.kind != Reference::Kind::kSub) return Status::OK();
+  if (ref.attribute.empty()) return Status::OK();
+  const ResourceDecl* target = t.FindResource(ref.target);
+  const ResourceTypeInfo* info = target ? catalog.Find(target->type) : nullptr;
+  if (info == nullptr || info->HasAttribute(ref.attribute)) return Status::OK();
+  return Status::Validation("Template error: resource " + ref.target +
+                            " does not support attribute type " + ref.attribute + " in Fn::GetAtt");
+}
+
+Status CheckAttributes(const Template& t, const ResourceCatalog& catalog) {
+  std::vector<Reference> refs;
+  for (const ResourceDecl& r : t.resources) {
+    for (const Value* part : {&r.properties, &r.metadata, &r.creation_policy, &r.update_policy}) {
+      MS_RETURN_IF_ERROR(CollectReferences(*part, &refs));
+    }
+  }
+  for (const OutputDecl& o : t.outputs) MS_RETURN_IF_ERROR(CollectReferences(o.value, &refs));
+  for (const Reference& ref : refs) MS_RETURN_IF_ERROR(CheckAttribute(t, catalog, ref));
+  return Status::OK();
+}
+
+// Evaluates every expression with nothing known but the template itself:
+// parameters and resources are Unknown, so both sides of every Fn::If are
+// checked. Finds misplaced and malformed functions before a stack exists.
+Status EvaluateStatically(const Template& t) {
+  ParameterValues params;
+  PseudoParameters pseudo;
+  EvalEnvironment env;
+  Evaluator ev(t, params, pseudo, env);
+  ev.set_static(true);
+  MS_RETURN_IF_ERROR(ev.EvaluateConditions());
+  MS_RETURN_IF_ERROR(ev.CheckRules());
+  Value out;
+  for (const ResourceDecl& r : t.resources) {
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.properties, Section::kResourceProperties, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.metadata, Section::kResourceProperties, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.creation_policy, Section::kResourceProperties, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.update_policy, Section::kResourceProperties, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.deletion_policy, Section::kResourcePolicy, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.update_replace_policy, Section::kResourcePolicy, &out));
+  }
+  for (const OutputDecl& o : t.outputs) {
+    MS_RETURN_IF_ERROR(ev.Evaluate(o.value, Section::kOutputs, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(o.export_name, Section::kOutputs, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(o.description, Section::kOutputs, &out));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilities,
+                          std::string* reason) {
+  capabilities->clear();
+  reason->clear();
+  std::vector<std::string> types;
+  bool named = false;
+  for (const ResourceDecl& r : t.resources) {
+    for (const IamType& iam : kIamTypes) {
+      if (r.type != iam.type) continue;
+      if (std::find(types.begin(), types.end(), r.type) == types.end()) types.push_back(r.type);
+      if (iam.name_property && r.properties.is_map() && r.properties.find(iam.name_property)) {
+        named = true;
+      }
+    }
+  }
+  if (types.empty()) return;
+  capabilities->push_back(named ? "CAPABILITY_NAMED_IAM" : "CAPABILITY_IAM");
+  std::string list;
+  for (const std::string& type : types) list += (list.empty() ? "" : ", ") + type;
+  *reason = "The following resource(s) require capabilities: [" + list + "]";
+}
+
+Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary) {
+  MS_RETURN_IF_ERROR(LoadTemplate(text, t));
+  MS_RETURN_IF_ERROR(ValidateParameterDecls(*t));
+  const ResourceCatalog& catalog = ResourceCatalog::Aws();
+  MS_RETURN_IF_ERROR(CheckResourceTypes(*t, catalog));
+  DependencyGraph graph;
+  MS_RETURN_IF_ERROR(DependencyGraph::Build(*t, nullptr, nullptr, &graph));
+  MS_RETURN_IF_ERROR(CheckAttributes(*t, catalog));
+  MS_RETURN_IF_ERROR(EvaluateStatically(*t));
+
+  *summary = TemplateSummary();
+  for (const ParameterDecl& p : t->parameters) {
+    summary->parameters.push_back({p.name, p.default_value, p.no_echo, p.description});
+  }
+  if (t->description.is_string()) summary->description = t->description.str();
+  RequiredCapabilities(*t, &summary->capabilities, &summary->capabilities_reason);
+  summary->declared_transforms = t->transforms;
+  for (const ResourceDecl& r : t->resources) {
+    auto& types = summary->resource_types;
+    if (std::find(types.begin(), types.end(), r.type) == types.end()) types.push_back(r.type);
+  }
+  return Status::OK();
+}
+
+}  // namespace ms

@@ -1,0 +1,41 @@
+// ValidateTemplate: everything `validate-template` checks, and its summary.
+//
+// Loads the template, checks the parameter declarations, builds the static
+// dependency graph (every reference resolves, no cycle), and evaluates every
+// expression with what is known before a stack exists (parameter defaults,
+// unknown resources), so a malformed function is found now, not mid-deploy.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "template/template.h"
+
+namespace ms {
+
+struct TemplateSummary {
+  struct Parameter {
+    std::string key;
+    std::optional<std::string> default_value;
+    bool no_echo = false;
+    std::string description;
+  };
+  std::vector<Parameter> parameters;
+  std::optional<std::string> description;
+  std::vector<std::string> capabilities;  // CAPABILITY_IAM / CAPABILITY_NAMED_IAM
+  std::string capabilities_reason;
+  std::vector<std::string> declared_transforms;
+  std::vector<std::string> resource_types;  // distinct, in template order
+};
+
+Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary);
+
+// CAPABILITY_IAM when the template has IAM resources, CAPABILITY_NAMED_IAM when
+// one of them has a custom name; with AWS's CapabilitiesReason.
+void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilities,
+                          std::string* reason);
+
+}  // namespace ms

@@ -1,0 +1,11 @@
+// Each group of `moonstack` subcommands registers itself on the app here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace ms::cli {
+
+// validate-template, graph
+void AddTemplateCommands(CLI::App& app, int* exit_code);
+
+}  // namespace ms::cli

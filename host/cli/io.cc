@@ -1,0 +1,42 @@
+#include "cli/io.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ms::cli {
+
+Status ReadFile(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Validation("Unable to load paramfile " + path + ": No such file or directory");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *text = ss.str();
+  return Status::OK();
+}
+
+Status ReadTemplateBody(const std::string& arg, std::string* text) {
+  const std::string prefix = "file://";
+  if (arg.rfind(prefix, 0) == 0) return ReadFile(arg.substr(prefix.size()), text);
+  *text = arg;
+  return Status::OK();
+}
+
+void PrintJson(const Json& j) { std::cout << j.dump(4) << std::endl; }
+
+const char* ErrorCode(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kAlreadyExists: return "AlreadyExistsException";
+    case Status::Code::kInsufficientCapabilities: return "InsufficientCapabilitiesException";
+    case Status::Code::kInternal: return "InternalFailure";
+    default: return "ValidationError";
+  }
+}
+
+int ReportError(const std::string& operation, const Status& s) {
+  std::cerr << "\nAn error occurred (" << ErrorCode(s) << ") when calling the " << operation
+            << " operation: " << s.message() << std::endl;
+  return 255;
+}
+
+}  // namespace ms::cli

@@ -1,0 +1,30 @@
+// Shared plumbing of the CLI commands: reading template arguments, printing
+// results in the shapes of `aws cloudformation ... --output json`, and
+// reporting errors as the aws CLI does.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "base/status.h"
+
+namespace ms::cli {
+
+using Json = nlohmann::ordered_json;
+
+// The value of --template-body: `file://PATH` reads the file, anything else is
+// the template text itself (as with the aws CLI).
+Status ReadTemplateBody(const std::string& arg, std::string* text);
+Status ReadFile(const std::string& path, std::string* text);
+
+// Prints as the aws CLI prints JSON output (4-space indent).
+void PrintJson(const Json& j);
+
+// Prints "An error occurred (ValidationError) when calling the <Operation>
+// operation: <message>" to stderr and returns the aws CLI's exit code (255).
+int ReportError(const std::string& operation, const Status& s);
+
+// The AWS error code for a status (ValidationError, AlreadyExistsException...).
+const char* ErrorCode(const Status& s);
+
+}  // namespace ms::cli

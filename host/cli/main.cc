@@ -1,0 +1,15 @@
+// moonstack: a local CloudFormation engine whose resource types are Lua.
+// The commands and options follow `aws cloudformation`.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"moonstack: run CloudFormation stacks locally; every resource type is a Lua provider"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "moonstack 0.1.0");
+  int exit_code = 0;
+  ms::cli::AddTemplateCommands(app, &exit_code);
+  CLI11_PARSE(app, argc, argv);
+  return exit_code;
+}

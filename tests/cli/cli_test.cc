@@ -1,0 +1,86 @@
+// The moonstack binary: validate-template and graph as a user runs them.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Run {
+  int exit_code;
+  std::string out;  // stdout and stderr together
+};
+
+Run Moonstack(const std::string& args) {
+  std::string cmd = std::string(MOONSTACK_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+const std::string kExample = std::string(MOONSTACK_SOURCE_DIR) + "/examples/templates/web-vpc.yaml";
+
+}  // namespace
+
+TEST_CASE("validate-template prints the aws CLI's JSON shape", "[cli]") {
+  Run r = Moonstack("validate-template --template-body file://" + kExample);
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["Parameters"].size() == 4);
+  CHECK(j["Parameters"][0]["ParameterKey"] == "EnvName");
+  CHECK(j["Parameters"][0]["DefaultValue"] == "demo");
+  CHECK(j["Parameters"][0]["NoEcho"] == false);
+  CHECK(j["Description"] == "A VPC with a public subnet, a security group and a web server instance.");
+  CHECK(j["Capabilities"] == nlohmann::json::array({"CAPABILITY_IAM"}));
+  CHECK(j["CapabilitiesReason"] ==
+        "The following resource(s) require capabilities: [AWS::IAM::Role, AWS::IAM::InstanceProfile]");
+}
+
+TEST_CASE("validate-template --template-file and inline bodies work too", "[cli]") {
+  CHECK(Moonstack("validate-template --template-file " + kExample).exit_code == 0);
+  Run r = Moonstack("validate-template --template-body '{\"Resources\":{\"T\":{\"Type\":\"AWS::SNS::Topic\"}}}'");
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(r.out)["Parameters"].empty());
+}
+
+TEST_CASE("validate-template fails as the aws CLI does", "[cli]") {
+  Run r = Moonstack("validate-template --template-body '{\"Resources\": {}}'");
+  CHECK(r.exit_code == 255);
+  CHECK(r.out ==
+        "\nAn error occurred (ValidationError) when calling the ValidateTemplate operation: Template format "
+        "error: At least one Resources member must be defined.\n");
+  r = Moonstack("validate-template --template-body '{\"Resources\": {\"A\": }}'");
+  CHECK(r.exit_code == 255);
+  CHECK(r.out.find("Template format error: JSON not well-formed. (line 1, column 22)") != std::string::npos);
+  r = Moonstack("validate-template");
+  CHECK(r.exit_code == 255);
+  CHECK(r.out.find("Either Template URL or Template Body must be specified.") != std::string::npos);
+}
+
+TEST_CASE("graph prints dot and mermaid", "[cli]") {
+  Run r = Moonstack("graph --template-body file://" + kExample);
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("digraph stack {", 0) == 0);
+  CHECK(r.out.find("\"WebServer\" -> \"WebProfile\";") != std::string::npos);
+  r = Moonstack("graph --template-file " + kExample + " --format mermaid");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("  PublicSubnet --> Vpc\n") != std::string::npos);
+  CHECK(Moonstack("graph --template-file " + kExample + " --format png").exit_code != 0);
+}
+
+TEST_CASE("--help lists the commands", "[cli]") {
+  Run r = Moonstack("--help");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("validate-template") != std::string::npos);
+  CHECK(r.out.find("graph") != std::string::npos);
+  r = Moonstack("graph --help");
+  CHECK(r.out.find("--format") != std::string::npos);
+}

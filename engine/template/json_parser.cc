@@ -12,38 +12,19 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 
 #include "template/parse.h"
+#include "template/parse_util.h"
 
 namespace ms {
 namespace {
 
+using parse_internal::DuplicateKeys;
+using parse_internal::Utf8SequenceLength;
+
 // Deep enough for any real template, shallow enough that the recursion (and
 // Value's recursive destructor) can never exhaust a thread's stack.
 constexpr int kMaxDepth = 512;
-
-// Finds duplicate keys while a map is built: a linear scan for the small maps
-// templates are made of, a hash set once a map grows large (a Resources section
-// can hold thousands of members, and a linear scan would be quadratic).
-class DuplicateKeys {
- public:
-  // True if `key` is already a key of `members` (which must not hold it yet).
-  bool Seen(const Value::Map& members, const std::string& key) {
-    if (index_.empty()) {
-      for (const Member& m : members) {
-        if (m.key == key) return true;
-      }
-      if (members.size() < kLinearLimit) return false;
-      for (const Member& m : members) index_.insert(m.key);
-    }
-    return !index_.insert(key).second;
-  }
-
- private:
-  static constexpr size_t kLinearLimit = 16;
-  std::unordered_set<std::string> index_;
-};
 
 bool IsHexDigit(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -71,31 +52,6 @@ void AppendUtf8(uint32_t cp, std::string* out) {
     out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
     out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
   }
-}
-
-// Length of the well-formed UTF-8 sequence at p (p < end, *p >= 0x80), or 0.
-// Rejects overlong forms, surrogates and code points above U+10FFFF.
-size_t Utf8SequenceLength(const unsigned char* p, const unsigned char* end) {
-  unsigned char c = p[0];
-  size_t len;
-  uint32_t min;
-  uint32_t cp;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2, min = 0x80, cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3, min = 0x800, cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4, min = 0x10000, cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (static_cast<size_t>(end - p) < len) return 0;
-  for (size_t i = 1; i < len; ++i) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i] & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
 }
 
 class JsonParser {

@@ -10,6 +10,8 @@
 // their text. CloudFormation's short-form tags become long-form maps:
 // `!Ref X` -> {"Ref": X}, `!Condition C` -> {"Condition": C},
 // `!GetAtt A.B` -> {"Fn::GetAtt": "A.B"}, `!Sub s` -> {"Fn::Sub": s}, ...
+// YAML aliases are an error, as in CloudFormation:
+//   Template error: YAML aliases are not allowed in CloudFormation templates
 #pragma once
 
 #include <string_view>

@@ -504,7 +504,6 @@ Status LoadTemplateFromValue(Value root, Template* out, const ParameterLookup* p
   MS_RETURN_IF_ERROR(LoadConditions(t.conditions));
   MS_RETURN_IF_ERROR(LoadResources(root.find("Resources"), &t));
   MS_RETURN_IF_ERROR(LoadOutputs(Section(root, "Outputs"), &t));
-  t.root = std::move(root);
   return Status::OK();
 }
 

@@ -68,7 +68,6 @@ struct Template {
   Value conditions;  // map name -> condition expression
   std::vector<ResourceDecl> resources;  // document order
   std::vector<OutputDecl> outputs;
-  Value root;        // the whole document, for get-template and summaries
 
   const ResourceDecl* FindResource(std::string_view logical_id) const;
   const ParameterDecl* FindParameter(std::string_view name) const;

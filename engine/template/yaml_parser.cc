@@ -11,16 +11,17 @@
 // kept), and everything else, including 2010-09-09, Yes, 0x1F, 012 and .inf, is
 // a string. Quoted scalars are always strings.
 //
+// CloudFormation rejects YAML aliases (`*name`) with its own message, and so do
+// we; an anchor (`&name`) that no alias uses is accepted and ignored.
+//
 // yaml-cpp reports errors by throwing; the builder also throws (HandlerAbort) to
 // stop yaml-cpp early. Nothing escapes ParseYaml.
-#include <algorithm>
 #include <cstdint>
 #include <istream>
 #include <new>
 #include <streambuf>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include <yaml-cpp/depthguard.h>
@@ -30,20 +31,26 @@
 #include <yaml-cpp/parser.h>
 
 #include "template/parse.h"
+#include "template/parse_util.h"
 
 namespace ms {
 namespace {
 
+using parse_internal::DuplicateKeys;
+using parse_internal::Utf8SequenceLength;
+
 // Same limit as the JSON parser, counted the same way (containers enclosing a
 // node, its own included), so any Value we build also parses back from its
 // JSON. yaml-cpp's own recursion guard (about 500 levels) often fires first,
-// but short-form tags add a map level each and aliases paste whole subtrees,
-// so the builder checks too: deep Values would overflow the stack in the
-// recursive code that walks, copies and destroys them.
+// but short-form tags add a map level each, so the builder checks too: deep
+// Values would overflow the stack in the recursive code that walks, copies and
+// destroys them.
 constexpr int kMaxDepth = 512;
-// Aliases copy their anchored value, so a few lines of nested aliases can ask
-// for billions of nodes ("billion laughs"). Cap the nodes copied per document.
-constexpr size_t kMaxCopiedNodes = 1000000;
+
+// AWS's message (as reported from CreateChangeSet), which has no position.
+// Rejecting aliases also rules out "billion laughs" expansion.
+constexpr char kAliasesNotAllowed[] =
+    "Template error: YAML aliases are not allowed in CloudFormation templates";
 
 constexpr std::string_view kYamlTagPrefix = "tag:yaml.org,2002:";
 
@@ -66,25 +73,6 @@ std::string ErrorMessage(SourcePos pos, std::string_view detail = {}) {
 
 // Thrown by the builder to make yaml-cpp stop; the builder holds the Status.
 struct HandlerAbort {};
-
-// See json_parser.cc: linear for small maps, hashed for big ones.
-class DuplicateKeys {
- public:
-  bool Seen(const Value::Map& members, const std::string& key) {
-    if (index_.empty()) {
-      for (const Member& m : members) {
-        if (m.key == key) return true;
-      }
-      if (members.size() < kLinearLimit) return false;
-      for (const Member& m : members) index_.insert(m.key);
-    }
-    return !index_.insert(key).second;
-  }
-
- private:
-  static constexpr size_t kLinearLimit = 16;
-  std::unordered_set<std::string> index_;
-};
 
 // The long-form key for a CloudFormation short-form tag (without its '!'), or
 // empty if the tag is not one.
@@ -179,45 +167,6 @@ Value ResolvePlain(const std::string& text) {
   return Value::String(text);
 }
 
-// Containers on the longest path down from v, v included (0 for a scalar).
-int Height(const Value& v) {
-  int h = 0;
-  for (const Value& item : v.list()) h = std::max(h, Height(item));
-  for (const Member& m : v.map()) h = std::max(h, Height(m.value));
-  return v.is_list() || v.is_map() ? h + 1 : 0;
-}
-
-size_t CountNodes(const Value& v) {
-  size_t n = 1;
-  for (const Value& item : v.list()) n += CountNodes(item);
-  for (const Member& m : v.map()) n += CountNodes(m.value);
-  return n;
-}
-
-// Length of the well-formed UTF-8 sequence at p (*p >= 0x80), or 0.
-size_t Utf8SequenceLength(const unsigned char* p, const unsigned char* end) {
-  unsigned char c = p[0];
-  size_t len;
-  uint32_t min;
-  uint32_t cp;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2, min = 0x80, cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3, min = 0x800, cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4, min = 0x10000, cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (static_cast<size_t>(end - p) < len) return 0;
-  for (size_t i = 1; i < len; ++i) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i] & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
-}
-
 // Templates are UTF-8 text. yaml-cpp would pass malformed UTF-8 through into
 // strings, and it guesses UTF-16/32 from NUL bytes near the start (`A\0\0\0`
 // reads as UTF-32), producing garbage code points. Checking up front keeps
@@ -271,38 +220,21 @@ class ValueBuilder : public YAML::EventHandler {
   }
   void OnDocumentEnd() override {}
 
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override {
     Seen(mark);
-    if (AtKey()) {
-      std::string key = NullKeyText(mark);
-      if (anchor != YAML::NullAnchor) Define(anchor, Value::String(key));
-      return SetKey(std::move(key), mark);
-    }
+    if (AtKey()) return SetKey(NullKeyText(mark), mark);
     Value v;
     v.set_pos(ToPos(mark));
-    Add(std::move(v), anchor);
+    Add(std::move(v));
   }
 
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    Seen(mark);
-    // An anchor is stored when its node ends, so one still missing here is an
-    // alias inside its own anchored node: a cycle.
-    if (anchor >= anchors_.size() || !anchors_[anchor].defined) {
-      Abort(mark, "Alias refers to a node that contains it");
-    }
-    const Anchored& a = anchors_[anchor];
-    Charge(a.nodes, ToPos(mark));
-    if (ParentLevel() + a.height > kMaxDepth) Abort(mark, "Nesting too deep");
-    if (AtKey()) {
-      if (!a.value.is_scalar() && !a.value.is_null()) Abort(mark, "Map keys must be scalars");
-      return SetKey(a.value.scalar_text(), mark);
-    }
-    Value v = a.value;
-    v.set_pos(ToPos(mark));
-    Add(std::move(v), YAML::NullAnchor);
+  // yaml-cpp reports an alias to an undefined anchor by throwing instead; see
+  // RunYamlCpp.
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {
+    Abort(Status::Validation(kAliasesNotAllowed));
   }
 
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                 const std::string& text) override {
     Seen(mark);
     TagInfo info = ClassifyTag(tag);
@@ -311,7 +243,6 @@ class ValueBuilder : public YAML::EventHandler {
       bool string_like = info.kind == TagInfo::kNone || info.kind == TagInfo::kString ||
                          (info.kind == TagInfo::kStandard && info.standard == "str");
       if (!string_like) Abort(mark, "Map keys must be plain strings");
-      if (anchor != YAML::NullAnchor) Define(anchor, Value::String(text));
       return SetKey(text, mark);
     }
     Value v = ScalarValue(info, tag, text, mark);
@@ -320,18 +251,18 @@ class ValueBuilder : public YAML::EventHandler {
       if (ParentLevel() + 1 > kMaxDepth) Abort(mark, "Nesting too deep");
       v = Wrap(info.key, std::move(v), mark);
     }
-    Add(std::move(v), anchor);
+    Add(std::move(v));
   }
 
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {
-    Open(Value::MakeList(), mark, tag, anchor);
+    Open(Value::MakeList(), mark, tag);
   }
   void OnSequenceEnd() override { Close(); }
 
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                   YAML::EmitterStyle::value) override {
-    Open(Value::MakeMap(), mark, tag, anchor);
+    Open(Value::MakeMap(), mark, tag);
   }
   void OnMapEnd() override { Close(); }
 
@@ -340,7 +271,6 @@ class ValueBuilder : public YAML::EventHandler {
   struct Frame {
     Value node;
     std::string tag;
-    YAML::anchor_t anchor = YAML::NullAnchor;
     YAML::Mark mark;
     int level = 0;        // containers enclosing it, itself and its tag's wrapper included
     bool is_key = false;  // a collection used as a map key: an error
@@ -350,16 +280,12 @@ class ValueBuilder : public YAML::EventHandler {
     DuplicateKeys keys;
   };
 
-  struct Anchored {
-    bool defined = false;
-    Value value;
-    size_t nodes = 0;
-    int height = 0;
-  };
-
-  [[noreturn]] void Abort(SourcePos pos, std::string_view detail = {}) {
-    error_ = Status::Validation(ErrorMessage(pos, detail));
+  [[noreturn]] void Abort(Status error) {
+    error_ = std::move(error);
     throw HandlerAbort{};
+  }
+  [[noreturn]] void Abort(SourcePos pos, std::string_view detail = {}) {
+    Abort(Status::Validation(ErrorMessage(pos, detail)));
   }
   [[noreturn]] void Abort(const YAML::Mark& mark, std::string_view detail = {}) {
     Abort(ToPos(mark), detail);
@@ -433,7 +359,7 @@ class ValueBuilder : public YAML::EventHandler {
     return v;
   }
 
-  void Open(Value node, const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor) {
+  void Open(Value node, const YAML::Mark& mark, const std::string& tag) {
     Seen(mark);
     Frame f;
     f.level = ParentLevel() + 1 + (ClassifyTag(tag).kind == TagInfo::kIntrinsic ? 1 : 0);
@@ -442,7 +368,6 @@ class ValueBuilder : public YAML::EventHandler {
     f.node = std::move(node);
     f.node.set_pos(ToPos(mark));
     f.tag = tag;
-    f.anchor = anchor;
     f.mark = mark;
     stack_.push_back(std::move(f));
   }
@@ -469,12 +394,11 @@ class ValueBuilder : public YAML::EventHandler {
       case TagInfo::kUnknown:
         Abort(f.mark, "Unknown tag " + DisplayTag(f.tag));
     }
-    Add(std::move(v), f.anchor);
+    Add(std::move(v));
   }
 
   // Places a finished node in its parent (or as the root).
-  void Add(Value v, YAML::anchor_t anchor) {
-    if (anchor != YAML::NullAnchor) Define(anchor, v);
+  void Add(Value v) {
     if (stack_.empty()) {
       root_ = std::move(v);
       return;
@@ -489,28 +413,10 @@ class ValueBuilder : public YAML::EventHandler {
     f.has_key = false;
   }
 
-  void Define(YAML::anchor_t anchor, const Value& v) {
-    // yaml-cpp numbers anchors 1, 2, 3... in order, so this stays dense.
-    if (anchor >= anchors_.size()) anchors_.resize(anchor + 1);
-    Anchored& a = anchors_[anchor];
-    a.nodes = CountNodes(v);
-    a.height = Height(v);
-    Charge(a.nodes, v.pos());
-    a.value = v;
-    a.defined = true;
-  }
-
-  void Charge(size_t nodes, SourcePos pos) {
-    copied_nodes_ += nodes;
-    if (copied_nodes_ > kMaxCopiedNodes) Abort(pos, "Aliases expand to too many nodes");
-  }
-
   std::string_view text_;
   std::vector<Frame> stack_;
-  std::vector<Anchored> anchors_;
   Value root_;
   int documents_ = 0;
-  size_t copied_nodes_ = 0;
   SourcePos last_pos_;
   Status error_;
 };
@@ -560,6 +466,8 @@ Status RunYamlCpp(std::string_view text, Value* out) {
     SourcePos pos = ToPos(e.mark);
     return Status::Validation(ErrorMessage(pos.known() ? pos : builder.last_pos(), "Nesting too deep"));
   } catch (const YAML::Exception& e) {
+    // An alias to an undefined anchor is still an alias.
+    if (e.msg == YAML::ErrorMsg::UNKNOWN_ANCHOR) return Status::Validation(kAliasesNotAllowed);
     return Status::Validation(ErrorMessage(ExceptionPos(e, text, builder.last_pos())));
   }
   *out = builder.TakeRoot();

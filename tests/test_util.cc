@@ -24,4 +24,19 @@ Value Doc(const std::string& text) {
   return v;
 }
 
+ParameterValues Params(const Template& t, const std::map<std::string, std::string>& values) {
+  // Only the declarations with a value: ResolveParameters rejects the rest.
+  Template with_values;
+  for (const ParameterDecl& d : t.parameters) {
+    if (d.default_value || values.count(d.name)) with_values.parameters.push_back(d);
+  }
+  std::vector<ParameterInput> given;
+  for (const auto& [name, text] : values) given.push_back(ParameterInput{name, text});
+  ParameterValues out;
+  Status s = ResolveParameters(with_values, given, {}, &out);
+  INFO(s.message());
+  REQUIRE(s.ok());
+  return out;
+}
+
 }  // namespace ms::test

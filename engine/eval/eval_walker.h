@@ -25,8 +25,9 @@ extern const char* const kImportValueDependsOnResources;
 
 // Appends the refs of `v` (an Unknown) to `refs`, skipping duplicates.
 void AddRefs(const Value& v, std::vector<std::string>* refs);
-// Unknown carrying the refs of every Unknown among `values`.
-Value MergeUnknown(std::initializer_list<const Value*> values);
+// A function of an Unknown is Unknown: when any of `values` is Unknown, sets
+// *out to the Unknown carrying all their refs and returns true.
+bool AnyUnknown(std::initializer_list<const Value*> values, Value* out);
 // True when `v` is a string, number or boolean and not Unknown.
 inline bool IsText(const Value& v) { return v.is_scalar(); }
 
@@ -99,6 +100,8 @@ class Walker {
   // Shared by the two-list rule functions: evaluates [list, x].
   Status RulePair(const char* fn, const Value& arg, int depth, Value* list, Value* second);
   Status BoolOperands(const char* fn, const Value& arg, int depth, std::vector<Value>* out);
+  // Fn::And and Fn::Or: `dominant` is the operand value that decides alone.
+  Status Junction(const char* fn, bool dominant, const Value& arg, int depth, Value* out);
 
   bool language_extensions() const { return t_.HasTransform("AWS::LanguageExtensions"); }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "base/strings.h"
 #include "eval/eval_walker.h"
 
 namespace ms {
@@ -111,23 +112,6 @@ std::string_view FunctionOf(const Value& v, Section where) {
   return {};
 }
 
-bool IsListType(std::string_view type) {
-  return type == "CommaDelimitedList" || type.substr(0, 5) == "List<";
-}
-
-Value SplitToList(const std::string& text) {
-  Value::List items;
-  size_t start = 0;
-  while (true) {
-    size_t comma = text.find(',', start);
-    items.push_back(Value::String(text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                                 : comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return Value::MakeList(std::move(items));
-}
-
 const char* SectionBlock(Section where) {
   switch (where) {
     case Section::kConditions: return "Conditions";
@@ -147,12 +131,16 @@ void AddRefs(const Value& v, std::vector<std::string>* refs) {
   }
 }
 
-Value MergeUnknown(std::initializer_list<const Value*> values) {
+bool AnyUnknown(std::initializer_list<const Value*> values, Value* out) {
   std::vector<std::string> refs;
+  bool any = false;
   for (const Value* v : values) {
-    if (v->is_unknown()) AddRefs(*v, &refs);
+    if (!v->is_unknown()) continue;
+    any = true;
+    AddRefs(*v, &refs);
   }
-  return Value::Unknown(std::move(refs));
+  if (any) *out = Value::Unknown(std::move(refs));
+  return any;
 }
 
 // ---------------------------------------------------------------------------
@@ -407,22 +395,20 @@ void Walker::ParameterValue(const std::string& name, Value* out) const {
     *out = Value::Unknown({name});
     return;
   }
-  const std::string kSsm = "AWS::SSM::Parameter::Value<";
-  if (p->type.rfind(kSsm, 0) == 0) {
+  std::string inner;
+  if (IsSsmParameterType(p->type, &inner)) {
     if (!p->ssm_resolved) {
       *out = Value::Unknown({name});
       return;
     }
-    std::string inner = p->type.substr(kSsm.size());
-    if (!inner.empty() && inner.back() == '>') inner.pop_back();
-    *out = IsListType(inner) ? SplitToList(*p->ssm_resolved) : Value::String(*p->ssm_resolved);
+    *out = ParameterValueOf(inner, *p->ssm_resolved);
     return;
   }
   if (!p->value.is_null()) {
     *out = p->value;
     return;
   }
-  *out = IsListType(p->type) ? SplitToList(p->text) : Value::String(p->text);
+  *out = ParameterValueOf(p->type, p->text);
 }
 
 // ---------------------------------------------------------------------------
@@ -480,10 +466,7 @@ Status Walker::Equals(const Value& arg, int depth, Value* out, bool* no_value) {
   Value a, b;
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[0], depth, &a));
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[1], depth, &b));
-  if (a.is_unknown() || b.is_unknown()) {
-    *out = MergeUnknown({&a, &b});
-    return Status::OK();
-  }
+  if (AnyUnknown({&a, &b}, out)) return Status::OK();
   if (IsText(a) && IsText(b)) {
     // CloudFormation compares strings: 3 equals "3".
     *out = Value::Bool(a.scalar_text() == b.scalar_text());
@@ -520,39 +503,29 @@ Status Walker::BoolOperands(const char* fn, const Value& arg, int depth, std::ve
 }
 
 Status Walker::And(const Value& arg, int depth, Value* out, bool* no_value) {
-  std::vector<Value> operands;
-  MS_RETURN_IF_ERROR(BoolOperands("Fn::And", arg, depth, &operands));
-  bool any_unknown = false;
-  for (const Value& v : operands) {
-    if (v.is_bool() && !v.as_bool()) {  // false wins over unknown
-      *out = Value::Bool(false);
-      return Status::OK();
-    }
-    any_unknown = any_unknown || v.is_unknown();
-  }
-  if (!any_unknown) {
-    *out = Value::Bool(true);
-    return Status::OK();
-  }
-  std::vector<std::string> refs;
-  for (const Value& v : operands) AddRefs(v, &refs);
-  *out = Value::Unknown(std::move(refs));
-  return Status::OK();
+  return Junction("Fn::And", false, arg, depth, out);
 }
 
 Status Walker::Or(const Value& arg, int depth, Value* out, bool* no_value) {
+  return Junction("Fn::Or", true, arg, depth, out);
+}
+
+// Fn::And (dominant false) and Fn::Or (dominant true): one operand equal to
+// `dominant` decides, even beside unknowns; otherwise any unknown leaves the
+// result unknown, carrying every operand's refs.
+Status Walker::Junction(const char* fn, bool dominant, const Value& arg, int depth, Value* out) {
   std::vector<Value> operands;
-  MS_RETURN_IF_ERROR(BoolOperands("Fn::Or", arg, depth, &operands));
+  MS_RETURN_IF_ERROR(BoolOperands(fn, arg, depth, &operands));
   bool any_unknown = false;
   for (const Value& v : operands) {
-    if (v.is_bool() && v.as_bool()) {  // true wins over unknown
-      *out = Value::Bool(true);
+    if (v.is_bool() && v.as_bool() == dominant) {
+      *out = Value::Bool(dominant);
       return Status::OK();
     }
     any_unknown = any_unknown || v.is_unknown();
   }
   if (!any_unknown) {
-    *out = Value::Bool(false);
+    *out = Value::Bool(!dominant);
     return Status::OK();
   }
   std::vector<std::string> refs;
@@ -676,13 +649,14 @@ Status Evaluator::EvaluateConditions() {
     }
   }
   if (done == defs.size()) return Status::OK();
-  std::string cycle;
+  std::vector<std::string> cycle;
   for (size_t i = 0; i < defs.size(); ++i) {
-    if (pending[i] != 0) cycle += (cycle.empty() ? "" : ", ") + defs[i].key;
+    if (pending[i] != 0) cycle.push_back(defs[i].key);
   }
   conditions_.clear();
   // (ours), after AWS's "Circular dependency between resources: [...]".
-  return Status::Validation("Template format error: Circular dependency between conditions: [" + cycle + "]");
+  return Status::Validation("Template format error: Circular dependency between conditions: [" +
+                            Join(cycle, ", ") + "]");
 }
 
 bool Evaluator::ConditionValue(std::string_view name) const {

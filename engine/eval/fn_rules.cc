@@ -38,10 +38,7 @@ Status Walker::RulePair(const char* fn, const Value& arg, int depth, Value* list
 Status Walker::Contains(const Value& arg, int depth, Value* out, bool* no_value) {
   Value list, x;
   MS_RETURN_IF_ERROR(RulePair("Fn::Contains", arg, depth, &list, &x));
-  if (list.is_unknown() || x.is_unknown()) {
-    *out = MergeUnknown({&list, &x});
-    return Status::OK();
-  }
+  if (AnyUnknown({&list, &x}, out)) return Status::OK();
   if (!list.is_list() || !AllText(list) || !IsText(x)) return PairError("Fn::Contains", "a string");
   *out = Value::Bool(ContainsText(list, x.scalar_text()));
   return Status::OK();
@@ -50,10 +47,7 @@ Status Walker::Contains(const Value& arg, int depth, Value* out, bool* no_value)
 Status Walker::EachMemberEquals(const Value& arg, int depth, Value* out, bool* no_value) {
   Value list, x;
   MS_RETURN_IF_ERROR(RulePair("Fn::EachMemberEquals", arg, depth, &list, &x));
-  if (list.is_unknown() || x.is_unknown()) {
-    *out = MergeUnknown({&list, &x});
-    return Status::OK();
-  }
+  if (AnyUnknown({&list, &x}, out)) return Status::OK();
   if (!list.is_list() || !AllText(list) || !IsText(x)) {
     return PairError("Fn::EachMemberEquals", "a string");
   }
@@ -66,10 +60,7 @@ Status Walker::EachMemberEquals(const Value& arg, int depth, Value* out, bool* n
 Status Walker::EachMemberIn(const Value& arg, int depth, Value* out, bool* no_value) {
   Value list, allowed;
   MS_RETURN_IF_ERROR(RulePair("Fn::EachMemberIn", arg, depth, &list, &allowed));
-  if (list.is_unknown() || allowed.is_unknown()) {
-    *out = MergeUnknown({&list, &allowed});
-    return Status::OK();
-  }
+  if (AnyUnknown({&list, &allowed}, out)) return Status::OK();
   if (!list.is_list() || !AllText(list) || !allowed.is_list() || !AllText(allowed)) {
     return PairError("Fn::EachMemberIn", "a list of strings");
   }

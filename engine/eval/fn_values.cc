@@ -152,10 +152,7 @@ Status Walker::Join(const Value& arg, int depth, Value* out, bool* no_value) {
   Value delimiter, items;
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[0], depth, &delimiter));
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[1], depth, &items));
-  if (delimiter.is_unknown() || items.is_unknown()) {
-    *out = MergeUnknown({&delimiter, &items});
-    return Status::OK();
-  }
+  if (AnyUnknown({&delimiter, &items}, out)) return Status::OK();
   if (!IsText(delimiter) || !items.is_list()) return Status::Validation(kJoinError);
   const std::string sep = delimiter.scalar_text();
   std::string joined;
@@ -179,10 +176,7 @@ Status Walker::Select(const Value& arg, int depth, Value* out, bool* no_value) {
   Value index, list;
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[0], depth, &index));
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[1], depth, &list));
-  if (index.is_unknown() || list.is_unknown()) {
-    *out = MergeUnknown({&index, &list});
-    return Status::OK();
-  }
+  if (AnyUnknown({&index, &list}, out)) return Status::OK();
   int64_t n = 0;
   if (!IntegerOf(index, &n) || !list.is_list()) return Status::Validation(kSelectError);
   if (n < 0 || static_cast<uint64_t>(n) >= list.list().size()) {
@@ -198,10 +192,7 @@ Status Walker::Split(const Value& arg, int depth, Value* out, bool* no_value) {
   Value delimiter, source;
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[0], depth, &delimiter));
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[1], depth, &source));
-  if (delimiter.is_unknown() || source.is_unknown()) {
-    *out = MergeUnknown({&delimiter, &source});
-    return Status::OK();
-  }
+  if (AnyUnknown({&delimiter, &source}, out)) return Status::OK();
   if (!IsText(delimiter) || delimiter.scalar_text().empty() || !IsText(source)) {
     return Status::Validation(kSplitError);
   }
@@ -304,9 +295,7 @@ Status Walker::GetAZs(const Value& arg, int depth, Value* out, bool* no_value) {
   }
   if (!region.is_null() && !region.is_string()) return Status::Validation(kGetAZsError);
   std::string name = region.is_null() || region.str().empty() ? e_.pseudo_.region : region.str();
-  Value::List zones;
-  for (std::string& z : e_.env_.AvailabilityZones(name)) zones.push_back(Value::String(std::move(z)));
-  *out = Value::MakeList(std::move(zones));
+  *out = Value::StringList(e_.env_.AvailabilityZones(name));
   return Status::OK();
 }
 
@@ -316,20 +305,14 @@ Status Walker::Cidr(const Value& arg, int depth, Value* out, bool* no_value) {
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[0], depth, &block));
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[1], depth, &count));
   MS_RETURN_IF_ERROR(EvalArg(arg.list()[2], depth, &bits));
-  if (block.is_unknown() || count.is_unknown() || bits.is_unknown()) {
-    *out = MergeUnknown({&block, &count, &bits});
-    return Status::OK();
-  }
+  if (AnyUnknown({&block, &count, &bits}, out)) return Status::OK();
   int64_t n = 0, b = 0;
   if (!block.is_string() || !IntegerOf(count, &n) || !IntegerOf(bits, &b)) {
     return Status::Validation(kCidrError);
   }
   std::vector<std::string> subnets;
   MS_RETURN_IF_ERROR(CidrSubnets(block.str(), n, b, &subnets));
-  Value::List items;
-  items.reserve(subnets.size());
-  for (std::string& s : subnets) items.push_back(Value::String(std::move(s)));
-  *out = Value::MakeList(std::move(items));
+  *out = Value::StringList(std::move(subnets));
   return Status::OK();
 }
 
@@ -353,10 +336,7 @@ Status Walker::FindInMap(const Value& arg, int depth, Value* out, bool* no_value
     if (!extended && !PlainFindInMapArgument(args[i])) return Status::Validation(kFindInMapError);
     MS_RETURN_IF_ERROR(EvalArg(args[i], depth, &keys[i]));
   }
-  if (keys[0].is_unknown() || keys[1].is_unknown() || keys[2].is_unknown()) {
-    *out = MergeUnknown({&keys[0], &keys[1], &keys[2]});
-    return Status::OK();
-  }
+  if (AnyUnknown({&keys[0], &keys[1], &keys[2]}, out)) return Status::OK();
   for (const Value& k : keys) {
     if (!IsText(k)) return Status::Validation(kFindInMapError);
   }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/strings.h"
 #include "eval/java_regex.h"
 
 namespace ms {
@@ -87,29 +88,6 @@ bool SplitsGivenValue(std::string_view type) {
 // Values.
 // ---------------------------------------------------------------------------
 
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\n' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r')) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-// "The total number of strings should be one more than the total number of
-// commas. Also, each member string is space trimmed." (Parameters reference)
-std::vector<std::string> SplitList(std::string_view text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string_view::npos) {
-      out.push_back(Trim(text.substr(start)));
-      return out;
-    }
-    out.push_back(Trim(text.substr(start, comma - start)));
-    start = comma + 1;
-  }
-}
-
 // A decimal number: optional sign, digits with an optional fraction (or a
 // fraction alone), optional exponent. No spaces, no hex, no Infinity/NaN.
 bool IsNumber(std::string_view s) {
@@ -146,14 +124,8 @@ int64_t Utf16Length(std::string_view s) {
 // A bound as AWS prints it: "3", not "3.0".
 std::string FormatBound(double d) { return Value::Double(d).str(); }
 
-std::string JoinBracketed(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i) out += ", ";
-    out += names[i];
-  }
-  return out + "]";
-}
+// AWS's list of names in a message: "[A, B]".
+std::string Bracketed(const std::vector<std::string>& names) { return "[" + Join(names, ", ") + "]"; }
 
 bool IsAlphanumeric(std::string_view s) {
   if (s.empty()) return false;
@@ -243,7 +215,7 @@ Status CheckValue(const ParameterDecl& p, const std::string& text) {
   std::string_view type = ConstraintType(p.type);
   const JavaRegex* pat = has_pattern ? &pattern : nullptr;
   if (!SplitsGivenValue(p.type)) return CheckElement(p, type, text, pat);
-  for (const std::string& element : SplitList(text)) {
+  for (const std::string& element : SplitCommaList(text)) {
     MS_RETURN_IF_ERROR(CheckElement(p, type, element, pat));
   }
   return Status::OK();
@@ -257,10 +229,7 @@ Value MakeValue(const ParameterDecl& p, const std::string& text) {
     // the parameter as the evaluator does.
     return Value::Unknown({p.name});
   }
-  if (!SplitsGivenValue(p.type)) return Value::String(text);
-  Value::List items;
-  for (std::string& e : SplitList(text)) items.push_back(Value::String(std::move(e)));
-  return Value::MakeList(std::move(items));
+  return ParameterValueOf(p.type, text);
 }
 
 }  // namespace
@@ -297,6 +266,11 @@ bool IsListParameterType(std::string_view type) {
   if (IsSsmParameterType(type, &inner)) return IsListParameterType(inner);
   std::string_view unused;
   return type == "CommaDelimitedList" || Unwrap(type, "List", &unused);
+}
+
+Value ParameterValueOf(std::string_view type, std::string_view text) {
+  return IsListParameterType(type) ? Value::StringList(SplitCommaList(text))
+                                   : Value::String(std::string(text));
 }
 
 std::string AwsSpecificElementType(std::string_view type) {
@@ -363,7 +337,7 @@ Status ResolveParameters(const Template& t, const std::vector<ParameterInput>& g
     inputs[in.key] = &in;  // a repeated key: the last one wins
   }
   if (!unknown.empty()) {
-    return Status::Validation("Parameters: " + JoinBracketed(unknown) + " do not exist in the template");
+    return Status::Validation("Parameters: " + Bracketed(unknown) + " do not exist in the template");
   }
 
   // Then each parameter's value: given, previous, or default.
@@ -403,7 +377,7 @@ Status ResolveParameters(const Template& t, const std::vector<ParameterInput>& g
   if (!missing.empty()) {
     // "Parameters: [ArtifactPath, ConfigS3Bucket] must have values"
     out->list.clear();
-    return Status::Validation("Parameters: " + JoinBracketed(missing) + " must have values");
+    return Status::Validation("Parameters: " + Bracketed(missing) + " must have values");
   }
 
   // Finally types and constraints, in template order.
@@ -436,16 +410,10 @@ Status CheckParametersAgainstWorld(const EvalEnvironment& env, ParameterValues* 
     }
     if (!is_value) continue;  // AWS::SSM::Parameter::Name: the key is the value
     r.ssm_resolved = resolved;
-    if (IsListParameterType(inner)) {
-      Value::List items;
-      for (std::string& e : SplitList(resolved)) items.push_back(Value::String(std::move(e)));
-      r.value = Value::MakeList(std::move(items));
-    } else {
-      r.value = Value::String(resolved);
-    }
+    r.value = ParameterValueOf(inner, resolved);
   }
   if (!unfetched.empty()) {
-    return Status::Validation("Unable to fetch parameters " + JoinBracketed(unfetched) +
+    return Status::Validation("Unable to fetch parameters " + Bracketed(unfetched) +
                               " from parameter store for this account.");
   }
 

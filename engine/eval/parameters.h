@@ -45,6 +45,10 @@ struct ParameterValues {
 // Parameter types CloudFormation knows.
 bool IsKnownParameterType(std::string_view type);
 bool IsListParameterType(std::string_view type);
+// The Value of `text` for a non-SSM `type`: a List of its trimmed
+// comma-separated elements for list types, else a String. (For an SSM type,
+// pass the inner type and the resolved parameter-store value.)
+Value ParameterValueOf(std::string_view type, std::string_view text);
 // AWS-specific types whose values must exist (AWS::EC2::VPC::Id,
 // List<AWS::EC2::Subnet::Id>, ...): the element type, or empty.
 std::string AwsSpecificElementType(std::string_view type);

@@ -1,6 +1,8 @@
 // Splitting an Fn::Sub template string into literal text and variables.
 #include "eval/sub_string.h"
 
+#include "base/strings.h"
+
 namespace ms {
 namespace {
 
@@ -12,14 +14,6 @@ constexpr const char* kBadVariableName =
 bool IsVariableChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '.' || c == ':';
-}
-
-std::string_view Trim(std::string_view s) {
-  size_t b = 0;
-  size_t e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
-  return s.substr(b, e - b);
 }
 
 // Appends literal text, merging with a preceding literal part.
@@ -57,7 +51,9 @@ Status ParseSubString(std::string_view s, std::vector<SubPart>* parts) {
       return Status::Validation(
           "Template error: Fn::Sub string has an unterminated variable reference \"${\"");
     }
-    std::string_view name = Trim(s.substr(open + 2, close - open - 2));
+    // Blanks around the name are dropped; a line break is not, so it stays
+    // a bad variable name.
+    std::string_view name = Trim(s.substr(open + 2, close - open - 2), " \t");
     if (name.empty()) return Status::Validation(kBadVariableName);
     for (char c : name) {
       if (!IsVariableChar(c)) return Status::Validation(kBadVariableName);

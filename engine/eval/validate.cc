@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/strings.h"
 #include "catalog/resource_catalog.h"
 #include "eval/evaluator.h"
 #include "eval/parameters.h"
@@ -38,9 +39,8 @@ Status CheckResourceTypes(const Template& t, const ResourceCatalog& catalog) {
     }
   }
   if (unknown.empty()) return Status::OK();
-  std::string list;
-  for (const std::string& type : unknown) list += (list.empty() ? "" : ", ") + type;
-  return Status::Validation("Template format error: Unrecognized resource types: [" + list + "]");
+  return Status::Validation("Template format error: Unrecognized resource types: [" +
+                            Join(unknown, ", ") + "]");
 }
 
 // Every Fn::GetAtt (and ${X.Attr}) names an attribute the target's type has.
@@ -113,9 +113,7 @@ void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilit
   }
   if (types.empty()) return;
   capabilities->push_back(named ? "CAPABILITY_NAMED_IAM" : "CAPABILITY_IAM");
-  std::string list;
-  for (const std::string& type : types) list += (list.empty() ? "" : ", ") + type;
-  *reason = "The following resource(s) require capabilities: [" + list + "]";
+  *reason = "The following resource(s) require capabilities: [" + Join(types, ", ") + "]";
 }
 
 Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary) {

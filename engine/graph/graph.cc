@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "base/strings.h"
+
 namespace ms {
 namespace {
 
 bool HasCondition(const Template& t, const std::string& name) {
   return t.conditions.is_map() && t.conditions.find(name) != nullptr;
-}
-
-std::string JoinNames(const std::vector<std::string>& names) {
-  std::string s;
-  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
 }
 
 void AddUnique(std::vector<std::string>* list, const std::string& name) {
@@ -82,7 +78,7 @@ Status DependencyGraph::Build(const Template& t, const Inclusion* included,
   }
   if (!unresolved.empty()) {
     return Status::Validation("Template format error: Unresolved resource dependencies [" +
-                              JoinNames(unresolved) + "] in the Resources block of the template");
+                              Join(unresolved, ", ") + "] in the Resources block of the template");
   }
 
   // Outputs may reference only what exists.
@@ -100,7 +96,7 @@ Status DependencyGraph::Build(const Template& t, const Inclusion* included,
     }
   }
   if (!unresolved.empty()) {
-    return Status::Validation("Unresolved resource dependencies [" + JoinNames(unresolved) +
+    return Status::Validation("Unresolved resource dependencies [" + Join(unresolved, ", ") +
                               "] in the Outputs block of the template");
   }
   for (auto& d : g.deps_) {
@@ -163,7 +159,7 @@ Status DependencyGraph::Sort() {
   for (size_t i = 0; i < n; ++i) {
     if (waiting[i] > 0) stuck.push_back(nodes_[i]->logical_id);
   }
-  return Status::Validation("Circular dependency between resources: [" + JoinNames(stuck) + "]");
+  return Status::Validation("Circular dependency between resources: [" + Join(stuck, ", ") + "]");
 }
 
 }  // namespace ms

@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 
+#include "base/strings.h"
 #include "template/language_extensions.h"
 #include "template/parse.h"
 
@@ -383,21 +384,16 @@ const char* const kSections[] = {"AWSTemplateFormatVersion", "Description", "Met
                                  "Transform", "Resources", "Outputs"};
 
 Status CheckTopLevelKeys(const Value& root) {
-  std::string unknown;
+  std::vector<std::string> unknown;
   for (const Member& m : root.map()) {
     bool known = false;
     for (const char* s : kSections) known = known || m.key == s;
-    if (!known) unknown += (unknown.empty() ? "" : ", ") + m.key;
+    if (!known) unknown.push_back(m.key);
   }
-  if (!unknown.empty()) return FormatError("Invalid template property or properties [" + unknown + "]");
+  if (!unknown.empty()) {
+    return FormatError("Invalid template property or properties [" + Join(unknown, ", ") + "]");
+  }
   return Status::OK();
-}
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\n\r");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\n\r");
-  return s.substr(b, e - b + 1);
 }
 
 // Given values first, then the Parameters section's Default (comma-split).
@@ -416,14 +412,7 @@ ParameterLookup ListParameterLookup(const Value& root, const ParameterLookup* gi
       return true;
     }
     if (!def->is_scalar()) return false;
-    std::string text = def->scalar_text();
-    size_t start = 0;
-    while (true) {
-      size_t comma = text.find(',', start);
-      values->push_back(Trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    *values = SplitCommaList(def->scalar_text());
     return true;
   };
 }

@@ -47,6 +47,13 @@ Value Value::MakeList(List items) {
   return v;
 }
 
+Value Value::StringList(std::vector<std::string> items) {
+  List list;
+  list.reserve(items.size());
+  for (std::string& s : items) list.push_back(String(std::move(s)));
+  return MakeList(std::move(list));
+}
+
 Value Value::MakeMap(Map members) {
   Value v;
   v.kind_ = Kind::kMap;

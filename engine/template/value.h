@@ -42,6 +42,7 @@ class Value {
   static Value Double(double d);          // shortest text that round-trips
   static Value String(std::string s);
   static Value MakeList(List items = {});
+  static Value StringList(std::vector<std::string> items);  // a List of Strings
   static Value MakeMap(Map members = {});
   static Value Unknown(std::vector<std::string> refs);
 

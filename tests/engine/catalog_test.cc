@@ -2,7 +2,6 @@
 // and top-level properties.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <string>
 
 #include "catalog/resource_catalog.h"

@@ -8,7 +8,6 @@ using ms::EvalEnvironment;
 using ms::Evaluator;
 using ms::ParameterValues;
 using ms::PseudoParameters;
-using ms::ResolvedParameter;
 using ms::Section;
 using ms::Status;
 using ms::Template;
@@ -48,28 +47,7 @@ struct Fixture {
     if (const Value* c = doc.find("Conditions")) t.conditions = *c;
     if (const Value* r = doc.find("Rules")) t.rules = *r;
     if (language_extensions) t.transforms.push_back("AWS::LanguageExtensions");
-    for (const ms::ParameterDecl& d : t.parameters) {
-      auto given = values.find(d.name);
-      std::string text = given != values.end() ? given->second : *d.default_value;
-      ResolvedParameter p;
-      p.name = d.name;
-      p.type = d.type;
-      p.text = text;
-      if (d.type == "CommaDelimitedList" || d.type.rfind("List<", 0) == 0) {
-        Value::List items;
-        size_t start = 0;
-        while (true) {
-          size_t comma = text.find(',', start);
-          items.push_back(Value::String(text.substr(start, comma == std::string::npos ? comma : comma - start)));
-          if (comma == std::string::npos) break;
-          start = comma + 1;
-        }
-        p.value = Value::MakeList(std::move(items));
-      } else {
-        p.value = Value::String(text);
-      }
-      params.list.push_back(std::move(p));
-    }
+    params = ms::test::Params(t, values);
   }
 
   // "OK" or the error of EvaluateConditions; fills `ev`'s conditions.

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "eval/evaluator.h"
 #include "test_util.h"
@@ -53,16 +52,10 @@ std::string PlausibleValue(const ms::ParameterDecl& d) {
   return "x";
 }
 
-Value ListOf(const std::string& text) {
-  Value::List items;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) items.push_back(Value::String(item));
-  return Value::MakeList(std::move(items));
-}
-
 // "OK", or where evaluation failed and why.
 std::string EvaluateAll(const Template& t, const std::map<std::string, std::string>& given) {
+  // Built directly, not by ResolveParameters: the plausible values only
+  // have the right shape, not necessarily the declared constraints.
   ms::ParameterValues params;
   for (const ms::ParameterDecl& d : t.parameters) {
     ms::ResolvedParameter p;
@@ -74,7 +67,7 @@ std::string EvaluateAll(const Template& t, const std::map<std::string, std::stri
       p.value = Value::String(p.text);
       p.ssm_resolved = IsList(d.type) ? "a,b" : NameHas(d.name, "cidr") ? "10.0.0.0/16" : "resolved-1";
     } else {
-      p.value = IsList(d.type) ? ListOf(p.text) : Value::String(p.text);
+      p.value = ms::ParameterValueOf(d.type, p.text);
     }
     params.list.push_back(std::move(p));
   }

@@ -2,7 +2,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 
 #include "eval/evaluator.h"
@@ -12,7 +11,6 @@ using ms::EvalEnvironment;
 using ms::Evaluator;
 using ms::ParameterValues;
 using ms::PseudoParameters;
-using ms::ResolvedParameter;
 using ms::Section;
 using ms::Status;
 using ms::Template;
@@ -33,36 +31,11 @@ struct Fixture {
     Status s = ms::LoadTemplate(yaml, &t);
     INFO(s.message());
     REQUIRE(s.ok());
-    for (const ms::ParameterDecl& d : t.parameters) {
-      auto given = values.find(d.name);
-      if (given == values.end() && !d.default_value) continue;
-      SetParam(d.name, d.type, given != values.end() ? given->second : *d.default_value);
-    }
+    params = ms::test::Params(t, values);
     ev = std::make_unique<Evaluator>(t, params, pseudo, env);
     Status c = ev->EvaluateConditions();
     INFO(c.message());
     REQUIRE(c.ok());
-  }
-
-  void SetParam(const std::string& name, const std::string& type, const std::string& text) {
-    ResolvedParameter p;
-    p.name = name;
-    p.type = type;
-    p.text = text;
-    if (type == "CommaDelimitedList" || type.rfind("List<", 0) == 0) {
-      Value::List items;
-      size_t start = 0;
-      while (true) {
-        size_t comma = text.find(',', start);
-        items.push_back(Value::String(text.substr(start, comma == std::string::npos ? comma : comma - start)));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-      p.value = Value::MakeList(std::move(items));
-    } else {
-      p.value = Value::String(text);
-    }
-    params.list.push_back(std::move(p));
   }
 
   // Evaluates the YAML expression `expr` ("!Ref X", "{a: b}", ...).
@@ -153,18 +126,15 @@ TEST_CASE("Ref of a resource whose condition is false", "[eval]") {
 }
 
 TEST_CASE("SSM parameter types use the resolved SSM value", "[eval]") {
-  Fixture f(kPlain);
-  f.SetParam("Ami", "AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>", "/aws/ami");
-  f.SetParam("Names", "AWS::SSM::Parameter::Value<List<String>>", "/names");
-  Template& t = f.t;
-  // Declare them so Ref resolves them as parameters.
-  for (const char* n : {"Ami", "Names"}) {
-    ms::ParameterDecl d;
-    d.name = n;
-    d.type = "String";
-    t.parameter_index[n] = t.parameters.size();
-    t.parameters.push_back(d);
-  }
+  Fixture f(R"(
+Parameters:
+  Env: {Type: String, Default: prod}
+  Ami: {Type: 'AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>', Default: /aws/ami}
+  Names: {Type: 'AWS::SSM::Parameter::Value<List<String>>', Default: /names}
+Resources:
+  Bucket:
+    Type: AWS::S3::Bucket
+)");
   Evaluator ev(f.t, f.params, f.pseudo, f.env);
   Value out;
   REQUIRE(ev.Evaluate(ms::test::Doc(R"({"Ref": "Ami"})"), Section::kResourceProperties, &out).ok());

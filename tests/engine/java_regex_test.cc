@@ -2,7 +2,6 @@
 // messages around it are tested in parameters_test.cc.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -154,8 +153,9 @@ TEST_CASE("JavaRegex: a failed compile leaves the regex as it was", "[regex]") {
   CHECK(copy.FullMatch("a"));
 }
 
-TEST_CASE("JavaRegex: long inputs and pathological patterns stay fast", "[regex]") {
-  auto start = std::chrono::steady_clock::now();
+// A backtracking matcher would never finish these; ctest's per-test timeout
+// (tests/CMakeLists.txt) turns such a hang into a failure.
+TEST_CASE("JavaRegex: long inputs and pathological patterns", "[regex]") {
   // 4096 bytes is the longest parameter value.
   std::string a4096(4096, 'a');
   CHECK(Matches("[a-z]*", a4096));
@@ -165,8 +165,6 @@ TEST_CASE("JavaRegex: long inputs and pathological patterns stay fast", "[regex]
   CHECK_FALSE(Matches("(a+)+$x", a4096));
   CHECK_FALSE(Matches("^(?=.*b).*$", a4096));
   CHECK(Matches("a{0,1000}a{0,1000}a{0,1000}a{0,1000}a{0,100}", std::string(4000, 'a')));
-  auto elapsed = std::chrono::steady_clock::now() - start;
-  CHECK(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count() < 10);
 }
 
 TEST_CASE("JavaRegex: one compiled regex serves several threads", "[regex]") {

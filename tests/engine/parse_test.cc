@@ -1,7 +1,6 @@
 // Tests for the template text parsers: ParseJson, ParseYaml, ParseTemplateText.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -209,10 +208,8 @@ TEST_CASE("JSON parses any top-level value", "[parse][json]") {
   CHECK(Json("null").is_null());
 }
 
-// A template of 10,000 resources: linear time (duplicate checks included) and
-// correct. The real speed target (well under 50 ms) is measured in Release, not
-// asserted here: timed tests flake on loaded machines.
-TEST_CASE("JSON parses a 10,000-resource template in linear time", "[parse][json]") {
+// A template of 10,000 resources parses correctly (speed: bench/bench_template).
+TEST_CASE("JSON parses a 10,000-resource template", "[parse][json]") {
   std::string text = "{\"AWSTemplateFormatVersion\": \"2010-09-09\", \"Resources\": {\n";
   for (int i = 0; i < 10000; ++i) {
     if (i) text += ",\n";
@@ -223,13 +220,9 @@ TEST_CASE("JSON parses a 10,000-resource template in linear time", "[parse][json
             ".50}, \"DependsOn\": [\"A\", \"B\"]}";
   }
   text += "\n}}";
-  auto start = std::chrono::steady_clock::now();
   Value v = Json(text);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                std::chrono::steady_clock::now() - start).count();
   CHECK(v.find("Resources")->map().size() == 10000);
   CheckPos(*v.find("Resources")->find("Topic9999"), 10001, 16);
-  CHECK(ms < 2000);  // catches quadratic behaviour only
 }
 
 // ---------------------------------------------------------------- YAML

@@ -8,6 +8,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   clang                      # libFuzzer target and sanitizer builds
   libluajit-5.1-dev          # Lua provider runtime
+  luajit                     # the interpreter: runs the lua-sdk tests
   nlohmann-json3-dev         # JSON <-> Lua, CLI output
   libspdlog-dev              # logging
   catch2                     # tests (v2: catch2/catch.hpp)

@@ -1,0 +1,752 @@
+-- moonstack.provider: what a provider file uses to declare a resource type,
+-- and what the host uses to drive it.
+--
+--   local P = require("moonstack.provider")
+--   return P.define({
+--     type = "AWS::EC2::Subnet",
+--     properties = {
+--       P.string "VpcId"     { required = true, update = "replace" },
+--       P.string "CidrBlock" { required = true, update = "replace" },
+--       P.boolean "MapPublicIpOnLaunch" { update = "none", default = false },
+--       P.tags "Tags" { update = "none" },
+--     },
+--     attributes = { "SubnetId", "VpcId", "CidrBlock" },
+--     primary_identifier = "SubnetId",
+--     create = function(ctx, props) ... return { id = id, attributes = {...} } end,
+--     update = function(ctx, id, new, old, changed) ... end,
+--     delete = function(ctx, id, props) ... end,
+--   }, "providers/aws/ec2/subnet.lua")
+--
+-- Properties are a LIST so that order is kept and a property declared twice
+-- is an error; a Lua table constructor with a repeated key keeps the last
+-- one silently. The map form `properties = { VpcId = { type = "string" } }`
+-- is accepted too, but there a duplicate cannot be detected and the order is
+-- alphabetical.
+--
+-- Host-facing API (LuaLS types below): P.define returns a
+-- moonstack.Declaration with :validate, :update_behavior, :change,
+-- :check_result, and P.is_in_progress / P.error_message for hook results.
+
+local values = require("moonstack.values")
+local errors = require("moonstack.errors")
+local msg = require("moonstack.messages")
+local schema = require("moonstack.schema")
+local log = require("moonstack.log")
+
+local P = {}
+
+---@alias moonstack.UpdateBehavior "none"|"some"|"replace"|"unsupported"
+
+---What the host passes to every hook.
+---@class moonstack.Context
+---@field stack_name string
+---@field stack_id string?
+---@field logical_id string
+---@field region string
+---@field account string
+---@field log moonstack.Logger
+---@field world any            the simulated cloud (its API belongs to the host)
+---@field clock any            current (possibly virtual) time; hooks never sleep
+---@field update_policy table? the resource's UpdatePolicy (during rollback: the one of the template rolled back to)
+---@field progress table?      nil on a hook's first call; the `context` of the P.in_progress the hook returned last time on a re-call
+
+---@class moonstack.CreateResult
+---@field id string                 the physical ID (what Ref returns)
+---@field attributes table<string, any>?  values for Fn::GetAtt
+
+---@class moonstack.UpdateResult
+---@field attributes table<string, any>?  attributes that changed (others are kept)
+
+---@class moonstack.ReadResult
+---@field properties table<string, any>   the resource as it is now (drift, out-of-band changes)
+---@field attributes table<string, any>?
+
+---@class moonstack.InProgress
+---@field in_progress true
+---@field after number     seconds until the engine calls the hook again
+---@field context table    handed back as ctx.progress on that call
+
+---The table a provider file passes to P.define.
+---@class moonstack.DeclarationInput
+---@field type string  "AWS::EC2::Subnet", "Custom::Thing"
+---@field source string? the provider file (or pass it as P.define's 2nd argument)
+---@field description string?
+---@field properties (moonstack.PropertyBuilder[])|table<string, table|moonstack.PropertyBuilder>?
+---@field attributes string[]?  names Fn::GetAtt may ask for
+---@field primary_identifier string? the attribute or property equal to the physical ID
+---@field additional_properties moonstack.UpdateBehavior|fun(old: any, new: any, ctx: moonstack.Context, old_props: table, new_props: table): moonstack.UpdateBehavior|nil  accept undeclared properties (Custom:: resources), with this update behaviour; nil rejects them
+---@field leaves_partial_updates boolean? a failed update may have applied part of the change, so update rollback must roll this resource back too (default false: a failed update changed nothing)
+---@field create fun(ctx: moonstack.Context, props: table): moonstack.CreateResult|moonstack.InProgress
+---@field update (fun(ctx: moonstack.Context, id: string, new: table, old: table, changed: string[]): moonstack.UpdateResult|moonstack.InProgress|nil)?
+---@field delete fun(ctx: moonstack.Context, id: string, props: table): moonstack.InProgress|nil
+---@field rollback (fun(ctx: moonstack.Context, id: string, restore: table, current: table, changed: string[]): moonstack.UpdateResult|moonstack.InProgress|nil)?  default: update(ctx, id, restore, current, changed)
+---@field read (fun(ctx: moonstack.Context, id: string, props: table): moonstack.ReadResult|nil)?  nil result: the resource is gone
+
+---One declared property, normalized.
+---@class moonstack.Property
+---@field name string
+---@field type "string"|"number"|"integer"|"boolean"|"list"|"map"|"json"|"tags"
+---@field items moonstack.Spec?  element type (list) / value type (map)
+---@field required boolean
+---@field default any
+---@field allowed any[]?
+---@field pattern string?        as declared
+---@field update moonstack.UpdateBehavior|"conditional"  "conditional" when a function decides at run time
+---@field update_fn function?    that function
+---@field description string?
+
+-- Update behaviours -----------------------------------------------------------
+
+---Severity of each behaviour: a resource's change is its most severe one.
+P.SEVERITY = { none = 1, some = 2, replace = 3, unsupported = 4 }
+
+---The behaviour of a property declared without `update`. "replace" is the
+---safe choice: a property nobody said can change in place is never handed to
+---an update hook that may silently ignore it; the worst case is an
+---unnecessary (and visible) replacement.
+P.DEFAULT_UPDATE = "replace"
+
+---The more severe of two behaviours (nil counts as "no change").
+---@param a moonstack.UpdateBehavior?
+---@param b moonstack.UpdateBehavior?
+---@return moonstack.UpdateBehavior?
+function P.most_severe(a, b)
+  if a == nil then return b end
+  if b == nil then return a end
+  return P.SEVERITY[a] >= P.SEVERITY[b] and a or b
+end
+
+-- Types (see moonstack.schema) --------------------------------------------------
+
+---@type moonstack.Type
+P.string = schema.string
+---@type moonstack.Type
+P.number = schema.number
+---@type moonstack.Type
+P.integer = schema.integer
+---@type moonstack.Type
+P.boolean = schema.boolean
+---A list; `P.list(P.string)` for typed elements.
+---@type moonstack.Type
+P.list = schema.list
+---An object; `P.map(P.string)` for typed values.
+---@type moonstack.Type
+P.map = schema.map
+---Any JSON value, passed through unchanged (policy documents, user data).
+---@type moonstack.Type
+P.json = schema.json
+---CloudFormation's Tags: [{ Key = ..., Value = ... }] (see moonstack.tags).
+---@type moonstack.Type
+P.tags = schema.tags
+P.prop = schema.prop
+
+-- Results and errors ------------------------------------------------------------
+
+local InProgressMT = {}
+InProgressMT.__index = InProgressMT
+
+---"Not done yet: call me again in `after` seconds." The engine calls the SAME
+---hook again, with the same arguments and `ctx.progress` set to `context`.
+---`context` must survive JSON persistence (no functions), since the engine
+---journals it and may resume after a restart.
+---@param opts { after: number, context: table? }
+---@return moonstack.InProgress
+function P.in_progress(opts)
+  if type(opts) ~= "table" then
+    error("P.in_progress: expected { after = seconds, context = {...} }", 2)
+  end
+  for k in pairs(opts) do
+    if k ~= "after" and k ~= "context" then
+      error(string.format('P.in_progress: unknown field "%s"', tostring(k)), 2)
+    end
+  end
+  local after = opts.after
+  if type(after) ~= "number" or after ~= after or after < 0 or after == math.huge then
+    error("P.in_progress: after must be a number of seconds >= 0", 2)
+  end
+  local context = opts.context
+  if context == nil then context = {} end
+  if type(context) ~= "table" then error("P.in_progress: context must be a table", 2) end
+  local ok, why = values.is_plain(context)
+  if not ok then
+    error("P.in_progress: context must survive JSON persistence but holds " .. why, 2)
+  end
+  return setmetatable({ in_progress = true, after = after, context = context }, InProgressMT)
+end
+
+---True for a value returned by P.in_progress.
+---@param r any
+---@return boolean
+function P.is_in_progress(r)
+  return type(r) == "table" and getmetatable(r) == InProgressMT
+end
+
+---Fail the hook with AWS's message; the engine records it as the resource's
+---status reason. `code` is an optional handler error code ("NotFound",
+---"AlreadyExists", "InvalidRequest", "ResourceConflict", ...).
+---@param message string
+---@param code string?
+P.fail = errors.fail
+---An error value, not raised (to return from a helper, or raise later).
+P.error = errors.new
+P.is_error = errors.is_error
+---Message and code of anything a hook raised (SDK error, string, other).
+P.error_message = errors.message
+
+---The context's logger, or one that drops everything.
+P.log = log.of
+
+---JSON null as the host represents it (nil outside a host).
+P.null = values.null
+P.deep_equal = values.deep_equal
+P.deep_copy = values.deep_copy
+
+-- Declaration -------------------------------------------------------------------
+
+---@class moonstack.Declaration
+---@field type string
+---@field source string?
+---@field description string?
+---@field properties moonstack.Property[]   in declaration order
+---@field attributes string[]               in declaration order
+---@field primary_identifier string?
+---@field additional_properties moonstack.UpdateBehavior|"conditional"|nil
+---@field leaves_partial_updates boolean
+---@field create function
+---@field update function?
+---@field delete function
+---@field rollback function?
+---@field rollback_is_default boolean       rollback is update with old and new swapped
+---@field read function?
+local Declaration = {}
+Declaration.__index = Declaration
+
+local KNOWN_FIELDS = {
+  type = true, source = true, description = true, properties = true, attributes = true,
+  primary_identifier = true, additional_properties = true, leaves_partial_updates = true,
+  create = true, update = true, delete = true, rollback = true, read = true,
+}
+local KNOWN_OPTIONS = {
+  required = true, default = true, allowed = true, pattern = true, update = true, description = true,
+}
+local SCALAR = { string = true, number = true, integer = true, boolean = true }
+
+local function is_behavior(x) return type(x) == "string" and P.SEVERITY[x] ~= nil end
+
+local function repr(v)
+  if type(v) == "string" then return string.format("%q", v) end
+  if type(v) == "table" then return "a table" end
+  return tostring(v)
+end
+
+-- Resource type names: three "::"-separated alphanumeric parts, or Custom::
+-- and a name of letters, digits and _@- (CloudFormation's custom type rule).
+local function valid_type_name(t)
+  if t:match("^Custom::[%w_@%-]+$") then return #t <= 68 end
+  return t:match("^%w+::%w+::%w+$") ~= nil
+end
+
+-- A pattern must match the whole value (as AWS schema patterns mostly do),
+-- so it is wrapped in ^...$; a pattern the author anchored at either end is
+-- used as written ("^ab" = starts with ab).
+local function anchored(p)
+  local starts = p:sub(1, 1) == "^"
+  local ends = p:sub(-1) == "$" and p:sub(-2, -2) ~= "%"
+  if starts or ends then return p end
+  return "^" .. p .. "$"
+end
+
+-- `value` holds exactly the declared type (a default or allowed value): it
+-- coerces to itself. Authors get no coercion; templates do.
+local function strictly_typed(value, spec)
+  local c = schema.coerce(value, spec, "x")
+  return c ~= nil and values.deep_equal(c, value)
+end
+
+-- One property entry -> normalized moonstack.Property, or raise via `bad`.
+local function normalize_property(bad, name, spec, opts, problems)
+  if type(name) ~= "string" or name == "" then bad("property with no name") end
+  local where = "property " .. name .. ": "
+  if problems and problems[1] then bad(where .. problems[1]) end
+  for _, k in ipairs(values.sorted_keys(opts)) do
+    if not KNOWN_OPTIONS[k] then bad(where .. string.format('unknown option "%s"', tostring(k))) end
+  end
+  if spec.type == "tags" and spec.items then bad(where .. "tags does not take an element type") end
+  if spec.items then
+    local s = spec.items
+    while s do
+      if s.type == "tags" then bad(where .. "tags cannot be an element type") end
+      s = s.items
+    end
+  end
+
+  local p = {
+    name = name, type = spec.type, items = spec.items, description = opts.description,
+  }
+
+  if opts.required ~= nil and type(opts.required) ~= "boolean" then
+    bad(where .. "required must be true or false")
+  end
+  p.required = opts.required == true
+
+  local u = opts.update
+  if u == nil then
+    p.update = P.DEFAULT_UPDATE
+  elseif type(u) == "function" then
+    p.update, p.update_fn = "conditional", u
+  elseif is_behavior(u) then
+    p.update = u
+  else
+    bad(where .. string.format("unknown update behaviour %s (expected none, some, replace, unsupported or a function)", repr(u)))
+  end
+
+  if opts.allowed ~= nil then
+    if not SCALAR[spec.type] then
+      bad(where .. "allowed values apply to string, number, integer and boolean properties")
+    end
+    if not values.is_array(opts.allowed) or #opts.allowed == 0 then
+      bad(where .. "allowed must be a non-empty list")
+    end
+    for _, a in ipairs(opts.allowed) do
+      if not strictly_typed(a, spec) then
+        bad(where .. string.format("allowed value %s is not a %s", repr(a), spec.type))
+      end
+    end
+    p.allowed = values.deep_copy(opts.allowed)
+  end
+
+  if opts.pattern ~= nil then
+    if spec.type ~= "string" then bad(where .. "pattern applies to string properties only") end
+    if type(opts.pattern) ~= "string" then bad(where .. "pattern must be a string (a Lua pattern)") end
+    local ok, err = pcall(string.find, "", anchored(opts.pattern))
+    if not ok then bad(where .. string.format("invalid pattern %q: %s", opts.pattern, tostring(err))) end
+    p.pattern = opts.pattern
+  end
+
+  if opts.default ~= nil then
+    if p.required then bad(where .. "a required property cannot have a default") end
+    if not strictly_typed(opts.default, spec) then
+      bad(where .. string.format("default %s is not a %s", repr(opts.default), schema.describe_spec(spec)))
+    end
+    if p.allowed then
+      local found = false
+      for _, a in ipairs(p.allowed) do if a == opts.default then found = true end end
+      if not found then bad(where .. string.format("default %s is not one of the allowed values", repr(opts.default))) end
+    end
+    if p.pattern and not opts.default:find(anchored(p.pattern)) then
+      bad(where .. string.format("default %s does not match the pattern", repr(opts.default)))
+    end
+    p.default = values.deep_copy(opts.default)
+  end
+  return p
+end
+
+-- The declaration's property entries, whichever form was used, as
+-- { name, spec, opts, problems } in order.
+local function property_entries(bad, props)
+  if props == nil then return {} end
+  if type(props) ~= "table" or schema.is_type(props) or schema.is_prop(props) then
+    bad("properties must be a list of properties (or a map of name -> options)")
+  end
+  local n, has_string_keys = #props, false
+  for k in pairs(props) do
+    if type(k) == "string" then has_string_keys = true
+    elseif not (values.is_integral(k) and k >= 1 and k <= n) then
+      bad("properties: unexpected key " .. repr(k))
+    end
+  end
+  if n > 0 and has_string_keys then
+    bad("properties: mix of the list form and the map form")
+  end
+  local out = {}
+  if n > 0 or not has_string_keys then
+    for i = 1, n do
+      local e = props[i]
+      if not schema.is_prop(e) then
+        if schema.is_type(e) then
+          bad(string.format("properties[%d]: a type without a name (write P.string \"Name\")", i))
+        end
+        bad(string.format('properties[%d]: expected a property such as P.string "Name", got %s', i, repr(e)))
+      end
+      if e.name == nil then bad(string.format("properties[%d]: property with no name", i)) end
+      out[i] = { name = e.name, spec = e.spec, opts = e.opts, problems = e.problems }
+    end
+    return out
+  end
+  -- Map form: name -> options table (with type/items) or an unnamed property.
+  for _, name in ipairs(values.sorted_keys(props)) do
+    local e = props[name]
+    if schema.is_prop(e) then
+      if e.name ~= nil and e.name ~= name then
+        bad(string.format("property %s: declared under the key %s", e.name, name))
+      end
+      out[#out + 1] = { name = name, spec = e.spec, opts = e.opts, problems = e.problems }
+    elseif schema.is_type(e) then
+      out[#out + 1] = { name = name, spec = e.spec, opts = {}, problems = {} }
+    elseif type(e) == "table" then
+      local spec, why = schema.normalize_spec({ type = e.type, items = e.items })
+      if not spec then bad("property " .. name .. ": " .. why) end
+      local opts = {}
+      for k, v in pairs(e) do if k ~= "type" and k ~= "items" then opts[k] = v end end
+      out[#out + 1] = { name = name, spec = spec, opts = opts, problems = {} }
+    else
+      bad(string.format("property %s: expected an options table, got %s", name, repr(e)))
+    end
+  end
+  return out
+end
+
+-- The file the host is loading. A provider file calls P.define itself, so
+-- the host cannot pass its path as an argument; it sets it here around the
+-- load instead (no debug library needed to find it).
+local loading_source = nil
+
+---Host: name the provider file about to be loaded (nil when done). P.define
+---uses it when the declaration names no source. Returns the previous value.
+---@param path string?
+---@return string?
+function P.set_source(path)
+  local previous = loading_source
+  loading_source = path
+  return previous
+end
+
+---Declare a resource type. Raises "<source>: <problem>" on a mistake in the
+---declaration, so the host can report which provider file is wrong. The
+---source is, in order: the 2nd argument, `input.source`, the path the host
+---set with P.set_source, or "provider <type>".
+---@param input moonstack.DeclarationInput
+---@param source string? the provider file
+---@return moonstack.Declaration
+function P.define(input, source)
+  if source == nil and type(input) == "table" and type(input.source) == "string" then source = input.source end
+  if source == nil then source = loading_source end
+  local where = source
+  if where == nil then
+    local t = type(input) == "table" and input.type
+    where = type(t) == "string" and ("provider " .. t) or "provider"
+  end
+  local function bad(problem) error(where .. ": " .. problem, 0) end
+
+  if type(input) ~= "table" or schema.is_type(input) or schema.is_prop(input) then
+    bad("P.define expects a table")
+  end
+  for _, k in ipairs(values.sorted_keys(input)) do
+    if not KNOWN_FIELDS[k] then bad(string.format('unknown field "%s"', tostring(k))) end
+  end
+  if input.type == nil then bad('missing type (the resource type name, e.g. "AWS::EC2::Subnet")') end
+  if type(input.type) ~= "string" or not valid_type_name(input.type) then
+    bad(string.format('type %s is not a resource type name (expected "Service::Category::Resource" or "Custom::Name")', repr(input.type)))
+  end
+  if input.description ~= nil and type(input.description) ~= "string" then bad("description must be a string") end
+
+  local decl = setmetatable({
+    type = input.type, source = source, description = input.description,
+    properties = {}, attributes = {},
+    leaves_partial_updates = input.leaves_partial_updates == true,
+    rollback_is_default = false,
+  }, Declaration)
+  local by_name, attr_set = {}, {}
+  rawset(decl, "_by_name", by_name)
+  rawset(decl, "_attr_set", attr_set)
+
+  for _, e in ipairs(property_entries(bad, input.properties)) do
+    local p = normalize_property(bad, e.name, e.spec, e.opts, e.problems)
+    if by_name[p.name] then bad("property " .. p.name .. " declared twice") end
+    by_name[p.name] = p
+    decl.properties[#decl.properties + 1] = p
+  end
+
+  local attrs = input.attributes
+  if attrs ~= nil then
+    if not values.is_array(attrs) then bad("attributes must be a list of names") end
+    for i, a in ipairs(attrs) do
+      if type(a) ~= "string" or a == "" then bad(string.format("attributes[%d] must be a non-empty string", i)) end
+      if attr_set[a] then bad("attribute " .. a .. " declared twice") end
+      attr_set[a] = true
+      decl.attributes[#decl.attributes + 1] = a
+    end
+  end
+
+  local pid = input.primary_identifier
+  if pid ~= nil then
+    if type(pid) ~= "string" or not (attr_set[pid] or by_name[pid]) then
+      bad(string.format("primary_identifier %s is not a declared attribute or property", repr(pid)))
+    end
+    decl.primary_identifier = pid
+  end
+
+  local ap = input.additional_properties
+  if ap ~= nil then
+    if type(ap) == "function" then
+      decl.additional_properties = "conditional"
+      rawset(decl, "_additional_fn", ap)
+    elseif is_behavior(ap) then
+      decl.additional_properties = ap
+    else
+      bad(string.format("additional_properties must be an update behaviour (none, some, replace, unsupported) or a function, got %s", repr(ap)))
+    end
+  end
+
+  if input.leaves_partial_updates ~= nil and type(input.leaves_partial_updates) ~= "boolean" then
+    bad("leaves_partial_updates must be true or false")
+  end
+
+  for _, hook in ipairs({ "create", "update", "delete", "rollback", "read" }) do
+    local f = input[hook]
+    if f ~= nil and type(f) ~= "function" then bad(hook .. " must be a function") end
+  end
+  if input.create == nil then bad("missing create hook") end
+  if input.delete == nil then bad("missing delete hook") end
+  if input.update == nil then
+    -- Only a resource whose every change is a replacement (or refused) can
+    -- live without an update hook.
+    for _, p in ipairs(decl.properties) do
+      if p.update ~= "replace" and p.update ~= "unsupported" then
+        local how = p.update == "conditional" and "a function" or string.format('"%s"', p.update)
+        bad(string.format("missing update hook (property %s has update = %s)", p.name, how))
+      end
+    end
+    if decl.additional_properties and decl.additional_properties ~= "replace"
+        and decl.additional_properties ~= "unsupported" then
+      bad("missing update hook (additional_properties can be updated in place)")
+    end
+    if input.rollback ~= nil then bad("rollback without an update hook") end
+  end
+  decl.create, decl.update, decl.delete, decl.read = input.create, input.update, input.delete, input.read
+  if input.rollback then
+    decl.rollback = input.rollback
+  elseif input.update then
+    local update = input.update
+    -- Rolling an in-place update back is updating again, towards the old
+    -- properties.
+    decl.rollback = function(ctx, id, restore, current, changed)
+      return update(ctx, id, restore, current, changed)
+    end
+    decl.rollback_is_default = true
+  end
+  return decl
+end
+
+---True for a value returned by P.define.
+---@param x any
+---@return boolean
+function P.is_declaration(x) return getmetatable(x) == Declaration end
+
+---The declared property `name`, or nil.
+---@param name string
+---@return moonstack.Property?
+function Declaration:property(name) return rawget(self, "_by_name")[name] end
+
+---True when `name` is a declared attribute.
+---@param name string
+---@return boolean
+function Declaration:has_attribute(name) return rawget(self, "_attr_set")[name] == true end
+
+local function logical_id(ctx)
+  return type(ctx) == "table" and type(ctx.logical_id) == "string" and ctx.logical_id or nil
+end
+
+local function invalid(message) errors.fail(message, "InvalidRequest") end
+
+---Validate a resource's (fully evaluated) template properties and return a
+---coerced copy with defaults filled in. Raises a moonstack.Error with AWS's
+---message (code "InvalidRequest"):
+---  undeclared property      Encountered unsupported property X
+---  missing required ones    Properties validation failed for resource L with message: #: required key [X] not found
+---  wrong type               Value of property X must be of type String / List / List of String / Boolean / Integer,
+---                           Encountered non numeric value for property X, Value of property X must be an object
+---  not an allowed value     ... with message: #/X: v is not a valid enum value
+---  pattern mismatch         ... with message: #/X: failed validation constraint for keyword [pattern]
+---A JSON null counts as absent. `ctx.logical_id` names the resource in the
+---registry-style messages.
+---@param props table?
+---@param ctx moonstack.Context|{ logical_id: string }?
+---@return table
+function Declaration:validate(props, ctx)
+  local lid = logical_id(ctx)
+  if values.is_absent(props) then props = {} end
+  if not values.is_object(props) then invalid(msg.must_be_object("Properties")) end
+  local by_name = rawget(self, "_by_name")
+
+  if self.additional_properties == nil then
+    for _, k in ipairs(values.sorted_keys(props)) do
+      if not by_name[k] then invalid(msg.unsupported_property(k)) end
+    end
+  end
+
+  local missing = {}
+  for _, p in ipairs(self.properties) do
+    if p.required and values.is_absent(props[p.name]) then
+      missing[#missing + 1] = msg.required_key("#", p.name)
+    end
+  end
+  if #missing > 0 then invalid(msg.schema(lid, table.concat(missing, "\n"))) end
+
+  local out = {}
+  for _, p in ipairs(self.properties) do
+    local v = props[p.name]
+    if values.is_absent(v) then
+      if p.default ~= nil then out[p.name] = values.deep_copy(p.default) end
+    else
+      local c, why = schema.coerce(v, p, p.name, lid)
+      if c == nil then invalid(why) end
+      if p.allowed then
+        local ok = false
+        for _, a in ipairs(p.allowed) do if a == c then ok = true break end end
+        if not ok then
+          local text = type(c) == "number" and values.number_to_string(c) or tostring(c)
+          invalid(msg.schema(lid, msg.enum("#/" .. p.name, text)))
+        end
+      end
+      if p.pattern and not c:find(anchored(p.pattern)) then
+        invalid(msg.schema(lid, msg.pattern("#/" .. p.name)))
+      end
+      out[p.name] = c
+    end
+  end
+  if self.additional_properties ~= nil then
+    for k, v in pairs(props) do
+      if not by_name[k] and not values.is_absent(v) then out[k] = values.deep_copy(v) end
+    end
+  end
+  return out
+end
+
+local function checked_behavior(self, name, b)
+  if not is_behavior(b) then
+    error(string.format('%s: property %s: update function returned %s (expected "none", "some", "replace" or "unsupported")',
+      self.source or ("provider " .. self.type), name, repr(b)), 0)
+  end
+  return b
+end
+
+---How a change of property `name` from `old` to `new` is carried out. Calls
+---the property's function when it has one (with the whole old and new
+---property tables as 4th and 5th arguments).
+---@param name string
+---@param old any
+---@param new any
+---@param ctx moonstack.Context?
+---@param old_props table?
+---@param new_props table?
+---@return moonstack.UpdateBehavior
+function Declaration:update_behavior(name, old, new, ctx, old_props, new_props)
+  local p = rawget(self, "_by_name")[name]
+  local fn, static
+  if p then
+    fn, static = p.update_fn, p.update
+  elseif self.additional_properties ~= nil then
+    fn, static = rawget(self, "_additional_fn"), self.additional_properties
+  else
+    error(string.format("%s: property %s is not declared", self.source or ("provider " .. self.type), tostring(name)), 0)
+  end
+  if fn then return checked_behavior(self, name, fn(old, new, ctx, old_props or {}, new_props or {})) end
+  return static
+end
+
+---@class moonstack.PropertyChange
+---@field name string
+---@field behavior moonstack.UpdateBehavior
+
+---Compare two validated property tables. Returns the resource's behaviour
+---(the most severe over changed properties: none < some < replace <
+---unsupported), the changed names (declaration order, then undeclared ones
+---alphabetically) and each one's behaviour. Nothing changed: nil, {}, {}.
+---Values are compared structurally; JSON null equals absent.
+---@param old_props table?
+---@param new_props table?
+---@param ctx moonstack.Context?
+---@return moonstack.UpdateBehavior? behavior
+---@return string[] changed
+---@return moonstack.PropertyChange[] details
+function Declaration:change(old_props, new_props, ctx)
+  old_props = values.is_absent(old_props) and {} or old_props
+  new_props = values.is_absent(new_props) and {} or new_props
+  local names = {}
+  for _, p in ipairs(self.properties) do names[#names + 1] = p.name end
+  local by_name, extra = rawget(self, "_by_name"), {}
+  for _, t in ipairs({ old_props, new_props }) do
+    for k in pairs(t) do if not by_name[k] then extra[k] = true end end
+  end
+  for _, k in ipairs(values.sorted_keys(extra)) do names[#names + 1] = k end
+
+  local worst, changed, details = nil, {}, {}
+  for _, name in ipairs(names) do
+    local o, n = old_props[name], new_props[name]
+    if values.is_null(o) then o = nil end
+    if values.is_null(n) then n = nil end
+    if not values.deep_equal(o, n) then
+      local b = self:update_behavior(name, o, n, ctx, old_props, new_props)
+      changed[#changed + 1] = name
+      details[#details + 1] = { name = name, behavior = b }
+      worst = P.most_severe(worst, b)
+    end
+  end
+  return worst, changed, details
+end
+
+local RESULT_FIELDS = {
+  create = { id = true, attributes = true },
+  update = { attributes = true },
+  rollback = { attributes = true },
+  read = { properties = true, attributes = true },
+}
+
+---Check what a hook returned and normalize it; raises "<source>: <problem>"
+---for a provider bug (an id from update, an undeclared attribute, a function
+---in a result). In-progress values are returned as they are.
+---  create   -> { id = string, attributes = table }
+---  update, rollback -> { attributes = table? } (nil: attributes unchanged)
+---  delete   -> nil
+---  read     -> { properties = table, attributes = table? } or nil (gone)
+---@param hook "create"|"update"|"rollback"|"delete"|"read"
+---@param r any
+---@return table|nil
+function Declaration:check_result(hook, r)
+  local where = self.source or ("provider " .. self.type)
+  local function bad(problem) error(where .. ": " .. hook .. " " .. problem, 0) end
+  if P.is_in_progress(r) then
+    if hook == "read" then bad("cannot return P.in_progress") end
+    return r
+  end
+  if hook == "delete" then
+    if r ~= nil then bad("must return nothing or P.in_progress{...}, got " .. repr(r)) end
+    return nil
+  end
+  if r == nil then
+    if hook == "create" then bad("returned nothing (expected { id = ..., attributes = ... })") end
+    if hook == "read" then return nil end
+    return {}
+  end
+  if type(r) ~= "table" then bad("must return a table or P.in_progress{...}, got " .. repr(r)) end
+  if hook ~= "create" and r.id ~= nil then
+    bad('must not return an id: replacement is the engine\'s decision (declare update = "replace")')
+  end
+  for _, k in ipairs(values.sorted_keys(r)) do
+    if not RESULT_FIELDS[hook][k] then bad(string.format('returned unknown field "%s"', tostring(k))) end
+  end
+  local out = {}
+  if hook == "create" then
+    if type(r.id) ~= "string" or r.id == "" then bad("returned no id (a non-empty string)") end
+    out.id = r.id
+  end
+  if hook == "read" then
+    if not values.is_object(r.properties) then bad("must return { properties = {...} } or nil") end
+    out.properties = r.properties
+  end
+  if r.attributes ~= nil then
+    if not values.is_object(r.attributes) then bad("returned attributes that are not a table of name -> value") end
+    for _, k in ipairs(values.sorted_keys(r.attributes)) do
+      if not self:has_attribute(k) then bad(string.format('returned undeclared attribute "%s"', k)) end
+      local ok, why = values.is_plain(r.attributes[k])
+      if not ok then bad(string.format("returned attribute %s holding %s", k, why)) end
+    end
+    out.attributes = r.attributes
+  elseif hook == "create" then
+    out.attributes = {}
+  end
+  return out
+end
+
+return P

@@ -1,0 +1,60 @@
+#include "provider/provider.h"
+
+#include <algorithm>
+
+namespace ms {
+
+const char* UpdateBehaviorName(UpdateBehavior b) {
+  switch (b) {
+    case UpdateBehavior::kNone: return "none";
+    case UpdateBehavior::kSome: return "some";
+    case UpdateBehavior::kReplace: return "replace";
+    case UpdateBehavior::kUnsupported: return "unsupported";
+  }
+  return "?";
+}
+
+const char* UpdateBehaviorAwsName(UpdateBehavior b) {
+  switch (b) {
+    case UpdateBehavior::kNone: return "No interruption";
+    case UpdateBehavior::kSome: return "Some interruptions";
+    case UpdateBehavior::kReplace: return "Replacement";
+    case UpdateBehavior::kUnsupported: return "Updates are not supported";
+  }
+  return "?";
+}
+
+bool ParseUpdateBehavior(std::string_view name, UpdateBehavior* out) {
+  for (UpdateBehavior b : {UpdateBehavior::kNone, UpdateBehavior::kSome, UpdateBehavior::kReplace,
+                           UpdateBehavior::kUnsupported}) {
+    if (name == UpdateBehaviorName(b)) {
+      *out = b;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* HookName(Hook h) {
+  switch (h) {
+    case Hook::kCreate: return "create";
+    case Hook::kUpdate: return "update";
+    case Hook::kDelete: return "delete";
+    case Hook::kRollback: return "rollback";
+    case Hook::kRead: return "read";
+  }
+  return "?";
+}
+
+const PropertySchema* TypeSchema::FindProperty(std::string_view name) const {
+  for (const PropertySchema& p : properties) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+bool TypeSchema::HasAttribute(std::string_view name) const {
+  return std::find(attributes.begin(), attributes.end(), name) != attributes.end();
+}
+
+}  // namespace ms

@@ -1,0 +1,122 @@
+// The engine's view of resource providers.
+//
+// A provider implements one resource type: its schema (properties, how an
+// update of each is carried out, attributes) and its hooks (create, update,
+// delete, rollback, read). The engine never sees Lua: host/lua implements
+// these interfaces over lua-sdk providers, and engine tests implement them
+// with C++ fakes.
+//
+// Threading: a ProviderSession belongs to one worker thread at a time (the
+// Lua host gives each its own lua_State); ProviderRuntime::NewSession is
+// thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "template/value.h"
+
+namespace ms {
+
+// How an update of a property is carried out. Ordered by severity: a
+// resource's change is the most severe of its changed properties.
+enum class UpdateBehavior { kNone = 0, kSome = 1, kReplace = 2, kUnsupported = 3 };
+
+// "none", "some", "replace", "unsupported" (the provider contract's names).
+const char* UpdateBehaviorName(UpdateBehavior b);
+// AWS's wording in the resource reference: "No interruption", "Some
+// interruptions", "Replacement", "Updates are not supported".
+const char* UpdateBehaviorAwsName(UpdateBehavior b);
+bool ParseUpdateBehavior(std::string_view name, UpdateBehavior* out);
+
+struct PropertySchema {
+  std::string name;
+  std::string type;        // string, number, integer, boolean, list, map, json, tags
+  std::string item_type;   // lists: the element type; else empty
+  bool required = false;
+  bool conditional = false;  // a provider function decides the update at run time
+  UpdateBehavior update = UpdateBehavior::kReplace;  // when !conditional
+};
+
+struct TypeSchema {
+  std::string type;    // "AWS::EC2::Subnet"
+  std::string source;  // the provider file, for messages
+  std::vector<PropertySchema> properties;
+  std::vector<std::string> attributes;
+  std::string primary_identifier;
+  bool accepts_undeclared_properties = false;  // Custom:: resources
+
+  const PropertySchema* FindProperty(std::string_view name) const;
+  bool HasAttribute(std::string_view name) const;
+};
+
+// What a hook's ctx carries besides the world.
+struct HookContext {
+  std::string stack_name;
+  std::string stack_id;
+  std::string logical_id;
+  std::string region;
+  std::string account_id;
+  Value update_policy;  // null when the resource has none
+  Value progress;       // null on a hook's first call; else what it returned in progress
+  int64_t now_ms = 0;   // the engine clock (real, scaled or virtual)
+};
+
+enum class Hook { kCreate, kUpdate, kDelete, kRollback, kRead };
+const char* HookName(Hook h);
+
+struct HookCall {
+  Hook hook = Hook::kCreate;
+  std::string type;
+  HookContext ctx;
+  std::string physical_id;     // all but create
+  Value properties;            // create, delete, read: the resource's; update: the new ones
+  Value old_properties;        // update and rollback: the current ones
+  std::vector<std::string> changed;  // update and rollback
+};
+
+struct HookOutcome {
+  enum class Kind { kDone, kInProgress, kFailed };
+  Kind kind = Kind::kDone;
+  std::string physical_id;  // create: the new resource's ID
+  Value attributes;         // map of attribute values (create, update, read)
+  Value properties;         // read: the resource as it is now
+  Value progress;           // in progress: handed back as ctx.progress
+  double after_seconds = 0; // in progress: when to call again
+  std::string reason;       // failed: the AWS-facing message (ResourceStatusReason)
+  std::string diagnostic;   // failed: provider file:line and traceback, for logs
+};
+
+// One worker's handle on every provider. Not thread-safe.
+class ProviderSession {
+ public:
+  virtual ~ProviderSession() = default;
+  // The schema of a type, or nullptr when no provider implements it.
+  virtual const TypeSchema* Schema(std::string_view type) = 0;
+  // Validates and coerces a resource's properties as CloudFormation does
+  // (`Encountered unsupported property X`, "true" for a boolean, ...).
+  virtual Status Validate(std::string_view type, const HookContext& ctx, const Value& properties,
+                          Value* coerced) = 0;
+  // The update behaviour of one property change, for conditional properties
+  // (a provider function of old, new and ctx).
+  virtual Status DecideUpdate(std::string_view type, std::string_view property, const Value& old_value,
+                              const Value& new_value, const HookContext& ctx, UpdateBehavior* out) = 0;
+  // Runs a hook. Never throws and never blocks on time: long work comes back
+  // kInProgress and is called again after `after_seconds`.
+  virtual HookOutcome Call(const HookCall& call) = 0;
+};
+
+class ProviderRuntime {
+ public:
+  virtual ~ProviderRuntime() = default;
+  // Thread-safe: each engine worker takes its own session.
+  virtual Status NewSession(std::unique_ptr<ProviderSession>* out) = 0;
+  // The types some provider implements, sorted.
+  virtual std::vector<std::string> Types() const = 0;
+};
+
+}  // namespace ms

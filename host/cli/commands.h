@@ -7,5 +7,7 @@ namespace ms::cli {
 
 // validate-template, graph
 void AddTemplateCommands(CLI::App& app, int* exit_code);
+// provider list, provider describe
+void AddProviderCommands(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

@@ -1,5 +1,6 @@
 #include "cli/io.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -20,6 +21,11 @@ Status ReadTemplateBody(const std::string& arg, std::string* text) {
   if (arg.rfind(prefix, 0) == 0) return ReadFile(arg.substr(prefix.size()), text);
   *text = arg;
   return Status::OK();
+}
+
+std::string Home() {
+  const char* env = std::getenv("MOONSTACK_HOME");
+  return env != nullptr && *env != '\0' ? env : MOONSTACK_DEFAULT_HOME;
 }
 
 void PrintJson(const Json& j) { std::cout << j.dump(4) << std::endl; }

@@ -24,6 +24,10 @@ void PrintJson(const Json& j);
 // operation: <message>" to stderr and returns the aws CLI's exit code (255).
 int ReportError(const std::string& operation, const Status& s);
 
+// Where moonstack's own files are (providers/, lua-sdk/): $MOONSTACK_HOME,
+// else the source tree the binary was built from.
+std::string Home();
+
 // The AWS error code for a status (ValidationError, AlreadyExistsException...).
 const char* ErrorCode(const Status& s);
 

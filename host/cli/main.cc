@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "moonstack 0.1.0");
   int exit_code = 0;
   ms::cli::AddTemplateCommands(app, &exit_code);
+  ms::cli::AddProviderCommands(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -1,0 +1,166 @@
+#include "lua/limits.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <lua.hpp>
+
+namespace ms::lua {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Registry key (its address) of the LimitState when the allocator is not ours.
+char g_limit_state_key;
+
+// 2 -> "2", 1.5 -> "1.5", 1.25 -> "1.25" (two decimals at most).
+std::string Trimmed(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+size_t CountedBytes(lua_State* L) {
+  return static_cast<size_t>(lua_gc(L, LUA_GCCOUNT, 0)) * 1024 +
+         static_cast<size_t>(lua_gc(L, LUA_GCCOUNTB, 0));
+}
+
+// The count hook. Cheap on the common path: one clock read every
+// `hook_instructions` instructions.
+void CountHook(lua_State* L, lua_Debug*) {
+  LimitState* ls = LimitStateOf(L);
+  if (ls == nullptr || ls->call_depth == 0) return;
+  if (ls->abort == Abort::kNone) {
+    if (ls->refused || (!ls->hard_memory && CountedBytes(L) > ls->limits.memory_bytes)) {
+      ls->abort = Abort::kMemory;
+    } else if (Clock::now() >= ls->deadline) {
+      ls->abort = Abort::kDeadline;
+    } else {
+      return;
+    }
+    // From now on every instruction raises: a pcall in provider code gets
+    // control back only until its next instruction.
+    lua_sethook(L, CountHook, LUA_MASKCOUNT, 1);
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX,
+              ls->abort == Abort::kMemory ? ls->memory_message_ref : ls->deadline_message_ref);
+  lua_error(L);
+}
+
+void SetMessage(lua_State* L, int* ref, const std::string& text) {
+  if (*ref != LUA_NOREF) luaL_unref(L, LUA_REGISTRYINDEX, *ref);
+  lua_pushlstring(L, text.data(), text.size());
+  *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+}  // namespace
+
+std::string FormatDuration(std::chrono::milliseconds d) {
+  long long ms = d.count();
+  if (ms >= 1000) {
+    if (ms % 1000 == 0) return std::to_string(ms / 1000) + " s";
+    return Trimmed(static_cast<double>(ms) / 1000.0) + " s";
+  }
+  return std::to_string(ms) + " ms";
+}
+
+std::string FormatBytes(size_t bytes) {
+  constexpr size_t kKiB = 1024, kMiB = 1024 * 1024;
+  if (bytes >= kMiB) return Trimmed(static_cast<double>(bytes) / kMiB) + " MiB";
+  if (bytes >= kKiB) return Trimmed(static_cast<double>(bytes) / kKiB) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+std::string DeadlineMessage(const Limits& l) {
+  return "provider call exceeded its deadline of " + FormatDuration(l.deadline);
+}
+
+std::string MemoryMessage(const Limits& l) {
+  return "provider call exceeded its memory limit of " + FormatBytes(l.memory_bytes);
+}
+
+void* LimitedAlloc(void* ud, void* ptr, size_t osize, size_t nsize) {
+  auto* ls = static_cast<LimitState*>(ud);
+  if (ptr == nullptr) osize = 0;  // Lua passes a type tag or garbage here
+  if (nsize == 0) {
+    std::free(ptr);
+    ls->used -= osize;
+    return nullptr;
+  }
+  if (nsize > osize) {
+    size_t room = ls->limits.memory_bytes > ls->used ? ls->limits.memory_bytes - ls->used : 0;
+    if (nsize - osize > room) {
+      ls->refused = true;
+      return nullptr;  // LuaJIT raises LUA_ERRMEM ("not enough memory")
+    }
+  }
+  void* p = std::realloc(ptr, nsize);
+  if (p == nullptr) {
+    ls->refused = true;
+    return nullptr;
+  }
+  ls->used = ls->used - osize + nsize;
+  return p;
+}
+
+LimitState* LimitStateOf(lua_State* L) {
+  void* ud = nullptr;
+  if (lua_getallocf(L, &ud) == LimitedAlloc) return static_cast<LimitState*>(ud);
+  lua_pushlightuserdata(L, &g_limit_state_key);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  auto* ls = static_cast<LimitState*>(lua_touserdata(L, -1));
+  lua_pop(L, 1);
+  return ls;
+}
+
+void InstallLimits(lua_State* L, LimitState* ls) {
+  lua_pushlightuserdata(L, &g_limit_state_key);
+  lua_pushlightuserdata(L, ls);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+  RefreshLimitMessages(L, ls);
+  lua_sethook(L, CountHook, LUA_MASKCOUNT, ls->limits.hook_instructions);
+}
+
+void RefreshLimitMessages(lua_State* L, LimitState* ls) {
+  SetMessage(L, &ls->deadline_message_ref, DeadlineMessage(ls->limits));
+  SetMessage(L, &ls->memory_message_ref, MemoryMessage(ls->limits));
+  if (ls->call_depth == 0) lua_sethook(L, CountHook, LUA_MASKCOUNT, ls->limits.hook_instructions);
+}
+
+void BeginCall(lua_State* L, LimitState* ls, uintptr_t c_stack_base) {
+  if (ls->call_depth++ > 0) return;  // a nested call runs under the outer one's limits
+  ls->abort = Abort::kNone;
+  ls->refused = false;
+  ls->c_stack_overflow = false;
+  ls->deadline = Clock::now() + ls->limits.deadline;
+  ls->c_stack_base = c_stack_base;
+}
+
+void EndCall(lua_State* L, LimitState* ls) {
+  if (--ls->call_depth > 0) return;
+  if (ls->abort != Abort::kNone) {
+    lua_sethook(L, CountHook, LUA_MASKCOUNT, ls->limits.hook_instructions);
+  }
+  ls->abort = Abort::kNone;
+  ls->refused = false;
+  ls->c_stack_overflow = false;
+  ls->c_stack_base = 0;
+}
+
+void CheckCStack(lua_State* L) {
+  LimitState* ls = LimitStateOf(L);
+  if (ls == nullptr || ls->c_stack_base == 0) return;
+  auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  // The stack grows down on every platform LuaJIT's x64/arm64 ports run on.
+  if (here < ls->c_stack_base && ls->c_stack_base - here > ls->limits.c_stack_bytes) {
+    ls->c_stack_overflow = true;
+    // No position prefix: the message handler finds the provider's line.
+    lua_pushstring(L, kCStackOverflow);
+    lua_error(L);
+  }
+}
+
+}  // namespace ms::lua

@@ -1,0 +1,291 @@
+#include "lua/provider_host.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "lua/runtime.h"
+
+namespace fs = std::filesystem;
+
+namespace ms::lua {
+namespace {
+
+Status ReadText(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Validation(path + ": cannot read provider file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *text = ss.str();
+  return Status::OK();
+}
+
+// Every provider file under `dir`, sorted, skipping lib/ and sim/ subtrees.
+Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Status::Validation(dir + ": no such provider directory");
+  fs::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (it->is_directory() && (p.filename() == "lib" || p.filename() == "sim")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file() && p.extension() == ".lua") out->push_back(p.string());
+  }
+  if (ec) return Status::Validation(dir + ": " + ec.message());
+  std::sort(out->begin(), out->end());
+  return Status::OK();
+}
+
+TypeSchema SchemaFrom(const Value& d) {
+  TypeSchema s;
+  s.type = d.find("type") ? d.find("type")->str() : "";
+  s.source = d.find("source") ? d.find("source")->str() : "";
+  if (const Value* attrs = d.find("attributes")) {
+    for (const Value& a : attrs->list()) s.attributes.push_back(a.str());
+  }
+  if (const Value* pid = d.find("primary_identifier")) s.primary_identifier = pid->str();
+  s.accepts_undeclared_properties = d.find("additional_properties") != nullptr &&
+                                    d.find("additional_properties")->is_string();
+  if (const Value* props = d.find("properties")) {
+    for (const Value& p : props->list()) {
+      PropertySchema ps;
+      ps.name = p.find("name")->str();
+      ps.type = p.find("type")->str();
+      if (const Value* items = p.find("items"); items && items->is_string()) ps.item_type = items->str();
+      ps.required = p.find("required") && p.find("required")->as_bool();
+      const std::string update = p.find("update") ? p.find("update")->str() : "replace";
+      ps.conditional = update == "conditional";
+      if (!ps.conditional) ParseUpdateBehavior(update, &ps.update);
+      s.properties.push_back(std::move(ps));
+    }
+  }
+  return s;
+}
+
+Value ContextValue(const HookContext& c) {
+  Value ctx = Value::MakeMap();
+  ctx.set("stack_name", Value::String(c.stack_name));
+  ctx.set("stack_id", Value::String(c.stack_id));
+  ctx.set("logical_id", Value::String(c.logical_id));
+  ctx.set("region", Value::String(c.region));
+  ctx.set("account", Value::String(c.account_id));
+  ctx.set("now_ms", Value::Integer(c.now_ms));
+  if (!c.update_policy.is_null()) ctx.set("update_policy", c.update_policy);
+  if (!c.progress.is_null()) ctx.set("progress", c.progress);
+  return ctx;
+}
+
+HookOutcome Failed(const LuaError& e) {
+  HookOutcome o;
+  o.kind = HookOutcome::Kind::kFailed;
+  o.reason = e.message;
+  o.diagnostic = e.Diagnostic();
+  return o;
+}
+
+// One Runtime with the winning providers loaded.
+class LuaProviderSession : public ProviderSession {
+ public:
+  // Loads `files`; two of them declaring one type is an error naming both.
+  static Status Open(const ProviderPaths& paths, const Limits& limits,
+                     const std::vector<std::string>& files, std::unique_ptr<LuaProviderSession>* out);
+
+  // type -> schema of every loaded provider.
+  std::map<std::string, const TypeSchema*> LoadedSchemas() const {
+    std::map<std::string, const TypeSchema*> out;
+    for (const auto& [type, p] : providers_) out.emplace(type, &p.schema);
+    return out;
+  }
+
+  const TypeSchema* Schema(std::string_view type) override {
+    auto it = providers_.find(std::string(type));
+    return it == providers_.end() ? nullptr : &it->second.schema;
+  }
+
+  Status Validate(std::string_view type, const HookContext& ctx, const Value& properties,
+                  Value* coerced) override {
+    const Loaded* p = Find(type);
+    if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
+    Value c = ContextValue(ctx);
+    CallResult r = rt_->CallField(host_, "validate", {p->decl, properties, c});
+    if (!r.ok()) return Status::Validation(r.error->message);
+    *coerced = r.value();
+    return Status::OK();
+  }
+
+  Status DecideUpdate(std::string_view type, std::string_view property, const Value& old_value,
+                      const Value& new_value, const HookContext& ctx, UpdateBehavior* out) override {
+    const Loaded* p = Find(type);
+    if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
+    Value name = Value::String(std::string(property));
+    Value c = ContextValue(ctx);
+    CallResult r = rt_->CallField(host_, "decide_update", {p->decl, name, old_value, new_value, c});
+    if (!r.ok()) return Status::Validation(r.error->message);
+    if (!ParseUpdateBehavior(r.value().str(), out)) {
+      return Status::Validation(p->schema.source + ": update function for " + std::string(property) +
+                                " returned " + r.value().ToJson());
+    }
+    return Status::OK();
+  }
+
+  HookOutcome Call(const HookCall& call) override {
+    const Loaded* p = Find(call.type);
+    if (p == nullptr) {
+      HookOutcome o;
+      o.kind = HookOutcome::Kind::kFailed;
+      o.reason = "No provider for resource type " + call.type;
+      return o;
+    }
+    Value hook = Value::String(HookName(call.hook));
+    Value ctx = ContextValue(call.ctx);
+    Value id = call.physical_id.empty() ? Value() : Value::String(call.physical_id);
+    Value changed = Value::StringList(call.changed);
+    CallResult r = rt_->CallField(host_, "call",
+                                  {p->decl, hook, ctx, id, call.properties, call.old_properties, changed});
+    if (!r.ok()) return Failed(*r.error);
+    return OutcomeFrom(r.value());
+  }
+
+ private:
+  struct Loaded {
+    Ref decl;
+    TypeSchema schema;
+  };
+
+  const Loaded* Find(std::string_view type) const {
+    auto it = providers_.find(std::string(type));
+    return it == providers_.end() ? nullptr : &it->second;
+  }
+
+  static HookOutcome OutcomeFrom(const Value& v) {
+    HookOutcome o;
+    const Value* state = v.find("state");
+    if (state && state->str() == "in_progress") {
+      o.kind = HookOutcome::Kind::kInProgress;
+      o.after_seconds = v.find("after") ? v.find("after")->as_double().value_or(0) : 0;
+      if (const Value* progress = v.find("progress")) o.progress = *progress;
+      return o;
+    }
+    if (const Value* id = v.find("id")) o.physical_id = id->str();
+    if (const Value* attrs = v.find("attributes")) o.attributes = *attrs;
+    if (const Value* props = v.find("properties")) o.properties = *props;
+    return o;
+  }
+
+  std::unique_ptr<Runtime> rt_;
+  Ref host_;
+  std::map<std::string, Loaded> providers_;
+};
+
+Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits,
+                                const std::vector<std::string>& files,
+                                std::unique_ptr<LuaProviderSession>* out) {
+  RuntimeOptions options;
+  options.limits = limits;
+  options.module_roots.push_back(paths.sdk_dir);
+  // Providers `require` their shared code (lib/, sim/) from their own dirs.
+  for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
+  Status s;
+  auto session = std::unique_ptr<LuaProviderSession>(new LuaProviderSession());
+  session->rt_ = Runtime::Create(options, &s);
+  if (!session->rt_) return s;
+  CallResult host = session->rt_->Require("moonstack.host");
+  if (!host.ok()) return host.status();
+  session->host_ = std::move(host.refs[0]);
+
+  CallOptions keep;
+  keep.results = Results::kRefs;
+  for (const std::string& file : files) {
+    std::string code;
+    MS_RETURN_IF_ERROR(ReadText(file, &code));
+    Value code_v = Value::String(code);
+    Value path_v = Value::String(file);
+    CallResult decl = session->rt_->CallField(session->host_, "load", {code_v, path_v}, keep);
+    if (!decl.ok()) return Status::Validation(decl.error->message);
+    CallResult described = session->rt_->CallField(session->host_, "describe", {decl.refs[0]});
+    if (!described.ok()) return Status::Validation(described.error->message);
+    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
+    const std::string type = loaded.schema.type;
+    auto [it, inserted] = session->providers_.emplace(type, std::move(loaded));
+    if (!inserted) {
+      return Status::Validation(file + ": declares " + type + ", already declared by " +
+                                it->second.schema.source);
+    }
+  }
+  *out = std::move(session);
+  return Status::OK();
+}
+
+}  // namespace
+
+ProviderPaths DefaultProviderPaths(const std::string& home, const std::vector<std::string>& extra) {
+  ProviderPaths paths;
+  paths.sdk_dir = home + "/lua-sdk";
+  paths.dirs.push_back(home + "/providers");
+  if (const char* env = std::getenv("MOONSTACK_PROVIDER_PATH")) {
+    std::string list = env;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t colon = list.find(':', start);
+      std::string dir = list.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+      if (!dir.empty()) paths.dirs.push_back(dir);
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  for (const std::string& d : extra) paths.dirs.push_back(d);
+  return paths;
+}
+
+Status LuaProviderRuntime::Create(const ProviderPaths& paths, const Limits& limits,
+                                  std::unique_ptr<LuaProviderRuntime>* out) {
+  auto rt = std::unique_ptr<LuaProviderRuntime>(new LuaProviderRuntime());
+  rt->paths_ = paths;
+  rt->limits_ = limits;
+
+  // Each directory is probed alone: a type declared twice in one directory
+  // is an error, while a later directory overrides an earlier one.
+  for (const std::string& dir : paths.dirs) {
+    std::vector<std::string> files;
+    MS_RETURN_IF_ERROR(ProviderFiles(dir, &files));
+    std::unique_ptr<LuaProviderSession> probe;
+    MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths, limits, files, &probe));
+    for (const auto& [type, schema] : probe->LoadedSchemas()) {
+      auto previous = rt->files_.find(type);
+      if (previous != rt->files_.end()) {
+        rt->notes_.push_back("provider for " + type + " from " + schema->source + " overrides " +
+                             previous->second);
+      }
+      rt->files_[type] = schema->source;
+      rt->schemas_[type] = *schema;
+    }
+  }
+  *out = std::move(rt);
+  return Status::OK();
+}
+
+Status LuaProviderRuntime::NewSession(std::unique_ptr<ProviderSession>* out) {
+  std::vector<std::string> files;
+  for (const auto& [type, file] : files_) files.push_back(file);
+  std::unique_ptr<LuaProviderSession> session;
+  MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths_, limits_, files, &session));
+  *out = std::move(session);
+  return Status::OK();
+}
+
+std::vector<std::string> LuaProviderRuntime::Types() const {
+  std::vector<std::string> types;
+  for (const auto& [type, _] : files_) types.push_back(type);
+  return types;
+}
+
+const TypeSchema* LuaProviderRuntime::Schema(std::string_view type) const {
+  auto it = schemas_.find(std::string(type));
+  return it == schemas_.end() ? nullptr : &it->second;
+}
+
+}  // namespace ms::lua

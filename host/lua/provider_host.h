@@ -1,0 +1,60 @@
+// LuaProviderRuntime: the engine's ProviderRuntime over lua-sdk providers.
+//
+// Provider files are found under provider directories: every *.lua file,
+// except those under a directory named `lib` or `sim` (shared code that
+// providers `require`). Directories are searched in order: the built-in
+// providers/ first, then MOONSTACK_PROVIDER_PATH, then each --providers DIR;
+// a later directory's provider for a type overrides an earlier one's, and
+// the override is reported (ProviderCatalog::notes). Two files of the same
+// directory declaring one type is an error naming both.
+//
+// Each session is one Runtime (one lua_State) with every winning provider
+// loaded into it: sessions are for one worker thread each.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "lua/limits.h"
+#include "provider/provider.h"
+
+namespace ms::lua {
+
+struct ProviderPaths {
+  std::string sdk_dir;                // lua-sdk/ (holds moonstack/provider.lua)
+  std::vector<std::string> dirs;      // provider directories, lowest priority first
+};
+
+// The provider directories a command uses: `<home>/providers`, then
+// MOONSTACK_PROVIDER_PATH (colon-separated), then `extra` (--providers).
+ProviderPaths DefaultProviderPaths(const std::string& home, const std::vector<std::string>& extra);
+
+class LuaProviderRuntime : public ProviderRuntime {
+ public:
+  // Finds and loads every provider once (in a probe session), so a provider
+  // that fails to load or is declared wrongly is reported now, naming its file.
+  static Status Create(const ProviderPaths& paths, const Limits& limits,
+                       std::unique_ptr<LuaProviderRuntime>* out);
+
+  Status NewSession(std::unique_ptr<ProviderSession>* out) override;
+  std::vector<std::string> Types() const override;
+
+  // The schema of a type as loaded by the probe session, or nullptr.
+  const TypeSchema* Schema(std::string_view type) const;
+  // "provider for AWS::EC2::VPC from B overrides A", one per override.
+  const std::vector<std::string>& notes() const { return notes_; }
+
+ private:
+  LuaProviderRuntime() = default;
+
+  ProviderPaths paths_;
+  Limits limits_;
+  std::map<std::string, std::string> files_;    // type -> winning provider file
+  std::map<std::string, TypeSchema> schemas_;   // type -> its schema
+  std::vector<std::string> notes_;
+};
+
+}  // namespace ms::lua

@@ -1,0 +1,97 @@
+-- moonstack.host: what the C++ provider host (host/lua/provider_host.cc)
+-- calls. Provider code never uses it.
+--
+-- Keeping this in Lua keeps the C++ side to plain values: every function
+-- here takes and returns data the host marshals (no functions cross), and
+-- raises on failure; the host turns the error into a failed outcome.
+
+local P = require("moonstack.provider")
+
+local H = {}
+
+---Runs a provider file's source and returns its declaration. Raises
+---"<path>: ..." when the file fails to load or does not declare a type.
+---@param code string the file's text
+---@param path string the file, for messages
+---@return moonstack.Declaration
+function H.load(code, path)
+  local chunk, err = load(code, "@" .. path)
+  if not chunk then error(err, 0) end
+  local previous = P.set_source(path)
+  local ok, decl = pcall(chunk)
+  P.set_source(previous)
+  if not ok then error(decl, 0) end
+  if not P.is_declaration(decl) then
+    error(path .. ": a provider file must return P.define{...}", 0)
+  end
+  return decl
+end
+
+---The declaration as plain data: what the engine's TypeSchema holds.
+---@param decl moonstack.Declaration
+function H.describe(decl)
+  local props = {}
+  for i, p in ipairs(decl.properties) do
+    props[i] = {
+      name = p.name,
+      type = p.type,
+      items = p.items,
+      required = p.required == true,
+      update = p.update,  -- a behaviour, or "conditional"
+    }
+  end
+  return {
+    type = decl.type,
+    source = decl.source,
+    attributes = decl.attributes,
+    primary_identifier = decl.primary_identifier,
+    additional_properties = decl.additional_properties,
+    properties = props,
+  }
+end
+
+function H.validate(decl, props, ctx)
+  return decl:validate(props, ctx)
+end
+
+function H.decide_update(decl, name, old, new, ctx)
+  return decl:update_behavior(name, old, new, ctx)
+end
+
+local function with_defaults(ctx)
+  ctx.log = ctx.log or P.log(nil)
+  return ctx
+end
+
+---Runs one hook and describes what came back:
+---  { state = "done", id = ..., attributes = {...}, properties = {...} }
+---  { state = "in_progress", after = seconds, progress = {...} }
+---@param decl moonstack.Declaration
+---@param hook "create"|"update"|"delete"|"rollback"|"read"
+function H.call(decl, hook, ctx, id, props, old, changed)
+  ctx = with_defaults(ctx)
+  local fn = decl[hook]
+  if fn == nil then
+    if hook == "read" then return { state = "done" } end
+    error((decl.source or decl.type) .. ": no " .. hook .. " hook", 0)
+  end
+  local r
+  if hook == "create" then
+    r = fn(ctx, props)
+  elseif hook == "delete" or hook == "read" then
+    r = fn(ctx, id, props)
+  else  -- update, rollback: (ctx, id, new, old, changed)
+    r = fn(ctx, id, props, old, changed)
+  end
+  r = decl:check_result(hook, r)
+  if P.is_in_progress(r) then
+    return { state = "in_progress", after = r.after, progress = r.context }
+  end
+  local out = { state = "done" }
+  if r ~= nil then
+    out.id, out.attributes, out.properties = r.id, r.attributes, r.properties
+  end
+  return out
+end
+
+return H

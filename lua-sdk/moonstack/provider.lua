@@ -703,6 +703,17 @@ local RESULT_FIELDS = {
 ---@param hook "create"|"update"|"rollback"|"delete"|"read"
 ---@param r any
 ---@return table|nil
+-- The smallest key of `t` for which ok(key) is false, or nil. Results are
+-- checked on every hook call, so this scans once instead of sorting; taking
+-- the smallest keeps the error deterministic.
+local function first_key_not(t, ok)
+  local found
+  for k in pairs(t) do
+    if not ok(k) and (found == nil or tostring(k) < tostring(found)) then found = k end
+  end
+  return found
+end
+
 function Declaration:check_result(hook, r)
   local where = self.source or ("provider " .. self.type)
   local function bad(problem) error(where .. ": " .. hook .. " " .. problem, 0) end
@@ -723,9 +734,8 @@ function Declaration:check_result(hook, r)
   if hook ~= "create" and r.id ~= nil then
     bad('must not return an id: replacement is the engine\'s decision (declare update = "replace")')
   end
-  for _, k in ipairs(values.sorted_keys(r)) do
-    if not RESULT_FIELDS[hook][k] then bad(string.format('returned unknown field "%s"', tostring(k))) end
-  end
+  local unknown = first_key_not(r, function(k) return RESULT_FIELDS[hook][k] end)
+  if unknown ~= nil then bad(string.format('returned unknown field "%s"', tostring(unknown))) end
   local out = {}
   if hook == "create" then
     if type(r.id) ~= "string" or r.id == "" then bad("returned no id (a non-empty string)") end
@@ -737,10 +747,12 @@ function Declaration:check_result(hook, r)
   end
   if r.attributes ~= nil then
     if not values.is_object(r.attributes) then bad("returned attributes that are not a table of name -> value") end
-    for _, k in ipairs(values.sorted_keys(r.attributes)) do
-      if not self:has_attribute(k) then bad(string.format('returned undeclared attribute "%s"', k)) end
-      local ok, why = values.is_plain(r.attributes[k])
-      if not ok then bad(string.format("returned attribute %s holding %s", k, why)) end
+    local undeclared = first_key_not(r.attributes, function(k) return self:has_attribute(k) end)
+    if undeclared ~= nil then bad(string.format('returned undeclared attribute "%s"', undeclared)) end
+    local unplain = first_key_not(r.attributes, function(k) return (values.is_plain(r.attributes[k])) end)
+    if unplain ~= nil then
+      local _, why = values.is_plain(r.attributes[unplain])
+      bad(string.format("returned attribute %s holding %s", unplain, why))
     end
     out.attributes = r.attributes
   elseif hook == "create" then

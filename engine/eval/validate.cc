@@ -30,10 +30,31 @@ constexpr IamType kIamTypes[] = {
     {"AWS::IAM::UserToGroupAddition", nullptr},
 };
 
-Status CheckResourceTypes(const Template& t, const ResourceCatalog& catalog) {
+// What validation knows of the resource types: the providers first, then
+// AWS's catalog.
+struct KnownTypes {
+  const ProviderRuntime* providers;
+  const ResourceCatalog& catalog;
+
+  bool Known(std::string_view type) const {
+    return (providers != nullptr && providers->Schema(type) != nullptr) || catalog.Find(type) != nullptr;
+  }
+  // False only when the type is known and has no such attribute.
+  bool MayHaveAttribute(std::string_view type, std::string_view attribute) const {
+    if (providers != nullptr) {
+      if (const TypeSchema* s = providers->Schema(type)) {
+        return s->accepts_undeclared_properties || s->HasAttribute(attribute);
+      }
+    }
+    const ResourceTypeInfo* info = catalog.Find(type);
+    return info == nullptr || info->HasAttribute(attribute);
+  }
+};
+
+Status CheckResourceTypes(const Template& t, const KnownTypes& known) {
   std::vector<std::string> unknown;
   for (const ResourceDecl& r : t.resources) {
-    if (catalog.Find(r.type) == nullptr &&
+    if (!known.Known(r.type) &&
         std::find(unknown.begin(), unknown.end(), r.type) == unknown.end()) {
       unknown.push_back(r.type);
     }
@@ -44,17 +65,16 @@ Status CheckResourceTypes(const Template& t, const ResourceCatalog& catalog) {
 }
 
 // Every Fn::GetAtt (and ${X.Attr}) names an attribute the target's type has.
-Status CheckAttribute(const Template& t, const ResourceCatalog& catalog, const Reference& ref) {
+Status CheckAttribute(const Template& t, const KnownTypes& known, const Reference& ref) {
   if (ref.kind != Reference::Kind::kGetAtt && ref.kind != Reference::Kind::kSub) return Status::OK();
   if (ref.attribute.empty()) return Status::OK();
   const ResourceDecl* target = t.FindResource(ref.target);
-  const ResourceTypeInfo* info = target ? catalog.Find(target->type) : nullptr;
-  if (info == nullptr || info->HasAttribute(ref.attribute)) return Status::OK();
+  if (target == nullptr || known.MayHaveAttribute(target->type, ref.attribute)) return Status::OK();
   return Status::Validation("Template error: resource " + ref.target +
                             " does not support attribute type " + ref.attribute + " in Fn::GetAtt");
 }
 
-Status CheckAttributes(const Template& t, const ResourceCatalog& catalog) {
+Status CheckAttributes(const Template& t, const KnownTypes& known) {
   std::vector<Reference> refs;
   for (const ResourceDecl& r : t.resources) {
     for (const Value* part : {&r.properties, &r.metadata, &r.creation_policy, &r.update_policy}) {
@@ -62,7 +82,7 @@ Status CheckAttributes(const Template& t, const ResourceCatalog& catalog) {
     }
   }
   for (const OutputDecl& o : t.outputs) MS_RETURN_IF_ERROR(CollectReferences(o.value, &refs));
-  for (const Reference& ref : refs) MS_RETURN_IF_ERROR(CheckAttribute(t, catalog, ref));
+  for (const Reference& ref : refs) MS_RETURN_IF_ERROR(CheckAttribute(t, known, ref));
   return Status::OK();
 }
 
@@ -116,14 +136,15 @@ void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilit
   *reason = "The following resource(s) require capabilities: [" + Join(types, ", ") + "]";
 }
 
-Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary) {
+Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
+                        const ProviderRuntime* providers) {
   MS_RETURN_IF_ERROR(LoadTemplate(text, t));
   MS_RETURN_IF_ERROR(ValidateParameterDecls(*t));
-  const ResourceCatalog& catalog = ResourceCatalog::Aws();
-  MS_RETURN_IF_ERROR(CheckResourceTypes(*t, catalog));
+  const KnownTypes known{providers, ResourceCatalog::Aws()};
+  MS_RETURN_IF_ERROR(CheckResourceTypes(*t, known));
   DependencyGraph graph;
   MS_RETURN_IF_ERROR(DependencyGraph::Build(*t, nullptr, nullptr, &graph));
-  MS_RETURN_IF_ERROR(CheckAttributes(*t, catalog));
+  MS_RETURN_IF_ERROR(CheckAttributes(*t, known));
   MS_RETURN_IF_ERROR(EvaluateStatically(*t));
 
   *summary = TemplateSummary();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "provider/provider.h"
 #include "template/template.h"
 
 namespace ms {
@@ -31,7 +32,10 @@ struct TemplateSummary {
   std::vector<std::string> resource_types;  // distinct, in template order
 };
 
-Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary);
+// A type is known when a provider implements it (its declared attributes
+// decide GetAtt), else when AWS's catalog has it. `providers` may be null.
+Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
+                        const ProviderRuntime* providers = nullptr);
 
 // CAPABILITY_IAM when the template has IAM resources, CAPABILITY_NAMED_IAM when
 // one of them has a custom name; with AWS's CapabilitiesReason.

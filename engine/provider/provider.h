@@ -117,6 +117,8 @@ class ProviderRuntime {
   virtual Status NewSession(std::unique_ptr<ProviderSession>* out) = 0;
   // The types some provider implements, sorted.
   virtual std::vector<std::string> Types() const = 0;
+  // A type's schema, or nullptr when no provider implements it.
+  virtual const TypeSchema* Schema(std::string_view type) const = 0;
 };
 
 }  // namespace ms

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "cli/load_providers.h"
 #include "lua/provider_host.h"
 
 namespace ms::cli {
@@ -14,16 +15,9 @@ struct ProviderArgs {
   std::string type;               // describe TYPE
 };
 
-Status LoadProviders(const ProviderArgs& args, std::unique_ptr<lua::LuaProviderRuntime>* out) {
-  MS_RETURN_IF_ERROR(lua::LuaProviderRuntime::Create(lua::DefaultProviderPaths(Home(), args.dirs),
-                                                     lua::Limits(), out));
-  for (const std::string& note : (*out)->notes()) std::cerr << "moonstack: " << note << "\n";
-  return Status::OK();
-}
-
 int RunList(const ProviderArgs& args) {
   std::unique_ptr<lua::LuaProviderRuntime> rt;
-  Status s = LoadProviders(args, &rt);
+  Status s = LoadProviders(args.dirs, &rt);
   if (!s.ok()) return ReportError("ListProviders", s);
   Json list = Json::array();
   for (const std::string& type : rt->Types()) {
@@ -35,7 +29,7 @@ int RunList(const ProviderArgs& args) {
 
 int RunDescribe(const ProviderArgs& args) {
   std::unique_ptr<lua::LuaProviderRuntime> rt;
-  Status s = LoadProviders(args, &rt);
+  Status s = LoadProviders(args.dirs, &rt);
   const TypeSchema* schema = s.ok() ? rt->Schema(args.type) : nullptr;
   if (s.ok() && schema == nullptr) s = Status::Validation("No provider for resource type " + args.type);
   if (!s.ok()) return ReportError("DescribeProvider", s);

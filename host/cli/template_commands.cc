@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "cli/load_providers.h"
 #include "eval/validate.h"
 #include "graph/graph.h"
 
@@ -11,8 +12,9 @@ namespace ms::cli {
 namespace {
 
 struct TemplateArgs {
-  std::string body;  // --template-body
-  std::string file;  // --template-file
+  std::string body;                // --template-body
+  std::string file;                // --template-file
+  std::vector<std::string> providers;  // --providers DIR (repeatable)
 };
 
 void AddTemplateOptions(CLI::App* cmd, TemplateArgs* args) {
@@ -21,7 +23,10 @@ void AddTemplateOptions(CLI::App* cmd, TemplateArgs* args) {
   auto* file = cmd->add_option("--template-file", args->file, "Path of the template file");
   body->excludes(file);
   file->excludes(body);
+  cmd->add_option("--providers", args->providers,
+                  "A directory of Lua providers whose types the template may use (repeatable)");
 }
+
 
 Status ReadTemplate(const TemplateArgs& args, std::string* text) {
   if (!args.file.empty()) return ReadFile(args.file, text);
@@ -29,12 +34,19 @@ Status ReadTemplate(const TemplateArgs& args, std::string* text) {
   return Status::Validation("Either Template URL or Template Body must be specified.");
 }
 
-int RunValidate(const TemplateArgs& args) {
+// Reads and validates the template, knowing the providers' types.
+Status LoadAndValidate(const TemplateArgs& args, Template* t, TemplateSummary* summary) {
   std::string text;
+  MS_RETURN_IF_ERROR(ReadTemplate(args, &text));
+  std::unique_ptr<lua::LuaProviderRuntime> providers;
+  MS_RETURN_IF_ERROR(LoadProviders(args.providers, &providers));
+  return ValidateTemplate(text, t, summary, providers.get());
+}
+
+int RunValidate(const TemplateArgs& args) {
   Template t;
   TemplateSummary summary;
-  Status s = ReadTemplate(args, &text);
-  if (s.ok()) s = ValidateTemplate(text, &t, &summary);
+  Status s = LoadAndValidate(args, &t, &summary);
   if (!s.ok()) return ReportError("ValidateTemplate", s);
 
   Json out;
@@ -59,11 +71,9 @@ int RunValidate(const TemplateArgs& args) {
 }
 
 int RunGraph(const TemplateArgs& args, const std::string& format) {
-  std::string text;
   Template t;
   TemplateSummary summary;
-  Status s = ReadTemplate(args, &text);
-  if (s.ok()) s = ValidateTemplate(text, &t, &summary);
+  Status s = LoadAndValidate(args, &t, &summary);
   DependencyGraph g;
   if (s.ok()) s = DependencyGraph::Build(t, nullptr, nullptr, &g);
   if (!s.ok()) return ReportError("ValidateTemplate", s);

@@ -43,7 +43,7 @@ class LuaProviderRuntime : public ProviderRuntime {
   std::vector<std::string> Types() const override;
 
   // The schema of a type as loaded by the probe session, or nullptr.
-  const TypeSchema* Schema(std::string_view type) const;
+  const TypeSchema* Schema(std::string_view type) const override;
   // "provider for AWS::EC2::VPC from B overrides A", one per override.
   const std::vector<std::string>& notes() const { return notes_; }
 

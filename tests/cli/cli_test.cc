@@ -84,3 +84,45 @@ TEST_CASE("--help lists the commands", "[cli]") {
   r = Moonstack("graph --help");
   CHECK(r.out.find("--format") != std::string::npos);
 }
+
+TEST_CASE("validate-template knows the types of --providers directories", "[cli]") {
+  const std::string dir = std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk/examples";
+  const std::string tmpl =
+      "'{\"Resources\":{\"S\":{\"Type\":\"Example::Compute::Server\",\"Properties\":{\"ImageId\":\"ami-1\"}},"
+      "\"T\":{\"Type\":\"AWS::SNS::Topic\",\"Properties\":{\"TopicName\":{\"Fn::GetAtt\":[\"S\",\"%s\"]}}}}}'";
+  auto with = [&](const std::string& attr) {
+    std::string body = tmpl;
+    body.replace(body.find("%s"), 2, attr);
+    return body;
+  };
+  Run r = Moonstack("validate-template --template-body " + with("PrivateIp"));
+  CHECK(r.exit_code == 255);
+  CHECK(r.out.find("Template format error: Unrecognized resource types: [Example::Compute::Server]") !=
+        std::string::npos);
+  r = Moonstack("validate-template --providers " + dir + " --template-body " + with("PrivateIp"));
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  r = Moonstack("validate-template --providers " + dir + " --template-body " + with("PublicIp"));
+  CHECK(r.out.find("Template error: resource S does not support attribute type PublicIp in Fn::GetAtt") !=
+        std::string::npos);
+}
+
+TEST_CASE("provider list and describe show the providers", "[cli]") {
+  const std::string dir = std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk/examples";
+  Run r = Moonstack("provider list --providers " + dir);
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["Providers"].size() == 1);
+  CHECK(j["Providers"][0]["Type"] == "Example::Compute::Server");
+  r = Moonstack("provider describe Example::Compute::Server --providers " + dir);
+  REQUIRE(r.exit_code == 0);
+  j = nlohmann::json::parse(r.out);
+  CHECK(j["Properties"][0] == nlohmann::json({{"Name", "ImageId"}, {"Type", "string"}, {"Required", true},
+                                              {"UpdateRequires", "Replacement"}}));
+  CHECK(j["Properties"][1]["UpdateRequires"] == "Conditional");
+  CHECK(j["Attributes"] == nlohmann::json::array({"InstanceId", "PrivateIp"}));
+  r = Moonstack("provider describe Nope::Nope::Nope --providers " + dir);
+  CHECK(r.exit_code == 255);
+  CHECK(r.out.find("No provider for resource type Nope::Nope::Nope") != std::string::npos);
+}

@@ -28,19 +28,13 @@ size_t CountedBytes(lua_State* L) {
          static_cast<size_t>(lua_gc(L, LUA_GCCOUNTB, 0));
 }
 
-// The count hook. Cheap on the common path: one clock read every
-// `hook_instructions` instructions.
-void CountHook(lua_State* L, lua_Debug*) {
-  LimitState* ls = LimitStateOf(L);
-  if (ls == nullptr || ls->call_depth == 0) return;
+void CountHook(lua_State* L, lua_Debug*);
+
+// Aborts the running call for `why` (unless an abort is already under way)
+// and raises the abort's interned message.
+void RaiseAbort(lua_State* L, LimitState* ls, Abort why) {
   if (ls->abort == Abort::kNone) {
-    if (ls->refused || (!ls->hard_memory && CountedBytes(L) > ls->limits.memory_bytes)) {
-      ls->abort = Abort::kMemory;
-    } else if (Clock::now() >= ls->deadline) {
-      ls->abort = Abort::kDeadline;
-    } else {
-      return;
-    }
+    ls->abort = why;
     // From now on every instruction raises: a pcall in provider code gets
     // control back only until its next instruction.
     lua_sethook(L, CountHook, LUA_MASKCOUNT, 1);
@@ -48,6 +42,22 @@ void CountHook(lua_State* L, lua_Debug*) {
   lua_rawgeti(L, LUA_REGISTRYINDEX,
               ls->abort == Abort::kMemory ? ls->memory_message_ref : ls->deadline_message_ref);
   lua_error(L);
+}
+
+// The count hook. Cheap on the common path: one clock read every
+// `hook_instructions` instructions.
+void CountHook(lua_State* L, lua_Debug*) {
+  LimitState* ls = LimitStateOf(L);
+  if (ls == nullptr || ls->call_depth == 0) return;
+  if (ls->abort == Abort::kNone) {
+    if (ls->refused || (!ls->hard_memory && CountedBytes(L) > ls->limits.memory_bytes)) {
+      RaiseAbort(L, ls, Abort::kMemory);
+    } else if (Clock::now() >= ls->deadline) {
+      RaiseAbort(L, ls, Abort::kDeadline);
+    }
+    return;
+  }
+  RaiseAbort(L, ls, ls->abort);
 }
 
 void SetMessage(lua_State* L, int* ref, const std::string& text) {
@@ -148,6 +158,22 @@ void EndCall(lua_State* L, LimitState* ls) {
   ls->refused = false;
   ls->c_stack_overflow = false;
   ls->c_stack_base = 0;
+}
+
+bool CallOverdue(lua_State* L) {
+  LimitState* ls = LimitStateOf(L);
+  if (ls == nullptr || ls->call_depth == 0) return false;
+  return ls->abort != Abort::kNone || Clock::now() >= ls->deadline;
+}
+
+void CheckDeadline(lua_State* L) {
+  LimitState* ls = LimitStateOf(L);
+  if (ls == nullptr || ls->call_depth == 0) return;
+  if (ls->abort != Abort::kNone) {
+    RaiseAbort(L, ls, ls->abort);
+  } else if (Clock::now() >= ls->deadline) {
+    RaiseAbort(L, ls, Abort::kDeadline);
+  }
 }
 
 void CheckCStack(lua_State* L) {

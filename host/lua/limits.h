@@ -16,6 +16,10 @@
 //   instruction and raises again, so `pcall` in provider code cannot swallow
 //   the abort (it gets control back only to be interrupted at its next
 //   instruction).
+// - Long C functions: the hook never fires while a C function runs, so the
+//   ones that can run long without Lua instructions check the deadline
+//   themselves (CheckDeadline; the pattern functions every 1,000 matcher
+//   steps, see string_lib.h).
 // - C stack: the C functions that call back into Lua (string.gsub with a
 //   function, table.sort, coroutine.resume, load, require, print) check how
 //   much C stack the call has used, so nested callbacks fail with "stack
@@ -89,6 +93,17 @@ void RefreshLimitMessages(lua_State* L, LimitState* ls);
 // End resets the abort state and the hook frequency.
 void BeginCall(lua_State* L, LimitState* ls, uintptr_t c_stack_base);
 void EndCall(lua_State* L, LimitState* ls);
+
+// True when the running call is past its deadline or already aborted.
+// Never raises: for code that must unwind its own frames before raising (the
+// pattern matcher's step hook).
+bool CallOverdue(lua_State* L);
+
+// Aborts the running call as the count hook would once it is past its
+// deadline (or re-raises an abort already under way), so that pcall in
+// provider code cannot swallow it; returns when the call is in time or no
+// call is running. For C functions that run long without Lua instructions.
+void CheckDeadline(lua_State* L);
 
 // Raises "stack overflow (C stack)" when the running call has used more than
 // its C-stack budget. For C functions that call back into Lua.

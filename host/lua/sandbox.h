@@ -16,6 +16,9 @@
 //   print               goes to the host's print callback (dropped if none).
 //   collectgarbage      "collect", "count" and "step" only: provider code
 //                       cannot stop the collector for the next call.
+//   string.find / match / gmatch / gsub
+//                       the host's pattern matcher (string_lib.h): same
+//                       results, but a runaway pattern meets the deadline.
 // Not available: io, debug, ffi, jit, dofile, loadfile, getfenv, setfenv,
 // newproxy, module, gcinfo, string.dump, os.execute/exit/remove/rename/
 // tmpname/getenv/setlocale.

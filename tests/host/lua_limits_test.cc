@@ -109,7 +109,7 @@ TEST_CASE("the deadline is configurable", "[lua]") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.error->message == "provider call exceeded its deadline of 1.5 s");
   CHECK(took >= std::chrono::milliseconds(1500));
-  CHECK(took < std::chrono::milliseconds(2500));
+  CHECK(took < std::chrono::milliseconds(4000));  // loose: CI machines are busy
   l.deadline = std::chrono::milliseconds(2000);
   l.memory_bytes = size_t{64} << 20;
   REQUIRE(rt->set_limits(l).ok());

@@ -1,4 +1,4 @@
--- The example provider (lua-sdk/examples/server.lua) driven the way the
+-- The example provider (examples/providers/server.lua) driven the way the
 -- engine will drive it: validate, plan the change, call hooks until they
 -- stop answering "in progress".
 local H = require("harness")
@@ -7,7 +7,7 @@ local ids = require("moonstack.ids")
 local T = H.suite("example")
 
 local here = package.searchpath("harness", package.path):match("^(.*)[/\\]")
-local path = here .. "/../examples/server.lua"
+local path = here .. "/../../examples/providers/server.lua"
 
 local function load_example()
   P.set_source(path)

@@ -86,7 +86,7 @@ TEST_CASE("--help lists the commands", "[cli]") {
 }
 
 TEST_CASE("validate-template knows the types of --providers directories", "[cli]") {
-  const std::string dir = std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk/examples";
+  const std::string dir = std::string(MOONSTACK_SOURCE_DIR) + "/examples/providers";
   const std::string tmpl =
       "'{\"Resources\":{\"S\":{\"Type\":\"Example::Compute::Server\",\"Properties\":{\"ImageId\":\"ami-1\"}},"
       "\"T\":{\"Type\":\"AWS::SNS::Topic\",\"Properties\":{\"TopicName\":{\"Fn::GetAtt\":[\"S\",\"%s\"]}}}}}'";
@@ -108,7 +108,7 @@ TEST_CASE("validate-template knows the types of --providers directories", "[cli]
 }
 
 TEST_CASE("provider list and describe show the providers", "[cli]") {
-  const std::string dir = std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk/examples";
+  const std::string dir = std::string(MOONSTACK_SOURCE_DIR) + "/examples/providers";
   Run r = Moonstack("provider list --providers " + dir);
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
@@ -125,4 +125,16 @@ TEST_CASE("provider list and describe show the providers", "[cli]") {
   r = Moonstack("provider describe Nope::Nope::Nope --providers " + dir);
   CHECK(r.exit_code == 255);
   CHECK(r.out.find("No provider for resource type Nope::Nope::Nope") != std::string::npos);
+}
+
+TEST_CASE("the custom-provider example validates with its provider", "[cli]") {
+  const std::string root = MOONSTACK_SOURCE_DIR;
+  Run r = Moonstack("validate-template --providers " + root + "/examples/providers --template-file " + root +
+                    "/examples/templates/custom-server.yaml");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(r.out)["Parameters"][0]["ParameterKey"] == "Size");
+  r = Moonstack("graph --providers " + root + "/examples/providers --template-file " + root +
+                "/examples/templates/custom-server.yaml --format mermaid");
+  CHECK(r.out.find("  Alarm --> Web\n") != std::string::npos);
 }

@@ -703,15 +703,28 @@ local RESULT_FIELDS = {
 ---@param hook "create"|"update"|"rollback"|"delete"|"read"
 ---@param r any
 ---@return table|nil
--- The smallest key of `t` for which ok(key) is false, or nil. Results are
--- checked on every hook call, so this scans once instead of sorting; taking
--- the smallest keeps the error deterministic.
-local function first_key_not(t, ok)
+-- The smallest key of `t` that is not a key of `allowed`, or nil. Results
+-- are checked on every hook call, so this scans once (no sort, no closure);
+-- taking the smallest keeps the error deterministic.
+local function first_key_outside(t, allowed)
   local found
   for k in pairs(t) do
-    if not ok(k) and (found == nil or tostring(k) < tostring(found)) then found = k end
+    if allowed[k] == nil and (found == nil or tostring(k) < tostring(found)) then found = k end
   end
   return found
+end
+
+-- The smallest key whose value is not plain data, and why; nil when all are.
+local function first_unplain(t)
+  local found, why
+  for k, v in pairs(t) do
+    local tv = type(v)
+    if tv ~= "string" and tv ~= "boolean" then  -- the common cases, cheaply
+      local ok, reason = values.is_plain(v)
+      if not ok and (found == nil or tostring(k) < tostring(found)) then found, why = k, reason end
+    end
+  end
+  return found, why
 end
 
 function Declaration:check_result(hook, r)
@@ -734,7 +747,7 @@ function Declaration:check_result(hook, r)
   if hook ~= "create" and r.id ~= nil then
     bad('must not return an id: replacement is the engine\'s decision (declare update = "replace")')
   end
-  local unknown = first_key_not(r, function(k) return RESULT_FIELDS[hook][k] end)
+  local unknown = first_key_outside(r, RESULT_FIELDS[hook])
   if unknown ~= nil then bad(string.format('returned unknown field "%s"', tostring(unknown))) end
   local out = {}
   if hook == "create" then
@@ -747,13 +760,10 @@ function Declaration:check_result(hook, r)
   end
   if r.attributes ~= nil then
     if not values.is_object(r.attributes) then bad("returned attributes that are not a table of name -> value") end
-    local undeclared = first_key_not(r.attributes, function(k) return self:has_attribute(k) end)
+    local undeclared = first_key_outside(r.attributes, rawget(self, "_attr_set"))
     if undeclared ~= nil then bad(string.format('returned undeclared attribute "%s"', undeclared)) end
-    local unplain = first_key_not(r.attributes, function(k) return (values.is_plain(r.attributes[k])) end)
-    if unplain ~= nil then
-      local _, why = values.is_plain(r.attributes[unplain])
-      bad(string.format("returned attribute %s holding %s", unplain, why))
-    end
+    local unplain, why = first_unplain(r.attributes)
+    if unplain ~= nil then bad(string.format("returned attribute %s holding %s", unplain, why)) end
     out.attributes = r.attributes
   elseif hook == "create" then
     out.attributes = {}

@@ -15,7 +15,13 @@ local H = {}
 ---@param path string the file, for messages
 ---@return moonstack.Declaration
 function H.load(code, path)
-  local chunk, err = load(code, "@" .. path)
+  -- Each provider file gets its own global table, so a global one provider
+  -- sets is not another's. A copy rather than an __index to _G: a global
+  -- read stays one plain table lookup on the hot path.
+  local env = {}
+  for k, v in pairs(_G) do env[k] = v end
+  env._G = env
+  local chunk, err = load(code, "@" .. path, "t", env)
   if not chunk then error(err, 0) end
   local previous = P.set_source(path)
   local ok, decl = pcall(chunk)

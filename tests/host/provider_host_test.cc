@@ -163,3 +163,17 @@ TEST_CASE("validation and conditional updates go through the declaration", "[lua
   CHECK(o.kind == HookOutcome::Kind::kFailed);
   CHECK(o.reason == "No provider for resource type Test::Demo::Nope");
 }
+
+TEST_CASE("each provider file has its own globals", "[lua][providers]") {
+  auto rt = Load({"globals"});
+  std::unique_ptr<ms::ProviderSession> session;
+  REQUIRE(rt->NewSession(&session).ok());
+  HookCall set = Create(Value::MakeMap());
+  set.type = "Test::Globals::Setter";
+  REQUIRE(session->Call(set).kind == HookOutcome::Kind::kDone);
+  HookCall read = Create(Value::MakeMap());
+  read.type = "Test::Globals::Reader";
+  HookOutcome o = session->Call(read);
+  REQUIRE(o.kind == HookOutcome::Kind::kDone);
+  CHECK(o.attributes.find("Seen")->str() == "nil/nil");
+}

@@ -154,10 +154,6 @@ Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* sum
   if (t->description.is_string()) summary->description = t->description.str();
   RequiredCapabilities(*t, &summary->capabilities, &summary->capabilities_reason);
   summary->declared_transforms = t->transforms;
-  for (const ResourceDecl& r : t->resources) {
-    auto& types = summary->resource_types;
-    if (std::find(types.begin(), types.end(), r.type) == types.end()) types.push_back(r.type);
-  }
   return Status::OK();
 }
 

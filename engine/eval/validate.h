@@ -29,7 +29,6 @@ struct TemplateSummary {
   std::vector<std::string> capabilities;  // CAPABILITY_IAM / CAPABILITY_NAMED_IAM
   std::string capabilities_reason;
   std::vector<std::string> declared_transforms;
-  std::vector<std::string> resource_types;  // distinct, in template order
 };
 
 // A type is known when a provider implements it (its declared attributes

@@ -1,11 +1,10 @@
 // Template: a parsed and structurally validated CloudFormation template.
 //
-// LoadTemplate checks what CloudFormation checks synchronously before it
-// evaluates anything: the top-level sections and their shapes, parameter
-// declarations, resource attributes, output shapes, where each intrinsic
-// function may appear, and that every Ref/GetAtt/DependsOn target exists.
-// Values that need parameters (conditions, properties) stay unevaluated here;
-// engine/eval evaluates them.
+// LoadTemplate checks the document's structure: the top-level sections and
+// their shapes, the shape of parameter declarations, resource attributes and
+// outputs. It evaluates nothing: parameter constraints (eval/parameters.h),
+// references (graph/graph.h) and functions (eval/evaluator.h) are checked by
+// their own modules; eval/validate.h runs them all for validate-template.
 #pragma once
 
 #include <functional>

@@ -1,0 +1,99 @@
+-- moonstack.world_memory: an in-memory implementation of the world store API,
+-- for tests that run under plain luajit (no host). Inside moonstack the host
+-- provides `moonstack.world` itself (host/lua/world_binding.cc), backed by
+-- the engine's shared, persisted World; this file mirrors its contract:
+--
+--   W.get(kind, id)               -> a copy of the record's data, or nil
+--   W.put(kind, id, data [, opts]) opts: { refs = {ids...}, live = bool (default true) }
+--                                  replaces the record; refs say which other
+--                                  records it depends on (its referrers index)
+--   W.remove(kind, id)            -> true if it existed
+--   W.ids(kind [, live_only])     -> sorted ids of a kind
+--   W.live(kind, id)              -> true if the record exists and is live
+--   W.referrers(id)               -> { {kind=, id=}, ... } of LIVE records whose
+--                                    refs name id, sorted by kind then id
+--   W.atomic(fn, ...)             -> fn(...)'s results; other workers cannot
+--                                    touch the world meanwhile (re-entrant)
+--   W.now_ms()                    -> the clock of the current call
+--   W.set_now_ms(ms)              (tests only: the host sets the clock per call)
+--   W.reset()                     (tests only: forget everything)
+--
+-- A record that is not live (a terminated instance, still describable) does
+-- not count as a dependent and is not "left in the world".
+
+local values = require("moonstack.values")
+
+local M = {}
+
+---A fresh, empty world store.
+function M.new()
+  local W = {}
+  local kinds = {}       -- kind -> id -> { data=, refs=, live= }
+  local now = 0
+
+  local function copy(v) return values.deep_copy(v) end
+
+  function W.get(kind, id)
+    local k = kinds[kind]
+    local r = k and k[id]
+    return r and copy(r.data) or nil
+  end
+
+  function W.put(kind, id, data, opts)
+    assert(type(kind) == "string" and type(id) == "string", "world.put(kind, id, data): kind and id are strings")
+    assert(type(data) == "table", "world.put: data is a table")
+    opts = opts or {}
+    kinds[kind] = kinds[kind] or {}
+    local refs = {}
+    for i, r in ipairs(opts.refs or {}) do refs[i] = r end
+    kinds[kind][id] = { data = copy(data), refs = refs, live = opts.live ~= false }
+  end
+
+  function W.remove(kind, id)
+    local k = kinds[kind]
+    if not (k and k[id]) then return false end
+    k[id] = nil
+    return true
+  end
+
+  function W.ids(kind, live_only)
+    local out = {}
+    for id, r in pairs(kinds[kind] or {}) do
+      if r.live or not live_only then out[#out + 1] = id end
+    end
+    table.sort(out)
+    return out
+  end
+
+  function W.live(kind, id)
+    local k = kinds[kind]
+    return k ~= nil and k[id] ~= nil and k[id].live
+  end
+
+  function W.referrers(id)
+    local out = {}
+    for kind, recs in pairs(kinds) do
+      for rid, r in pairs(recs) do
+        if r.live then
+          for _, ref in ipairs(r.refs) do
+            if ref == id then out[#out + 1] = { kind = kind, id = rid }; break end
+          end
+        end
+      end
+    end
+    table.sort(out, function(a, b)
+      if a.kind ~= b.kind then return a.kind < b.kind end
+      return a.id < b.id
+    end)
+    return out
+  end
+
+  function W.atomic(fn, ...) return fn(...) end
+  function W.now_ms() return now end
+  function W.set_now_ms(ms) now = ms end
+  function W.reset() kinds, now = {}, 0 end
+
+  return W
+end
+
+return M

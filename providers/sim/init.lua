@@ -1,0 +1,113 @@
+-- sim: the simulated cloud the built-in providers run against.
+--
+-- Each service is a module `sim.<service>` (ec2, iam, ssm, cloudformation)
+-- returning a table of ACTIONS named exactly as AWS names them
+-- (RunInstances, DeleteSecurityGroup, ...). An action takes AWS's request
+-- shape as a Lua table and returns AWS's response shape; it fails by raising
+-- `sim.fail(message, code)` with AWS's message and error code, e.g.
+--   sim.fail("resource sg-0da0f86b has a dependent object", "DependencyViolation")
+--
+-- State lives in the world store (`moonstack.world`, see
+-- lua-sdk/moonstack/world_memory.lua for its contract), shared by every
+-- worker and persisted by the host. Every action runs inside
+-- `world.atomic`, so an action's checks and writes are one step no other
+-- worker interleaves with.
+--
+--   local sim = require("sim")
+--   local aws = sim.client(ctx)       -- ctx: region, account (optional)
+--   local r = aws.ec2.RunInstances{ ImageId = "ami-...", MinCount = 1, MaxCount = 1 }
+--   sim.call("ec2", "TerminateInstances", { InstanceIds = { id } })
+--
+-- Service modules get an `env` as their second argument:
+--   env.region, env.account, env.now_ms (the world clock), env.new_id(kind)
+--   (a deterministic ID from the world's shared generator: "instance",
+--   "security_group", "role_id", ... — the methods of moonstack.ids).
+
+local errors = require("moonstack.errors")
+local ids = require("moonstack.ids")
+local world = require("moonstack.world")
+
+local S = {}
+
+S.DEFAULT_REGION = "us-east-1"
+S.DEFAULT_ACCOUNT = "123456789012"
+S.SERVICES = { "ec2", "iam", "ssm", "cloudformation" }
+
+---Raises AWS's error: `message` is AWS's text, `code` its error code.
+---@param message string
+---@param code string
+function S.fail(message, code) errors.fail(message, code) end
+
+-- The world's ID generator: its state is a world record, so every worker
+-- draws from one sequence and a replay with the same seed gives the same IDs.
+local function new_id(kind)
+  local state = world.get("sim", "ids")
+  local g = state and ids.restore(state) or ids.new("moonstack")
+  local method = g[kind]
+  if type(method) ~= "function" then error("sim: no ID kind " .. tostring(kind), 2) end
+  local id = method(g)
+  world.put("sim", "ids", g:state())
+  return id
+end
+S.new_id = new_id
+
+---Seeds the world's ID generator (scenarios, tests).
+function S.seed(seed)
+  world.atomic(function() world.put("sim", "ids", ids.new(seed):state()) end)
+end
+
+local function service(name)
+  local ok, mod = pcall(require, "sim." .. name)
+  if not ok then
+    if type(mod) == "string" and mod:find("module 'sim%." .. name .. "' not found", 1, false) then
+      S.fail("Unknown service " .. name, "UnknownService")
+    end
+    error(mod, 0)
+  end
+  return mod
+end
+
+---Runs one action atomically.
+---@param svc string "ec2", "iam", "ssm", "cloudformation"
+---@param action string AWS's action name
+---@param params table? AWS's request shape
+---@param opts table? { region =, account = }
+function S.call(svc, action, params, opts)
+  local mod = service(svc)
+  local fn = type(action) == "string" and action:match("^%u") and rawget(mod, action)
+  if type(fn) ~= "function" then
+    S.fail("The action " .. tostring(action) .. " is not valid for this web service.", "InvalidAction")
+  end
+  if params ~= nil and type(params) ~= "table" then
+    S.fail("Request parameters must be an object", "ValidationError")
+  end
+  opts = opts or {}
+  local env = {
+    region = opts.region or S.DEFAULT_REGION,
+    account = opts.account or S.DEFAULT_ACCOUNT,
+    new_id = new_id,
+  }
+  return world.atomic(function()
+    env.now_ms = world.now_ms()
+    return fn(params or {}, env)
+  end)
+end
+
+---A client for hooks: `aws.ec2.RunInstances{...}`. `ctx` gives the region
+---and account (a hook's ctx, or nil for the defaults).
+function S.client(ctx)
+  local opts = { region = ctx and ctx.region, account = ctx and ctx.account }
+  if opts.region == "" then opts.region = nil end
+  if opts.account == "" then opts.account = nil end
+  local client = {}
+  for _, name in ipairs(S.SERVICES) do
+    client[name] = setmetatable({}, {
+      __index = function(_, action)
+        return function(params) return S.call(name, action, params, opts) end
+      end,
+    })
+  end
+  return client
+end
+
+return S

@@ -9,5 +9,7 @@ namespace ms::cli {
 void AddTemplateCommands(CLI::App& app, int* exit_code);
 // provider list, provider describe
 void AddProviderCommands(CLI::App& app, int* exit_code);
+// world list, show, call, load, reset
+void AddWorldCommands(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

@@ -40,9 +40,19 @@ const char* ErrorCode(const Status& s) {
 }
 
 int ReportError(const std::string& operation, const Status& s) {
-  std::cerr << "\nAn error occurred (" << ErrorCode(s) << ") when calling the " << operation
-            << " operation: " << s.message() << std::endl;
+  return ReportAwsError(operation, ErrorCode(s), s.message());
+}
+
+int ReportAwsError(const std::string& operation, const std::string& code, const std::string& message) {
+  std::cerr << "\nAn error occurred (" << code << ") when calling the " << operation
+            << " operation: " << message << std::endl;
   return 255;
+}
+
+std::string StatePath(const std::string& arg) {
+  if (!arg.empty()) return arg;
+  const char* env = std::getenv("MOONSTACK_STATE");
+  return env != nullptr && *env != '\0' ? env : ".moonstack/state.db";
 }
 
 }  // namespace ms::cli

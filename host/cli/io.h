@@ -23,6 +23,12 @@ void PrintJson(const Json& j);
 // Prints "An error occurred (ValidationError) when calling the <Operation>
 // operation: <message>" to stderr and returns the aws CLI's exit code (255).
 int ReportError(const std::string& operation, const Status& s);
+// The same with an explicit AWS error code (a simulated service's own codes).
+int ReportAwsError(const std::string& operation, const std::string& code, const std::string& message);
+
+// The state file: --state when given, else $MOONSTACK_STATE, else
+// ./.moonstack/state.db.
+std::string StatePath(const std::string& arg);
 
 // Where moonstack's own files are (providers/, lua-sdk/): $MOONSTACK_HOME,
 // else the source tree the binary was built from.

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   ms::cli::AddTemplateCommands(app, &exit_code);
   ms::cli::AddProviderCommands(app, &exit_code);
+  ms::cli::AddWorldCommands(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "lua/runtime.h"
+#include "lua/world_binding.h"
 
 namespace fs = std::filesystem;
 
@@ -91,7 +92,7 @@ HookOutcome Failed(const LuaError& e) {
 class LuaProviderSession : public ProviderSession {
  public:
   // Loads `files`; two of them declaring one type is an error naming both.
-  static Status Open(const ProviderPaths& paths, const Limits& limits,
+  static Status Open(const ProviderPaths& paths, const Limits& limits, World* world,
                      const std::vector<std::string>& files, std::unique_ptr<LuaProviderSession>* out);
 
   // type -> schema of every loaded provider.
@@ -142,6 +143,7 @@ class LuaProviderSession : public ProviderSession {
     }
     Value hook = Value::String(HookName(call.hook));
     Value ctx = ContextValue(call.ctx);
+    world_->set_now_ms(call.ctx.now_ms);  // the world's clock is the engine's
     Value id = call.physical_id.empty() ? Value() : Value::String(call.physical_id);
     Value changed = Value::StringList(call.changed);
     CallResult r = rt_->CallField(host_, "call",
@@ -177,11 +179,12 @@ class LuaProviderSession : public ProviderSession {
   }
 
   std::unique_ptr<Runtime> rt_;
+  std::unique_ptr<WorldBinding> world_;
   Ref host_;
   std::map<std::string, Loaded> providers_;
 };
 
-Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits,
+Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits, World* world,
                                 const std::vector<std::string>& files,
                                 std::unique_ptr<LuaProviderSession>* out) {
   RuntimeOptions options;
@@ -193,6 +196,7 @@ Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits
   auto session = std::unique_ptr<LuaProviderSession>(new LuaProviderSession());
   session->rt_ = Runtime::Create(options, &s);
   if (!session->rt_) return s;
+  MS_RETURN_IF_ERROR(WorldBinding::Install(session->rt_.get(), world, &session->world_));
   CallResult host = session->rt_->Require("moonstack.host");
   if (!host.ok()) return host.status();
   session->host_ = std::move(host.refs[0]);
@@ -242,10 +246,15 @@ ProviderPaths DefaultProviderPaths(const std::string& home, const std::vector<st
 }
 
 Status LuaProviderRuntime::Create(const ProviderPaths& paths, const Limits& limits,
-                                  std::unique_ptr<LuaProviderRuntime>* out) {
+                                  std::unique_ptr<LuaProviderRuntime>* out, World* world) {
   auto rt = std::unique_ptr<LuaProviderRuntime>(new LuaProviderRuntime());
   rt->paths_ = paths;
   rt->limits_ = limits;
+  if (world == nullptr) {
+    rt->own_world_ = std::make_unique<World>();
+    world = rt->own_world_.get();
+  }
+  rt->world_ = world;
 
   // Each directory is probed alone: a type declared twice in one directory
   // is an error, while a later directory overrides an earlier one.
@@ -253,7 +262,7 @@ Status LuaProviderRuntime::Create(const ProviderPaths& paths, const Limits& limi
     std::vector<std::string> files;
     MS_RETURN_IF_ERROR(ProviderFiles(dir, &files));
     std::unique_ptr<LuaProviderSession> probe;
-    MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths, limits, files, &probe));
+    MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths, limits, rt->world_, files, &probe));
     for (const auto& [type, schema] : probe->LoadedSchemas()) {
       auto previous = rt->files_.find(type);
       if (previous != rt->files_.end()) {
@@ -272,7 +281,7 @@ Status LuaProviderRuntime::NewSession(std::unique_ptr<ProviderSession>* out) {
   std::vector<std::string> files;
   for (const auto& [type, file] : files_) files.push_back(file);
   std::unique_ptr<LuaProviderSession> session;
-  MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths_, limits_, files, &session));
+  MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths_, limits_, world_, files, &session));
   *out = std::move(session);
   return Status::OK();
 }

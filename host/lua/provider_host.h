@@ -20,6 +20,7 @@
 #include "base/status.h"
 #include "lua/limits.h"
 #include "provider/provider.h"
+#include "world/world.h"
 
 namespace ms::lua {
 
@@ -36,8 +37,13 @@ class LuaProviderRuntime : public ProviderRuntime {
  public:
   // Finds and loads every provider once (in a probe session), so a provider
   // that fails to load or is declared wrongly is reported now, naming its file.
+  // Providers see `world` as `moonstack.world` (and ctx.world, the sim client);
+  // it must outlive the runtime and its sessions. Without one the runtime
+  // keeps a private, empty World (validation, tests).
   static Status Create(const ProviderPaths& paths, const Limits& limits,
-                       std::unique_ptr<LuaProviderRuntime>* out);
+                       std::unique_ptr<LuaProviderRuntime>* out, World* world = nullptr);
+
+  World* world() const { return world_; }
 
   Status NewSession(std::unique_ptr<ProviderSession>* out) override;
   std::vector<std::string> Types() const override;
@@ -52,6 +58,8 @@ class LuaProviderRuntime : public ProviderRuntime {
 
   ProviderPaths paths_;
   Limits limits_;
+  std::unique_ptr<World> own_world_;  // when Create was given none
+  World* world_ = nullptr;
   std::map<std::string, std::string> files_;    // type -> winning provider file
   std::map<std::string, TypeSchema> schemas_;   // type -> its schema
   std::vector<std::string> notes_;

@@ -64,8 +64,28 @@ function H.decide_update(decl, name, old, new, ctx)
   return decl:update_behavior(name, old, new, ctx)
 end
 
+-- The simulated cloud's client, when the providers' `sim` package is on the
+-- module path (it is for the built-in providers/): ctx.world.ec2.RunInstances{...}.
+-- One client per region and account, made once: hooks run often.
+local sim_loaded, sim
+local clients = {}
+local function sim_client(ctx)
+  if sim_loaded == nil then
+    sim_loaded, sim = pcall(require, "sim")
+  end
+  if not sim_loaded then return nil end
+  local key = tostring(ctx.region) .. "|" .. tostring(ctx.account)
+  local c = clients[key]
+  if c == nil then
+    c = sim.client(ctx)
+    clients[key] = c
+  end
+  return c
+end
+
 local function with_defaults(ctx)
   ctx.log = ctx.log or P.log(nil)
+  if ctx.world == nil then ctx.world = sim_client(ctx) end
   return ctx
 end
 

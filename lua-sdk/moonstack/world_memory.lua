@@ -9,6 +9,9 @@
 --                                  records it depends on (its referrers index)
 --   W.remove(kind, id)            -> true if it existed
 --   W.ids(kind [, live_only])     -> sorted ids of a kind
+--   W.kinds()                     -> sorted kinds that hold at least one record
+--                                    (live or not): how tools such as the
+--                                    contract kit enumerate the whole world
 --   W.live(kind, id)              -> true if the record exists and is live
 --   W.referrers(id)               -> { {kind=, id=}, ... } of LIVE records whose
 --                                    refs name id, sorted by kind then id
@@ -60,6 +63,15 @@ function M.new()
     local out = {}
     for id, r in pairs(kinds[kind] or {}) do
       if r.live or not live_only then out[#out + 1] = id end
+    end
+    table.sort(out)
+    return out
+  end
+
+  function W.kinds()
+    local out = {}
+    for kind, recs in pairs(kinds) do
+      if next(recs) ~= nil then out[#out + 1] = kind end
     end
     table.sort(out)
     return out

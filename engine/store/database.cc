@@ -1,0 +1,114 @@
+#include "store/database.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+
+namespace ms {
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::Bind(int index, std::string_view text) {
+  sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+Statement& Statement::Bind(int index, int64_t n) {
+  sqlite3_bind_int64(stmt_, index, n);
+  return *this;
+}
+
+Status Statement::Step(bool* row) {
+  int rc = sqlite3_step(stmt_);
+  if (row) *row = rc == SQLITE_ROW;
+  if (rc == SQLITE_ROW || rc == SQLITE_DONE) return Status::OK();
+  return Status::Internal(std::string("store: ") + sqlite3_errmsg(db_) + " in: " + sqlite3_sql(stmt_));
+}
+
+std::string Statement::Text(int column) const {
+  const unsigned char* p = sqlite3_column_text(stmt_, column);
+  int n = sqlite3_column_bytes(stmt_, column);
+  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
+}
+
+int64_t Statement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+void Statement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+Status Database::Open(const std::string& path, std::unique_ptr<Database>* out) {
+  if (path != ":memory:") {
+    std::error_code ec;
+    std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) return Status::Internal("store: cannot create " + parent.string() + ": " + ec.message());
+  }
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                           nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return Status::Internal("store: cannot open " + path + ": " + message);
+  }
+  std::unique_ptr<Database> d(new Database(db, path));
+  // Another process (a second `moonstack` command) may hold the write lock
+  // for a moment: wait rather than fail.
+  sqlite3_busy_timeout(db, 5000);
+  MS_RETURN_IF_ERROR(d->Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"));
+  *out = std::move(d);
+  return Status::OK();
+}
+
+Database::~Database() { sqlite3_close(db_); }
+
+Status Database::Error(std::string_view what) const {
+  return Status::Internal("store: " + std::string(sqlite3_errmsg(db_)) + " in: " + std::string(what));
+}
+
+Status Database::Exec(std::string_view sql) {
+  std::string text(sql);
+  char* err = nullptr;
+  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string message = err ? err : "unknown error";
+    sqlite3_free(err);
+    return Status::Internal("store: " + message + " in: " + text);
+  }
+  return Status::OK();
+}
+
+Status Database::Prepare(std::string_view sql, std::unique_ptr<Statement>* out) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK) {
+    return Error(sql);
+  }
+  out->reset(new Statement(db_, stmt));
+  return Status::OK();
+}
+
+Status Database::Transaction(const std::function<Status()>& fn) {
+  MS_RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+  Status s = fn();
+  if (!s.ok()) {
+    Exec("ROLLBACK");
+    return s;
+  }
+  return Exec("COMMIT");
+}
+
+Status Database::UserVersion(int* version) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(Prepare("PRAGMA user_version", &st));
+  bool row = false;
+  MS_RETURN_IF_ERROR(st->Step(&row));
+  *version = row ? static_cast<int>(st->Int(0)) : 0;
+  return Status::OK();
+}
+
+Status Database::SetUserVersion(int version) {
+  return Exec("PRAGMA user_version = " + std::to_string(version));
+}
+
+}  // namespace ms

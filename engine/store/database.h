@@ -1,0 +1,70 @@
+// Database: a thin SQLite connection (WAL mode) with prepared statements and
+// transactions, returning Status instead of SQLite codes. The only file in
+// the engine that includes sqlite3.h is database.cc.
+//
+// One Database per thread that writes (the design has one SQLite writer).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace ms {
+
+class Statement {
+ public:
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Parameters are 1-based, as in SQLite.
+  Statement& Bind(int index, std::string_view text);
+  Statement& Bind(int index, int64_t n);
+  // Runs one step: *row is true while a row is available. Errors name the SQL.
+  Status Step(bool* row = nullptr);
+  // Columns are 0-based.
+  std::string Text(int column) const;
+  int64_t Int(int column) const;
+  void Reset();  // ready to bind and run again
+
+ private:
+  friend class Database;
+  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+};
+
+class Database {
+ public:
+  // Opens (creating it and its directory if needed) the database at `path`;
+  // ":memory:" for a private in-memory one.
+  static Status Open(const std::string& path, std::unique_ptr<Database>* out);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  Status Exec(std::string_view sql);
+  Status Prepare(std::string_view sql, std::unique_ptr<Statement>* out);
+  // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
+  Status Transaction(const std::function<Status()>& fn);
+  // PRAGMA user_version: the schema version (store/schema.h).
+  Status UserVersion(int* version);
+  Status SetUserVersion(int version);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  Status Error(std::string_view what) const;
+  sqlite3* db_;
+  std::string path_;
+};
+
+}  // namespace ms

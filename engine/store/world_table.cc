@@ -1,0 +1,61 @@
+#include "store/world_table.h"
+
+#include "template/parse.h"
+
+namespace ms {
+
+Status LoadWorld(Database* db, World* world) {
+  auto lock = world->Lock();
+  world->Clear();
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT kind, id, data, refs, live FROM world", &st));
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) break;
+    WorldRecord r;
+    Value refs;
+    const std::string kind = st->Text(0), id = st->Text(1);
+    Status s = ParseJson(st->Text(2), &r.data);
+    if (s.ok()) s = ParseJson(st->Text(3), &refs);
+    if (!s.ok() || !refs.is_list()) {
+      return Status::Internal("store: world record " + kind + "/" + id + " is corrupt: " + s.message());
+    }
+    for (const Value& ref : refs.list()) r.refs.push_back(ref.str());
+    r.live = st->Int(4) != 0;
+    world->Put(kind, id, std::move(r));
+  }
+  world->TakeChanges();  // what was just loaded is not a change
+  return Status::OK();
+}
+
+Status SaveWorld(Database* db, World* world, size_t* written) {
+  std::vector<WorldChange> changes = world->TakeChanges();
+  if (written) *written = changes.size();
+  if (changes.empty()) return Status::OK();
+  std::unique_ptr<Statement> upsert, remove;
+  MS_RETURN_IF_ERROR(db->Prepare(
+      "INSERT INTO world (kind, id, data, refs, live) VALUES (?1, ?2, ?3, ?4, ?5) "
+      "ON CONFLICT (kind, id) DO UPDATE SET data = ?3, refs = ?4, live = ?5",
+      &upsert));
+  MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM world WHERE kind = ?1 AND id = ?2", &remove));
+  Status saved = db->Transaction([&]() -> Status {
+    for (const WorldChange& c : changes) {
+      if (c.record) {
+        upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.record->data.ToJson());
+        upsert->Bind(4, Value::StringList(c.record->refs).ToJson()).Bind(5, int64_t{c.record->live ? 1 : 0});
+        MS_RETURN_IF_ERROR(upsert->Step());
+        upsert->Reset();
+      } else {
+        remove->Bind(1, c.key.first).Bind(2, c.key.second);
+        MS_RETURN_IF_ERROR(remove->Step());
+        remove->Reset();
+      }
+    }
+    return Status::OK();
+  });
+  if (!saved.ok()) world->MarkChanged(changes);  // nothing is lost: try again next time
+  return saved;
+}
+
+}  // namespace ms

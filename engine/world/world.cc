@@ -1,0 +1,110 @@
+#include "world/world.h"
+
+namespace ms {
+
+const WorldRecord* World::Find(const std::string& kind, const std::string& id) const {
+  auto lock = Lock();
+  auto k = kinds_.find(kind);
+  if (k == kinds_.end()) return nullptr;
+  auto r = k->second.find(id);
+  return r == k->second.end() ? nullptr : &r->second;
+}
+
+void World::Unindex(const WorldKey& key, const WorldRecord& r) {
+  for (const std::string& ref : r.refs) {
+    auto it = referrers_.find(ref);
+    if (it == referrers_.end()) continue;
+    it->second.erase(key);
+    if (it->second.empty()) referrers_.erase(it);
+  }
+}
+
+void World::Put(const std::string& kind, const std::string& id, WorldRecord record) {
+  auto lock = Lock();
+  WorldKey key{kind, id};
+  auto& records = kinds_[kind];
+  auto it = records.find(id);
+  if (it != records.end()) Unindex(key, it->second);
+  for (const std::string& ref : record.refs) referrers_[ref].insert(key);
+  records[id] = std::move(record);
+  dirty_.insert(std::move(key));
+}
+
+bool World::Remove(const std::string& kind, const std::string& id) {
+  auto lock = Lock();
+  auto k = kinds_.find(kind);
+  if (k == kinds_.end()) return false;
+  auto it = k->second.find(id);
+  if (it == k->second.end()) return false;
+  WorldKey key{kind, id};
+  Unindex(key, it->second);
+  k->second.erase(it);
+  if (k->second.empty()) kinds_.erase(k);
+  dirty_.insert(std::move(key));
+  return true;
+}
+
+std::vector<std::string> World::Ids(const std::string& kind, bool live_only) const {
+  auto lock = Lock();
+  std::vector<std::string> out;
+  auto k = kinds_.find(kind);
+  if (k == kinds_.end()) return out;
+  for (const auto& [id, r] : k->second) {
+    if (r.live || !live_only) out.push_back(id);
+  }
+  return out;
+}
+
+std::vector<std::string> World::Kinds() const {
+  auto lock = Lock();
+  std::vector<std::string> out;
+  for (const auto& [kind, _] : kinds_) out.push_back(kind);
+  return out;
+}
+
+std::vector<WorldKey> World::Referrers(const std::string& id) const {
+  auto lock = Lock();
+  std::vector<WorldKey> out;
+  auto it = referrers_.find(id);
+  if (it == referrers_.end()) return out;
+  for (const WorldKey& key : it->second) {  // a std::set: already sorted
+    const WorldRecord* r = Find(key.first, key.second);
+    if (r != nullptr && r->live) out.push_back(key);
+  }
+  return out;
+}
+
+size_t World::size() const {
+  auto lock = Lock();
+  size_t n = 0;
+  for (const auto& [_, records] : kinds_) n += records.size();
+  return n;
+}
+
+std::vector<WorldChange> World::TakeChanges() {
+  auto lock = Lock();
+  std::vector<WorldChange> out;
+  out.reserve(dirty_.size());
+  for (const WorldKey& key : dirty_) {
+    const WorldRecord* r = Find(key.first, key.second);
+    out.push_back(WorldChange{key, r ? std::optional<WorldRecord>(*r) : std::nullopt});
+  }
+  dirty_.clear();
+  return out;
+}
+
+void World::MarkChanged(const std::vector<WorldChange>& changes) {
+  auto lock = Lock();
+  for (const WorldChange& c : changes) dirty_.insert(c.key);
+}
+
+void World::Clear() {
+  auto lock = Lock();
+  for (const auto& [kind, records] : kinds_) {
+    for (const auto& [id, _] : records) dirty_.insert({kind, id});
+  }
+  kinds_.clear();
+  referrers_.clear();
+}
+
+}  // namespace ms

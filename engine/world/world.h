@@ -1,0 +1,84 @@
+// World: the state of the simulated cloud, shared by every worker.
+//
+// The world is a set of records, each named by a kind ("ec2.instance") and an
+// id ("i-0b22a22ee7a1b9c2f"), holding plain data (a Value map) and the ids of
+// the records it depends on (`refs`). What the records mean is the Lua sims'
+// business (providers/sim/); the engine only stores, indexes and persists.
+//
+// Invariants:
+//   - referrers_[x] holds (kind, id) of every record whose refs contain x.
+//   - a record that is not live (a terminated instance, still describable)
+//     never counts as a referrer.
+//   - dirty_ names every record put or removed since the last TakeChanges().
+//
+// Thread-safety: every method takes the world's lock. Several operations that
+// must be one step (a sim action: check, then write) hold it across them with
+// Lock(); the lock is re-entrant, so methods may be called while holding it.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "template/value.h"
+
+namespace ms {
+
+struct WorldRecord {
+  Value data;                     // a map
+  std::vector<std::string> refs;  // ids this record depends on
+  bool live = true;
+};
+
+// (kind, id)
+using WorldKey = std::pair<std::string, std::string>;
+
+struct WorldChange {
+  WorldKey key;
+  std::optional<WorldRecord> record;  // nullopt: removed
+};
+
+class World {
+ public:
+  // Holds the world still across several calls (re-entrant).
+  std::unique_lock<std::recursive_mutex> Lock() const { return std::unique_lock(mu_); }
+
+  // The record, or nullptr. The pointer is valid while the caller holds
+  // Lock() and does not change that record.
+  const WorldRecord* Find(const std::string& kind, const std::string& id) const;
+  void Put(const std::string& kind, const std::string& id, WorldRecord record);
+  bool Remove(const std::string& kind, const std::string& id);
+
+  // Sorted ids of a kind (only live ones when live_only).
+  std::vector<std::string> Ids(const std::string& kind, bool live_only = false) const;
+  // Kinds that hold at least one record, sorted.
+  std::vector<std::string> Kinds() const;
+  // Live records whose refs name `id`, sorted by kind then id.
+  std::vector<WorldKey> Referrers(const std::string& id) const;
+  size_t size() const;
+
+  // Records put or removed since the last call, for the store to persist;
+  // clears the set. Load-time Put()s are followed by one TakeChanges() to
+  // start clean.
+  std::vector<WorldChange> TakeChanges();
+  // Marks records changed again (a save that failed keeps them for the next).
+  void MarkChanged(const std::vector<WorldChange>& changes);
+  // Forgets everything (a reset endpoint, tests). Every record counts as removed.
+  void Clear();
+
+ private:
+  void Unindex(const WorldKey& key, const WorldRecord& r);
+
+  mutable std::recursive_mutex mu_;
+  std::map<std::string, std::map<std::string, WorldRecord>> kinds_;
+  std::unordered_map<std::string, std::set<WorldKey>> referrers_;
+  std::set<WorldKey> dirty_;
+};
+
+}  // namespace ms

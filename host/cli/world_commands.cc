@@ -1,0 +1,213 @@
+// moonstack world list | show | call | load | reset: the simulated cloud,
+// inspected and changed out of band (a test terminating an instance behind
+// a stack's back, registering an instance-store image, ...).
+//
+// Each command opens the state file, loads the world, runs, and saves what
+// changed. Actions run in the same sim (providers/sim/) the providers call,
+// with AWS's action names and request/response shapes.
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/io.h"
+#include "lua/provider_host.h"
+#include "lua/runtime.h"
+#include "lua/world_binding.h"
+#include "store/schema.h"
+#include "store/world_table.h"
+#include "template/parse.h"
+
+namespace ms::cli {
+namespace {
+
+struct WorldArgs {
+  std::string state;               // --state
+  std::vector<std::string> dirs;   // --providers (a user's own sim services)
+  std::string region = "us-east-1";
+  std::string kind;                // list/show --kind
+  std::string id;                  // show ID
+  std::string service, action;     // call SERVICE ACTION
+  std::string params = "{}";       // call ... JSON
+  std::string file;                // load FILE
+};
+
+// The world of the state file, and a Lua runtime whose `moonstack.world` is it.
+class WorldSession {
+ public:
+  Status Open(const WorldArgs& args) {
+    MS_RETURN_IF_ERROR(OpenStore(StatePath(args.state), &db_));
+    MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
+    lua::ProviderPaths paths = lua::DefaultProviderPaths(Home(), args.dirs);
+    lua::RuntimeOptions options;
+    options.module_roots.push_back(paths.sdk_dir);
+    for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
+    options.print = [](std::string_view line) { std::cerr << line << "\n"; };
+    Status s;
+    rt_ = lua::Runtime::Create(options, &s);
+    if (!rt_) return s;
+    MS_RETURN_IF_ERROR(lua::WorldBinding::Install(rt_.get(), &world_, &binding_));
+    // Out-of-band changes happen now, in real time.
+    binding_->set_now_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count());
+    return Status::OK();
+  }
+  Status Save(size_t* written = nullptr) { return SaveWorld(db_.get(), &world_, written); }
+
+  World& world() { return world_; }
+  lua::Runtime& rt() { return *rt_; }
+
+ private:
+  World world_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<lua::Runtime> rt_;
+  std::unique_ptr<lua::WorldBinding> binding_;
+};
+
+Json ToJson(const Value& v) { return Json::parse(v.ToJson()); }
+
+std::string StripPrefix(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s;
+}
+
+int RunList(const WorldArgs& args) {
+  WorldSession w;
+  Status s = w.Open(args);
+  if (!s.ok()) return ReportError("ListWorld", s);
+  auto lock = w.world().Lock();
+  Json records = Json::array();
+  for (const std::string& kind : w.world().Kinds()) {
+    if (!args.kind.empty() && kind != args.kind) continue;
+    for (const std::string& id : w.world().Ids(kind)) {
+      records.push_back(Json{{"Kind", kind}, {"Id", id}, {"Live", w.world().Find(kind, id)->live}});
+    }
+  }
+  PrintJson(Json{{"Records", records}});
+  return 0;
+}
+
+int RunShow(const WorldArgs& args) {
+  WorldSession w;
+  Status s = w.Open(args);
+  if (!s.ok()) return ReportError("ShowWorld", s);
+  auto lock = w.world().Lock();
+  Json found = Json::array();
+  for (const std::string& kind : w.world().Kinds()) {
+    if (!args.kind.empty() && kind != args.kind) continue;
+    if (const WorldRecord* r = w.world().Find(kind, args.id)) {
+      found.push_back(Json{{"Kind", kind}, {"Id", args.id}, {"Live", r->live}, {"Refs", r->refs},
+                           {"Data", ToJson(r->data)}});
+    }
+  }
+  if (found.empty()) return ReportError("ShowWorld", Status::NotFound("No world record with id " + args.id));
+  if (found.size() > 1) {
+    return ReportError("ShowWorld", Status::Validation("Several world records have id " + args.id +
+                                                       ": name one with --kind"));
+  }
+  PrintJson(found[0]);
+  return 0;
+}
+
+int RunCall(const WorldArgs& args) {
+  WorldSession w;
+  Value params;
+  Status s = ParseJson(args.params, &params);
+  if (!s.ok()) {
+    return ReportError(args.action, Status::Validation("Error parsing parameter: Invalid JSON: " + StripPrefix(s.message(), "Template format error: ")));
+  }
+  s = w.Open(args);
+  if (!s.ok()) return ReportError(args.action, s);
+  lua::CallResult sim = w.rt().Require("sim");
+  if (!sim.ok()) return ReportError(args.action, sim.status());
+  Value service = Value::String(args.service), action = Value::String(args.action);
+  Value opts = Value::MakeMap();
+  opts.set("region", Value::String(args.region));
+  lua::CallResult r = w.rt().CallField(sim.refs[0], "call", {service, action, params, opts});
+  if (!r.ok()) {
+    // A failed call saves nothing.
+    return ReportAwsError(args.action, r.error->code.empty() ? "InternalFailure" : r.error->code,
+                          r.error->message);
+  }
+  s = w.Save();
+  if (!s.ok()) return ReportError(args.action, s);
+  PrintJson(r.value().is_null() ? Json::object() : ToJson(r.value()));
+  return 0;
+}
+
+int RunLoad(const WorldArgs& args) {
+  WorldSession w;
+  std::string code;
+  Status s = ReadFile(args.file, &code);
+  if (s.ok()) s = w.Open(args);
+  if (!s.ok()) return ReportError("LoadWorld", s);
+  // The script's globals: `aws` (the sim client), `sim`, and `world` (the store).
+  lua::CallResult prelude = w.rt().Eval(
+      "sim = require('sim'); world = require('moonstack.world'); aws = sim.client()",
+      "=[world load]");
+  if (!prelude.ok()) return ReportError("LoadWorld", prelude.status());
+  lua::CallResult r = w.rt().Eval(code, "@" + args.file);
+  if (!r.ok()) return ReportError("LoadWorld", r.status());  // nothing saved
+  size_t written = 0;
+  s = w.Save(&written);
+  if (!s.ok()) return ReportError("LoadWorld", s);
+  PrintJson(Json{{"File", args.file}, {"RecordsChanged", written}});
+  return 0;
+}
+
+int RunReset(const WorldArgs& args) {
+  WorldSession w;
+  Status s = w.Open(args);
+  if (s.ok()) {
+    w.world().Clear();
+    s = w.Save();
+  }
+  return s.ok() ? 0 : ReportError("ResetWorld", s);
+}
+
+void AddCommonOptions(CLI::App* cmd, WorldArgs* args) {
+  cmd->add_option("--state", args->state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
+  cmd->add_option("--providers", args->dirs, "A provider directory whose sim/ adds or overrides services");
+}
+
+}  // namespace
+
+void AddWorldCommands(CLI::App& app, int* exit_code) {
+  CLI::App* world = app.add_subcommand("world", "Inspect and change the simulated cloud out of band");
+  world->require_subcommand(1);
+
+  auto list_args = std::make_shared<WorldArgs>();
+  CLI::App* list = world->add_subcommand("list", "List the world's records (kind, id, live)");
+  list->add_option("--kind", list_args->kind, "Only this kind, e.g. ec2.instance");
+  AddCommonOptions(list, list_args.get());
+  list->callback([list_args, exit_code] { *exit_code = RunList(*list_args); });
+
+  auto show_args = std::make_shared<WorldArgs>();
+  CLI::App* show = world->add_subcommand("show", "Show one record: its data and what it depends on");
+  show->add_option("id", show_args->id, "The record's id, e.g. i-0b22a22ee7a1b9c2f")->required();
+  show->add_option("--kind", show_args->kind, "The record's kind, when several share the id");
+  AddCommonOptions(show, show_args.get());
+  show->callback([show_args, exit_code] { *exit_code = RunShow(*show_args); });
+
+  auto call_args = std::make_shared<WorldArgs>();
+  CLI::App* call = world->add_subcommand("call", "Run a simulated AWS action: call ec2 TerminateInstances '{...}'");
+  call->add_option("service", call_args->service, "ec2, iam, ssm or cloudformation")->required();
+  call->add_option("action", call_args->action, "AWS's action name, e.g. StopInstances")->required();
+  call->add_option("params", call_args->params, "The request as JSON (default {})");
+  call->add_option("--region", call_args->region, "The region (default us-east-1)");
+  AddCommonOptions(call, call_args.get());
+  call->callback([call_args, exit_code] { *exit_code = RunCall(*call_args); });
+
+  auto load_args = std::make_shared<WorldArgs>();
+  CLI::App* load = world->add_subcommand("load", "Run a Lua script against the world (globals aws, sim, world)");
+  load->add_option("file", load_args->file, "The script")->required();
+  AddCommonOptions(load, load_args.get());
+  load->callback([load_args, exit_code] { *exit_code = RunLoad(*load_args); });
+
+  auto reset_args = std::make_shared<WorldArgs>();
+  CLI::App* reset = world->add_subcommand("reset", "Forget every world record");
+  AddCommonOptions(reset, reset_args.get());
+  reset->callback([reset_args, exit_code] { *exit_code = RunReset(*reset_args); });
+}
+
+}  // namespace ms::cli

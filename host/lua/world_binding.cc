@@ -1,0 +1,199 @@
+#include "lua/world_binding.h"
+
+#include <lua.hpp>
+
+#include <optional>
+#include <string>
+
+#include "lua/marshal.h"
+#include "lua/runtime.h"
+
+namespace ms::lua {
+namespace {
+
+WorldBinding* Self(lua_State* L) {
+  return static_cast<WorldBinding*>(lua_touserdata(L, lua_upvalueindex(1)));
+}
+
+std::string CheckString(lua_State* L, int idx, const char* fn, const char* what) {
+  size_t n = 0;
+  const char* s = lua_type(L, idx) == LUA_TSTRING ? lua_tolstring(L, idx, &n) : nullptr;
+  if (s == nullptr) luaL_error(L, "world.%s: %s must be a string", fn, what);
+  return std::string(s, n);
+}
+
+// Pushes a Value or raises (the value came from the world: only a corrupt
+// state file could make it unpushable).
+void Push(lua_State* L, const Value& v) {
+  std::string error;
+  if (!PushValue(L, v, MarshalOptions(), &error)) luaL_error(L, "world: %s", error.c_str());
+}
+
+void PushStrings(lua_State* L, const std::vector<std::string>& items) {
+  lua_createtable(L, static_cast<int>(items.size()), 0);
+  for (size_t i = 0; i < items.size(); ++i) {
+    lua_pushlstring(L, items[i].data(), items[i].size());
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+}
+
+int Get(lua_State* L) {
+  WorldBinding* b = Self(L);
+  const std::string kind = CheckString(L, 1, "get", "kind");
+  const std::string id = CheckString(L, 2, "get", "id");
+  // Copy under the lock, push after it: a Lua error (out of memory) must
+  // never unwind through a held lock.
+  std::optional<Value> data;
+  {
+    auto lock = b->world()->Lock();
+    if (const WorldRecord* r = b->world()->Find(kind, id)) data = r->data;
+  }
+  if (data) {
+    Push(L, *data);
+  } else {
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+int Put(lua_State* L) {
+  WorldBinding* b = Self(L);
+  WorldRecord r;
+  const std::string kind = CheckString(L, 1, "put", "kind");
+  const std::string id = CheckString(L, 2, "put", "id");
+  if (!lua_istable(L, 3)) return luaL_error(L, "world.put: data must be a table");
+  std::string error;
+  if (!ToValue(L, 3, MarshalOptions(), &r.data, &error, "data")) return luaL_error(L, "world.put: %s", error.c_str());
+  if (!r.data.is_map()) return luaL_error(L, "world.put: data must be a table with string keys");
+  if (!lua_isnoneornil(L, 4)) {
+    if (!lua_istable(L, 4)) return luaL_error(L, "world.put: opts must be a table");
+    lua_getfield(L, 4, "refs");
+    if (lua_istable(L, -1)) {
+      for (int i = 1;; ++i) {
+        lua_rawgeti(L, -1, i);
+        if (lua_isnil(L, -1)) { lua_pop(L, 1); break; }
+        if (lua_type(L, -1) != LUA_TSTRING) return luaL_error(L, "world.put: opts.refs must hold strings");
+        r.refs.emplace_back(lua_tostring(L, -1), lua_objlen(L, -1));
+        lua_pop(L, 1);
+      }
+    } else if (!lua_isnil(L, -1)) {
+      return luaL_error(L, "world.put: opts.refs must be a list of ids");
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 4, "live");
+    if (!lua_isnil(L, -1)) r.live = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+  }
+  b->world()->Put(kind, id, std::move(r));
+  return 0;
+}
+
+int Remove(lua_State* L) {
+  WorldBinding* b = Self(L);
+  const std::string kind = CheckString(L, 1, "remove", "kind");
+  const std::string id = CheckString(L, 2, "remove", "id");
+  lua_pushboolean(L, b->world()->Remove(kind, id));
+  return 1;
+}
+
+int Ids(lua_State* L) {
+  WorldBinding* b = Self(L);
+  const std::string kind = CheckString(L, 1, "ids", "kind");
+  PushStrings(L, b->world()->Ids(kind, lua_toboolean(L, 2) != 0));
+  return 1;
+}
+
+int Live(lua_State* L) {
+  WorldBinding* b = Self(L);
+  const std::string kind = CheckString(L, 1, "live", "kind");
+  const std::string id = CheckString(L, 2, "live", "id");
+  bool live = false;
+  {
+    auto lock = b->world()->Lock();
+    const WorldRecord* r = b->world()->Find(kind, id);
+    live = r != nullptr && r->live;
+  }
+  lua_pushboolean(L, live);
+  return 1;
+}
+
+int Referrers(lua_State* L) {
+  WorldBinding* b = Self(L);
+  const std::string id = CheckString(L, 1, "referrers", "id");
+  std::vector<WorldKey> keys = b->world()->Referrers(id);
+  lua_createtable(L, static_cast<int>(keys.size()), 0);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    lua_createtable(L, 0, 2);
+    lua_pushlstring(L, keys[i].first.data(), keys[i].first.size());
+    lua_setfield(L, -2, "kind");
+    lua_pushlstring(L, keys[i].second.data(), keys[i].second.size());
+    lua_setfield(L, -2, "id");
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+  return 1;
+}
+
+int Kinds(lua_State* L) {
+  PushStrings(L, Self(L)->world()->Kinds());
+  return 1;
+}
+
+// atomic(fn, ...): fn runs with the world locked. The lock is released before
+// an error propagates, so a failing (or aborted: deadline, memory) action
+// never leaves the world locked for other workers.
+int Atomic(lua_State* L) {
+  WorldBinding* b = Self(L);
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  const int base = lua_gettop(L);  // fn and its arguments
+  int rc;
+  {
+    auto lock = b->world()->Lock();
+    rc = lua_pcall(L, base - 1, LUA_MULTRET, 0);
+  }
+  if (rc != 0) return lua_error(L);  // rethrows the same error value
+  return lua_gettop(L);
+}
+
+int NowMs(lua_State* L) {
+  lua_pushnumber(L, static_cast<lua_Number>(Self(L)->now_ms()));
+  return 1;
+}
+
+int SetNowMs(lua_State* L) {
+  Self(L)->set_now_ms(static_cast<int64_t>(luaL_checknumber(L, 1)));
+  return 0;
+}
+
+int Open(lua_State* L) {
+  auto* b = static_cast<WorldBinding*>(lua_touserdata(L, 1));
+  static const luaL_Reg kFunctions[] = {
+      {"get", Get},   {"put", Put},           {"remove", Remove}, {"ids", Ids},
+      {"live", Live}, {"referrers", Referrers}, {"kinds", Kinds}, {"atomic", Atomic},
+      {"now_ms", NowMs}, {"set_now_ms", SetNowMs}, {nullptr, nullptr},
+  };
+  lua_newtable(L);
+  for (const luaL_Reg* f = kFunctions; f->name; ++f) {
+    lua_pushlightuserdata(L, b);
+    lua_pushcclosure(L, f->func, 1);
+    lua_setfield(L, -2, f->name);
+  }
+  lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "moonstack.world");
+  return 0;
+}
+
+}  // namespace
+
+Status WorldBinding::Install(Runtime* rt, World* world, std::unique_ptr<WorldBinding>* out) {
+  auto b = std::unique_ptr<WorldBinding>(new WorldBinding(world));
+  if (lua_cpcall(rt->state(), Open, b.get()) != 0) {
+    std::string message = lua_tostring(rt->state(), -1) ? lua_tostring(rt->state(), -1) : "error";
+    lua_pop(rt->state(), 1);
+    return Status::Internal("cannot install moonstack.world: " + message);
+  }
+  *out = std::move(b);
+  return Status::OK();
+}
+
+}  // namespace ms::lua

@@ -1,0 +1,45 @@
+// WorldBinding: the `moonstack.world` module, the simulated cloud's store as
+// Lua sees it (providers/sim/ runs on it). Its contract is documented, and
+// mirrored for plain-luajit tests, in lua-sdk/moonstack/world_memory.lua:
+//
+//   get(kind, id)                 -> a copy of the record's data, or nil
+//   put(kind, id, data [, opts])  opts: { refs = {ids...}, live = bool }
+//   remove(kind, id)              -> true if it existed
+//   ids(kind [, live_only])       -> sorted ids
+//   live(kind, id)                -> bool
+//   referrers(id)                 -> { {kind=, id=}, ... } of live records naming id
+//   kinds()                       -> sorted kinds that hold records
+//   atomic(fn, ...)               -> fn(...)'s results, the world locked meanwhile
+//   now_ms() / set_now_ms(ms)     the clock of the current call
+//
+// The World is shared by every worker; each Runtime has its own binding (its
+// own clock: the engine sets it to the hook's ctx.now_ms before each call).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "base/status.h"
+#include "world/world.h"
+
+namespace ms::lua {
+
+class Runtime;
+
+class WorldBinding {
+ public:
+  // Installs package.loaded["moonstack.world"] into `rt`. `world` and the
+  // binding must outlive the Runtime's use of the module.
+  static Status Install(Runtime* rt, World* world, std::unique_ptr<WorldBinding>* out);
+
+  void set_now_ms(int64_t ms) { now_ms_ = ms; }
+  int64_t now_ms() const { return now_ms_; }
+  World* world() const { return world_; }
+
+ private:
+  explicit WorldBinding(World* world) : world_(world) {}
+  World* world_;
+  int64_t now_ms_ = 0;
+};
+
+}  // namespace ms::lua

@@ -1,0 +1,99 @@
+// `moonstack world`: the simulated cloud inspected and changed out of band,
+// persisted in the state file between commands.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Run {
+  int exit_code;
+  std::string out;
+};
+
+// Each test case its own state directory: ctest runs cases in parallel.
+std::string g_case = "default";
+std::string StateDir() {
+  return (std::filesystem::temp_directory_path() / ("moonstack_world_cli_" + g_case)).string();
+}
+
+Run World(const std::string& args, bool with_stderr = true) {
+  std::string cmd = std::string(MOONSTACK_BINARY) + " world " + args + " --state " + StateDir() + "/state.db" +
+                    (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+void Fresh(const std::string& name) {
+  g_case = name;
+  std::filesystem::remove_all(StateDir());
+  std::filesystem::create_directories(StateDir());
+}
+
+std::string WriteScript(const std::string& name, const std::string& text) {
+  std::string path = StateDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("world load, list and show persist records between commands", "[cli][world]") {
+  Fresh("load");
+  std::string script = WriteScript("seed.lua", R"(
+    world.put("ec2.security_group", "sg-1", { GroupName = "web" })
+    world.put("ec2.instance", "i-1", { InstanceType = "t2.micro" }, { refs = { "sg-1" } })
+  )");
+  Run load = World("load " + script);
+  INFO(load.out);
+  REQUIRE(load.exit_code == 0);
+  CHECK(nlohmann::json::parse(load.out)["RecordsChanged"] == 2);
+
+  Run list = World("list --kind ec2.instance");
+  REQUIRE(list.exit_code == 0);
+  auto records = nlohmann::json::parse(list.out)["Records"];
+  REQUIRE(records.size() == 1);
+  CHECK(records[0]["Id"] == "i-1");
+  CHECK(records[0]["Live"] == true);
+
+  Run show = World("show i-1");
+  REQUIRE(show.exit_code == 0);
+  auto j = nlohmann::json::parse(show.out);
+  CHECK(j["Kind"] == "ec2.instance");
+  CHECK(j["Refs"] == nlohmann::json::array({"sg-1"}));
+  CHECK(j["Data"]["InstanceType"] == "t2.micro");
+
+  REQUIRE(World("reset").exit_code == 0);
+  CHECK(nlohmann::json::parse(World("list").out)["Records"].empty());
+}
+
+TEST_CASE("world errors read as the aws CLI's", "[cli][world]") {
+  Fresh("errors");
+  Run missing = World("show i-nope");
+  CHECK(missing.exit_code == 255);
+  CHECK(missing.out == "\nAn error occurred (ValidationError) when calling the ShowWorld operation: "
+                       "No world record with id i-nope\n");
+  Run service = World("call nosuch DoThing '{}'");
+  CHECK(service.exit_code == 255);
+  CHECK(service.out ==
+        "\nAn error occurred (UnknownService) when calling the DoThing operation: Unknown service nosuch\n");
+  Run json = World("call ec2 DescribeInstances '{'");
+  CHECK(json.exit_code == 255);
+  CHECK(json.out.find("Error parsing parameter: Invalid JSON:") != std::string::npos);
+  // A script that fails saves nothing.
+  std::string bad = WriteScript("bad.lua", "world.put('a', 'b', {})\nerror('stop here')\n");
+  Run failed = World("load " + bad);
+  CHECK(failed.exit_code == 255);
+  CHECK(failed.out.find("stop here") != std::string::npos);
+  CHECK(nlohmann::json::parse(World("list", false).out)["Records"].empty());
+}

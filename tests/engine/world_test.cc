@@ -1,0 +1,111 @@
+// World: records, the referrers index, change tracking; and its persistence
+// in the store (store/world_table).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "store/schema.h"
+#include "store/world_table.h"
+#include "template/parse.h"
+#include "world/world.h"
+
+using ms::Value;
+using ms::World;
+using ms::WorldKey;
+using ms::WorldRecord;
+
+namespace {
+
+WorldRecord Rec(const std::string& json, std::vector<std::string> refs = {}, bool live = true) {
+  WorldRecord r;
+  REQUIRE(ms::ParseJson(json, &r.data).ok());
+  r.refs = std::move(refs);
+  r.live = live;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("world: referrers are live records naming an id, sorted", "[world]") {
+  World w;
+  w.Put("ec2.security_group", "sg-1", Rec("{}"));
+  w.Put("ec2.instance", "i-2", Rec("{}", {"sg-1"}));
+  w.Put("ec2.instance", "i-1", Rec("{}", {"sg-1", "subnet-1"}));
+  w.Put("ec2.security_group", "sg-0", Rec("{}", {"sg-1"}));
+  CHECK(w.Referrers("sg-1") ==
+        std::vector<WorldKey>{{"ec2.instance", "i-1"}, {"ec2.instance", "i-2"}, {"ec2.security_group", "sg-0"}});
+  // Terminated: still there, no longer a dependent.
+  w.Put("ec2.instance", "i-1", Rec(R"({"State":"terminated"})", {"sg-1"}, false));
+  CHECK(w.Referrers("sg-1") == std::vector<WorldKey>{{"ec2.instance", "i-2"}, {"ec2.security_group", "sg-0"}});
+  // Re-putting replaces the refs; removing drops them.
+  w.Put("ec2.instance", "i-2", Rec("{}", {"subnet-1"}));
+  CHECK(w.Referrers("subnet-1") == std::vector<WorldKey>{{"ec2.instance", "i-2"}});
+  CHECK(w.Remove("ec2.security_group", "sg-0"));
+  CHECK_FALSE(w.Remove("ec2.security_group", "sg-0"));
+  CHECK(w.Referrers("sg-1").empty());
+  CHECK(w.Ids("ec2.instance") == std::vector<std::string>{"i-1", "i-2"});
+  CHECK(w.Ids("ec2.instance", true) == std::vector<std::string>{"i-2"});
+  CHECK(w.Kinds() == std::vector<std::string>{"ec2.instance", "ec2.security_group"});
+  CHECK(w.size() == 3);
+}
+
+TEST_CASE("world: changes are taken once, removals included", "[world]") {
+  World w;
+  w.Put("a", "1", Rec("{}"));
+  w.Put("a", "2", Rec("{}"));
+  w.Remove("a", "2");
+  auto changes = w.TakeChanges();
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].key == WorldKey{"a", "1"});
+  CHECK(changes[0].record.has_value());
+  CHECK(changes[1].key == WorldKey{"a", "2"});
+  CHECK_FALSE(changes[1].record.has_value());
+  CHECK(w.TakeChanges().empty());
+  w.Clear();
+  CHECK(w.size() == 0);
+  CHECK(w.TakeChanges().size() == 1);
+}
+
+TEST_CASE("store: the world survives a close and reopen", "[world][store]") {
+  const std::string path = std::filesystem::temp_directory_path() / "moonstack_world_test/state.db";
+  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+  {
+    std::unique_ptr<ms::Database> db;
+    REQUIRE(ms::OpenStore(path, &db).ok());
+    World w;
+    w.Put("ec2.instance", "i-1", Rec(R"({"InstanceType":"t2.micro","Cpu":1.50,"Tags":[]})", {"sg-1"}));
+    w.Put("ec2.instance", "i-9", Rec(R"({"State":"terminated"})", {}, false));
+    w.Put("ec2.security_group", "sg-1", Rec("{}"));
+    size_t written = 0;
+    REQUIRE(ms::SaveWorld(db.get(), &w, &written).ok());
+    CHECK(written == 3);
+    w.Remove("ec2.security_group", "sg-1");
+    REQUIRE(ms::SaveWorld(db.get(), &w).ok());
+  }
+  std::unique_ptr<ms::Database> db;
+  REQUIRE(ms::OpenStore(path, &db).ok());
+  World w;
+  REQUIRE(ms::LoadWorld(db.get(), &w).ok());
+  CHECK(w.size() == 2);
+  const WorldRecord* i1 = w.Find("ec2.instance", "i-1");
+  REQUIRE(i1 != nullptr);
+  CHECK(i1->data.ToJson() == R"({"InstanceType":"t2.micro","Cpu":1.50,"Tags":[]})");  // number text kept
+  CHECK(i1->refs == std::vector<std::string>{"sg-1"});
+  CHECK_FALSE(w.Find("ec2.instance", "i-9")->live);
+  CHECK(w.Find("ec2.security_group", "sg-1") == nullptr);
+  CHECK(w.Referrers("sg-1") == std::vector<WorldKey>{{"ec2.instance", "i-1"}});
+  CHECK(w.TakeChanges().empty());  // loading is not a change
+}
+
+TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
+  const std::string path = std::filesystem::temp_directory_path() / "moonstack_store_newer.db";
+  std::filesystem::remove(path);
+  {
+    std::unique_ptr<ms::Database> db;
+    REQUIRE(ms::Database::Open(path, &db).ok());
+    REQUIRE(db->SetUserVersion(999).ok());
+  }
+  std::unique_ptr<ms::Database> db;
+  ms::Status s = ms::OpenStore(path, &db);
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 1)");
+}

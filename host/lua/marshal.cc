@@ -163,7 +163,7 @@ class Pusher {
       }
     }
     int order = 0;
-    if (!sorted) {
+    if (!sorted && o_.keep_key_order) {
       lua_createtable(L, 0, static_cast<int>(members.size()));
       order = lua_gettop(L);
       for (size_t i = 0; i < members.size(); ++i) {

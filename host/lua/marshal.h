@@ -51,6 +51,10 @@ struct MarshalOptions {
   bool stringify_scalars = false;
   // Deepest nesting of lists and maps, both ways.
   int max_depth = 100;
+  // Engine -> Lua: record a map's document order (__order) when its keys are
+  // not sorted. Hook calls turn it off: a provider's result never depends on
+  // key order, and building the side table is most of a call's marshalling.
+  bool keep_key_order = true;
 };
 
 // Creates the markers and the `moonstack` table (global and

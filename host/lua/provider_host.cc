@@ -67,17 +67,26 @@ TypeSchema SchemaFrom(const Value& d) {
   return s;
 }
 
+// Keys in sorted order, so marshalling needs no side table for their order.
 Value ContextValue(const HookContext& c) {
-  Value ctx = Value::MakeMap();
-  ctx.set("stack_name", Value::String(c.stack_name));
-  ctx.set("stack_id", Value::String(c.stack_id));
-  ctx.set("logical_id", Value::String(c.logical_id));
-  ctx.set("region", Value::String(c.region));
-  ctx.set("account", Value::String(c.account_id));
-  ctx.set("now_ms", Value::Integer(c.now_ms));
-  if (!c.update_policy.is_null()) ctx.set("update_policy", c.update_policy);
-  if (!c.progress.is_null()) ctx.set("progress", c.progress);
-  return ctx;
+  Value::Map m;
+  m.reserve(8);
+  m.push_back({"account", Value::String(c.account_id)});
+  m.push_back({"logical_id", Value::String(c.logical_id)});
+  m.push_back({"now_ms", Value::Integer(c.now_ms)});
+  if (!c.progress.is_null()) m.push_back({"progress", c.progress});
+  m.push_back({"region", Value::String(c.region)});
+  m.push_back({"stack_id", Value::String(c.stack_id)});
+  m.push_back({"stack_name", Value::String(c.stack_name)});
+  if (!c.update_policy.is_null()) m.push_back({"update_policy", c.update_policy});
+  return Value::MakeMap(std::move(m));
+}
+
+// Hook calls: key order is not kept (see MarshalOptions::keep_key_order).
+CallOptions HookCallOptions() {
+  CallOptions o;
+  o.marshal.keep_key_order = false;
+  return o;
 }
 
 HookOutcome Failed(const LuaError& e) {
@@ -146,8 +155,10 @@ class LuaProviderSession : public ProviderSession {
     world_->set_now_ms(call.ctx.now_ms);  // the world's clock is the engine's
     Value id = call.physical_id.empty() ? Value() : Value::String(call.physical_id);
     Value changed = Value::StringList(call.changed);
+    static const CallOptions kHookOptions = HookCallOptions();
     CallResult r = rt_->CallField(host_, "call",
-                                  {p->decl, hook, ctx, id, call.properties, call.old_properties, changed});
+                                  {p->decl, hook, ctx, id, call.properties, call.old_properties, changed},
+                                  kHookOptions);
     if (!r.ok()) return Failed(*r.error);
     return OutcomeFrom(r.value());
   }

@@ -121,6 +121,7 @@ class LuaProviderSession : public ProviderSession {
     const Loaded* p = Find(type);
     if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
     Value c = ContextValue(ctx);
+    world_->set_now_ms(ctx.now_ms);
     CallResult r = rt_->CallField(host_, "validate", {p->decl, properties, c});
     if (!r.ok()) return Status::Validation(r.error->message);
     *coerced = r.value();
@@ -133,6 +134,7 @@ class LuaProviderSession : public ProviderSession {
     if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
     Value name = Value::String(std::string(property));
     Value c = ContextValue(ctx);
+    world_->set_now_ms(ctx.now_ms);
     CallResult r = rt_->CallField(host_, "decide_update", {p->decl, name, old_value, new_value, c});
     if (!r.ok()) return Status::Validation(r.error->message);
     if (!ParseUpdateBehavior(r.value().str(), out)) {

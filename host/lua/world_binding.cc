@@ -164,8 +164,45 @@ int SetNowMs(lua_State* L) {
   return 0;
 }
 
+// os.time() and os.date(fmt) tell the world's time, not the machine's, so a
+// provider stamping a record behaves the same under virtual time. With a
+// time argument they are the standard functions (upvalue 2).
+int OsTime(lua_State* L) {
+  if (!lua_isnoneornil(L, 1)) {
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+  }
+  lua_pushnumber(L, static_cast<lua_Number>(Self(L)->now_ms() / 1000));
+  return 1;
+}
+
+int OsDate(lua_State* L) {
+  const int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(2));
+  if (n >= 1) lua_pushvalue(L, 1); else lua_pushstring(L, "%c");
+  if (n >= 2 && !lua_isnil(L, 2)) lua_pushvalue(L, 2);
+  else lua_pushnumber(L, static_cast<lua_Number>(Self(L)->now_ms() / 1000));
+  lua_call(L, 2, 1);
+  return 1;
+}
+
+// Replaces os[name] with fn closed over the binding and the original.
+void WrapOs(lua_State* L, WorldBinding* b, const char* name, lua_CFunction fn) {
+  lua_getglobal(L, "os");
+  if (!lua_istable(L, -1)) { lua_pop(L, 1); return; }
+  lua_pushlightuserdata(L, b);
+  lua_getfield(L, -2, name);
+  lua_pushcclosure(L, fn, 2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
 int Open(lua_State* L) {
   auto* b = static_cast<WorldBinding*>(lua_touserdata(L, 1));
+  WrapOs(L, b, "time", OsTime);
+  WrapOs(L, b, "date", OsDate);
   static const luaL_Reg kFunctions[] = {
       {"get", Get},   {"put", Put},           {"remove", Remove}, {"ids", Ids},
       {"live", Live}, {"referrers", Referrers}, {"kinds", Kinds}, {"atomic", Atomic},

@@ -14,6 +14,8 @@
 //
 // The World is shared by every worker; each Runtime has its own binding (its
 // own clock: the engine sets it to the hook's ctx.now_ms before each call).
+// os.time() and os.date() without a time argument read that clock too, so
+// provider code sees virtual time as the engine does.
 #pragma once
 
 #include <cstdint>

@@ -88,3 +88,15 @@ TEST_CASE("world binding: an action past its deadline releases the world", "[lua
   other.join();
   CHECK(locked);
 }
+
+TEST_CASE("world binding: os.time and os.date read the world's clock", "[lua][world]") {
+  World w;
+  Bound b = Bind(&w);
+  b.binding->set_now_ms(86400 * 1000 * 365LL + 1500);  // 1971-01-01T00:00:01.5Z
+  auto r = b.rt->Eval("return os.time(), os.date('!%Y-%m-%dT%H:%M:%SZ'), "
+                      "os.time({year = 2000, month = 1, day = 1, hour = 0}) ~= nil");
+  REQUIRE(r.ok());
+  CHECK(r.values[0].ToJson() == "31536001");
+  CHECK(r.values[1].str() == "1971-01-01T00:00:01Z");
+  CHECK(r.values[2].as_bool());  // with a table: the standard conversion
+}

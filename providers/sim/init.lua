@@ -19,9 +19,10 @@
 --   sim.call("ec2", "TerminateInstances", { InstanceIds = { id } })
 --
 -- Service modules get an `env` as their second argument:
---   env.region, env.account, env.now_ms (the world clock), env.new_id(kind)
+--   env.region, env.account, env.now_ms (the world clock), env.new_id(kind, ...)
 --   (a deterministic ID from the world's shared generator: "instance",
---   "security_group", "role_id", ... — the methods of moonstack.ids).
+--   "security_group", "role_id", ... or ("hex", 8), ("upper_alnum", 13) —
+--   the methods of moonstack.ids, with their arguments).
 
 local errors = require("moonstack.errors")
 local ids = require("moonstack.ids")
@@ -40,12 +41,12 @@ function S.fail(message, code) errors.fail(message, code) end
 
 -- The world's ID generator: its state is a world record, so every worker
 -- draws from one sequence and a replay with the same seed gives the same IDs.
-local function new_id(kind)
+local function new_id(kind, ...)
   local state = world.get("sim", "ids")
   local g = state and ids.restore(state) or ids.new("moonstack")
   local method = g[kind]
   if type(method) ~= "function" then error("sim: no ID kind " .. tostring(kind), 2) end
-  local id = method(g)
+  local id = method(g, ...)
   world.put("sim", "ids", g:state())
   return id
 end

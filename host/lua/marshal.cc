@@ -172,8 +172,12 @@ class Pusher {
         lua_rawset(L, order);
       }
     }
-    lua_pushvalue(L, table);  // SetMarker works on the table at -1
-    SetMarker(L, false, order, numtext);
+    // An empty map stays unmarked: it reads back as a map while empty, and
+    // Lua code that fills it as a list (t[#t + 1] = x) gets a list.
+    if (!members.empty()) {
+      lua_pushvalue(L, table);  // SetMarker works on the table at -1
+      SetMarker(L, false, order, numtext);
+    }
     lua_settop(L, table);  // drop the copy and the side tables
     return true;
   }

@@ -7,7 +7,8 @@
 //   number   number, a double        (stringify_scalars: its text, unchanged)
 //   string   string (any bytes, NULs included)
 //   list     table 1..n marked array  (metatable field __jsontype = "array")
-//   map      table marked object      (__jsontype = "object")
+//   map      table marked object      (__jsontype = "object"); an EMPTY map
+//            is left unmarked, so Lua code may fill it either way
 //   unknown  refused: an unknown value never reaches provider code
 //
 // Lua -> engine:

@@ -11,6 +11,7 @@
 -- type's usual format, and deterministic attribute values.
 
 local P = require("moonstack.provider")
+local names = require("sim.cloudformation_names")
 local sim = require("sim")
 local world = require("moonstack.world")
 
@@ -30,12 +31,9 @@ local EC2_PREFIX = {
   ["AWS::EC2::NetworkInterfaceAttachment"] = "attach", ["AWS::EC2::VPNConnection"] = "vpn",
 }
 
--- CloudFormation's generated physical name: <stack>-<logical>-<13 of [A-Z0-9]>,
--- the stack and logical parts shortened so the whole stays within 64.
+-- CloudFormation's generated physical name, <stack>-<logical>-<12 random>.
 local function generated_name(ctx)
-  local stack = (ctx.stack_name ~= nil and ctx.stack_name ~= "") and ctx.stack_name or "stack"
-  local logical = (ctx.logical_id ~= nil and ctx.logical_id ~= "") and ctx.logical_id or "Resource"
-  return stack:sub(1, 25) .. "-" .. logical:sub(1, 24) .. "-" .. sim.new_id("upper_alnum", 13)
+  return names.physical(ctx.stack_name or "stack", ctx.logical_id or "Resource", 64)
 end
 
 local function physical_id(type_name, ctx)

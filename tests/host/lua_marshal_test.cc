@@ -281,3 +281,14 @@ TEST_CASE("refs: Lua values held by the host", "[lua]") {
   REQUIRE(r.values.size() == 1);
   CHECK(r.values[0].is_null());
 }
+
+TEST_CASE_METHOD(Fixture, "an empty map from the engine may be filled as a list or a map", "[lua][marshal]") {
+  Value empty = Value::MakeMap();
+  CHECK(RoundTrip(empty).ToJson() == "{}");
+  CallResult as_list = Apply("function(t) t[#t + 1] = 'x'; return t end", empty);
+  REQUIRE(as_list.ok());
+  CHECK(as_list.value().ToJson() == R"(["x"])");
+  CallResult as_map = Apply("function(t) t.k = 'v'; return t end", empty);
+  REQUIRE(as_map.ok());
+  CHECK(as_map.value().ToJson() == R"({"k":"v"})");
+}

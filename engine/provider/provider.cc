@@ -54,7 +54,7 @@ const PropertySchema* TypeSchema::FindProperty(std::string_view name) const {
 }
 
 bool TypeSchema::HasAttribute(std::string_view name) const {
-  return std::find(attributes.begin(), attributes.end(), name) != attributes.end();
+  return accepts_any_attribute || std::find(attributes.begin(), attributes.end(), name) != attributes.end();
 }
 
 }  // namespace ms

@@ -49,6 +49,7 @@ struct TypeSchema {
   std::vector<std::string> attributes;
   std::string primary_identifier;
   bool accepts_undeclared_properties = false;  // Custom:: resources
+  bool accepts_any_attribute = false;          // Custom:: resources, stubs, AWS types with attribute patterns
 
   const PropertySchema* FindProperty(std::string_view name) const;
   bool HasAttribute(std::string_view name) const;

@@ -12,6 +12,9 @@
 
 namespace ms::cli {
 
-Status LoadProviders(const std::vector<std::string>& dirs, std::unique_ptr<lua::LuaProviderRuntime>* out);
+// stub_unknown_types (--stub-unknown-types): types no provider implements are
+// served by moonstack.stub instead of failing validation.
+Status LoadProviders(const std::vector<std::string>& dirs, std::unique_ptr<lua::LuaProviderRuntime>* out,
+                     bool stub_unknown_types = false);
 
 }  // namespace ms::cli

@@ -15,6 +15,7 @@ struct TemplateArgs {
   std::string body;                // --template-body
   std::string file;                // --template-file
   std::vector<std::string> providers;  // --providers DIR (repeatable)
+  bool stub_unknown_types = false;     // --stub-unknown-types
 };
 
 void AddTemplateOptions(CLI::App* cmd, TemplateArgs* args) {
@@ -25,6 +26,9 @@ void AddTemplateOptions(CLI::App* cmd, TemplateArgs* args) {
   file->excludes(body);
   cmd->add_option("--providers", args->providers,
                   "A directory of Lua providers whose types the template may use (repeatable)");
+  cmd->add_flag("--stub-unknown-types", args->stub_unknown_types,
+                "Accept resource types no provider implements: a stub deploys them (any property, "
+                "updates in place, placeholder attributes)");
 }
 
 
@@ -39,7 +43,7 @@ Status LoadAndValidate(const TemplateArgs& args, Template* t, TemplateSummary* s
   std::string text;
   MS_RETURN_IF_ERROR(ReadTemplate(args, &text));
   std::unique_ptr<lua::LuaProviderRuntime> providers;
-  MS_RETURN_IF_ERROR(LoadProviders(args.providers, &providers));
+  MS_RETURN_IF_ERROR(LoadProviders(args.providers, &providers, args.stub_unknown_types));
   return ValidateTemplate(text, t, summary, providers.get());
 }
 

@@ -1,11 +1,13 @@
 #include "lua/provider_host.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "catalog/resource_catalog.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 
@@ -23,14 +25,16 @@ Status ReadText(const std::string& path, std::string* text) {
   return Status::OK();
 }
 
-// Every provider file under `dir`, sorted, skipping lib/ and sim/ subtrees.
+// Every provider file under `dir`, sorted, skipping lib/, sim/ (shared
+// code), tests/ (contract fixtures) and custom/ (custom-resource handlers).
 Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::Validation(dir + ": no such provider directory");
   fs::recursive_directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
-    if (it->is_directory() && (p.filename() == "lib" || p.filename() == "sim")) {
+    if (it->is_directory() && (p.filename() == "lib" || p.filename() == "sim" || p.filename() == "tests" ||
+                               p.filename() == "custom")) {
       it.disable_recursion_pending();
       continue;
     }
@@ -51,6 +55,7 @@ TypeSchema SchemaFrom(const Value& d) {
   if (const Value* pid = d.find("primary_identifier")) s.primary_identifier = pid->str();
   s.accepts_undeclared_properties = d.find("additional_properties") != nullptr &&
                                     d.find("additional_properties")->is_string();
+  s.accepts_any_attribute = d.find("any_attributes") != nullptr && d.find("any_attributes")->as_bool();
   if (const Value* props = d.find("properties")) {
     for (const Value& p : props->list()) {
       PropertySchema ps;
@@ -67,8 +72,72 @@ TypeSchema SchemaFrom(const Value& d) {
   return s;
 }
 
+constexpr const char* kCustomResource = "AWS::CloudFormation::CustomResource";
+
+// A name moonstack.stub can declare: Service::Category::Resource, alphanumeric.
+bool StubbableType(std::string_view type) {
+  int parts = 0;
+  size_t start = 0;
+  while (true) {
+    size_t sep = type.find("::", start);
+    std::string_view part = type.substr(start, sep == std::string_view::npos ? std::string_view::npos : sep - start);
+    if (part.empty()) return false;
+    for (char ch : part) {
+      if (!std::isalnum(static_cast<unsigned char>(ch))) return false;
+    }
+    ++parts;
+    if (sep == std::string_view::npos) break;
+    start = sep + 2;
+  }
+  return parts == 3;
+}
+
+// An AWS type without a Lua provider is served by providers/lib/generic.lua,
+// made from the type's registry schema in the catalog: every top-level
+// property a template may set (read-only ones are outputs), "replace" when
+// create-only, "none" otherwise. CatalogSchema is what that declaration
+// describes, built here so the runtime can answer Schema() without Lua.
+TypeSchema CatalogSchema(const ResourceTypeInfo& info) {
+  TypeSchema s;
+  s.type = info.type;
+  s.source = "generic provider for " + info.type;
+  for (const ResourceTypeInfo::Property& p : info.properties) {
+    if (p.read_only) continue;
+    PropertySchema ps;
+    ps.name = p.name;
+    ps.type = "json";
+    ps.required = p.required;
+    ps.update = p.create_only ? UpdateBehavior::kReplace : UpdateBehavior::kNone;
+    s.properties.push_back(std::move(ps));
+  }
+  s.attributes = info.attributes;
+  s.accepts_any_attribute = !info.attribute_patterns.empty();
+  return s;
+}
+
+// The argument of lib.generic's define() for `info`.
+Value CatalogInfoValue(const ResourceTypeInfo& info) {
+  Value::List props;
+  for (const ResourceTypeInfo::Property& p : info.properties) {
+    if (p.read_only) continue;
+    Value prop = Value::MakeMap();
+    prop.set("name", Value::String(p.name));
+    prop.set("required", Value::Bool(p.required));
+    prop.set("create_only", Value::Bool(p.create_only));
+    props.push_back(std::move(prop));
+  }
+  Value v = Value::MakeMap();
+  v.set("type", Value::String(info.type));
+  v.set("properties", Value::MakeList(std::move(props)));
+  v.set("attributes", Value::StringList(info.attributes));
+  v.set("any_attributes", Value::Bool(!info.attribute_patterns.empty()));
+  return v;
+}
+
 // Keys in sorted order, so marshalling needs no side table for their order.
-Value ContextValue(const HookContext& c) {
+// `resource_type` (hook calls only) is the template's type: Custom::X for a
+// custom resource served by AWS::CloudFormation::CustomResource's provider.
+Value ContextValue(const HookContext& c, const std::string& resource_type = "") {
   Value::Map m;
   m.reserve(8);
   m.push_back({"account", Value::String(c.account_id)});
@@ -76,6 +145,7 @@ Value ContextValue(const HookContext& c) {
   m.push_back({"now_ms", Value::Integer(c.now_ms)});
   if (!c.progress.is_null()) m.push_back({"progress", c.progress});
   m.push_back({"region", Value::String(c.region)});
+  if (!resource_type.empty()) m.push_back({"resource_type", Value::String(resource_type)});
   m.push_back({"stack_id", Value::String(c.stack_id)});
   m.push_back({"stack_name", Value::String(c.stack_name)});
   if (!c.update_policy.is_null()) m.push_back({"update_policy", c.update_policy});
@@ -112,8 +182,8 @@ class LuaProviderSession : public ProviderSession {
   }
 
   const TypeSchema* Schema(std::string_view type) override {
-    auto it = providers_.find(std::string(type));
-    return it == providers_.end() ? nullptr : &it->second.schema;
+    const Loaded* p = Find(type);
+    return p == nullptr ? nullptr : &p->schema;
   }
 
   Status Validate(std::string_view type, const HookContext& ctx, const Value& properties,
@@ -153,7 +223,7 @@ class LuaProviderSession : public ProviderSession {
       return o;
     }
     Value hook = Value::String(HookName(call.hook));
-    Value ctx = ContextValue(call.ctx);
+    Value ctx = ContextValue(call.ctx, call.type);
     world_->set_now_ms(call.ctx.now_ms);  // the world's clock is the engine's
     Value id = call.physical_id.empty() ? Value() : Value::String(call.physical_id);
     Value changed = Value::StringList(call.changed);
@@ -171,9 +241,49 @@ class LuaProviderSession : public ProviderSession {
     TypeSchema schema;
   };
 
-  const Loaded* Find(std::string_view type) const {
+  // The provider of `type`: its own, else (Custom::X) the custom-resource
+  // provider, else a generic one (an AWS type: lib.generic; any other type
+  // when stubbing unknown types: moonstack.stub). Fallbacks are made once.
+  const Loaded* Find(std::string_view type) {
     auto it = providers_.find(std::string(type));
-    return it == providers_.end() ? nullptr : &it->second;
+    if (it != providers_.end()) return &it->second;
+    if (ResourceCatalog::IsCustomType(type)) {
+      it = providers_.find(kCustomResource);
+      if (it != providers_.end()) return &it->second;
+    }
+    it = fallbacks_.find(std::string(type));
+    if (it != fallbacks_.end()) return &it->second;
+    return MakeFallback(std::string(type));
+  }
+
+  const Loaded* MakeFallback(const std::string& type) {
+    CallOptions keep;
+    keep.results = Results::kRefs;
+    CallResult decl;
+    if (const ResourceTypeInfo* info = ResourceCatalog::Aws().Find(type)) {
+      if (!generic_module_.valid()) {
+        CallResult m = rt_->Require("lib.generic");
+        if (!m.ok()) return nullptr;  // providers/ not on the path (tests)
+        generic_module_ = std::move(m.refs[0]);
+      }
+      decl = rt_->CallField(generic_module_, "define", {CatalogInfoValue(*info)}, keep);
+    } else if (stub_unknown_types_ && StubbableType(type)) {
+      if (!stub_module_.valid()) {
+        CallResult m = rt_->Require("moonstack.stub");
+        if (!m.ok()) return nullptr;
+        stub_module_ = std::move(m.refs[0]);
+      }
+      Value opts = Value::MakeMap();
+      opts.set("attributes", Value::MakeList());
+      decl = rt_->CallField(stub_module_, "define", {Value::String(type), opts}, keep);
+    } else {
+      return nullptr;
+    }
+    if (!decl.ok()) return nullptr;
+    CallResult described = rt_->CallField(host_, "describe", {decl.refs[0]});
+    if (!described.ok()) return nullptr;
+    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
+    return &fallbacks_.emplace(type, std::move(loaded)).first->second;
   }
 
   static HookOutcome OutcomeFrom(const Value& v) {
@@ -195,6 +305,10 @@ class LuaProviderSession : public ProviderSession {
   std::unique_ptr<WorldBinding> world_;
   Ref host_;
   std::map<std::string, Loaded> providers_;
+  bool stub_unknown_types_ = false;
+  Ref generic_module_;                       // lib.generic, loaded on first use
+  Ref stub_module_;                          // moonstack.stub, loaded on first use
+  std::map<std::string, Loaded> fallbacks_;  // type -> generic or stub declaration
 };
 
 Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits, World* world,
@@ -213,6 +327,7 @@ Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits
   CallResult host = session->rt_->Require("moonstack.host");
   if (!host.ok()) return host.status();
   session->host_ = std::move(host.refs[0]);
+  session->stub_unknown_types_ = paths.stub_unknown_types;
 
   CallOptions keep;
   keep.results = Results::kRefs;
@@ -307,7 +422,26 @@ std::vector<std::string> LuaProviderRuntime::Types() const {
 
 const TypeSchema* LuaProviderRuntime::Schema(std::string_view type) const {
   auto it = schemas_.find(std::string(type));
-  return it == schemas_.end() ? nullptr : &it->second;
+  if (it != schemas_.end()) return &it->second;
+  if (ResourceCatalog::IsCustomType(type)) {
+    it = schemas_.find(kCustomResource);
+    if (it != schemas_.end()) return &it->second;
+  }
+  const ResourceTypeInfo* info = ResourceCatalog::Aws().Find(type);
+  if (info == nullptr && (!paths_.stub_unknown_types || !StubbableType(type))) return nullptr;
+  std::lock_guard<std::mutex> lock(fallback_mu_);
+  auto [fallback, inserted] = fallback_schemas_.try_emplace(std::string(type));
+  if (inserted) {
+    if (info != nullptr) {
+      fallback->second = CatalogSchema(*info);
+    } else {  // what moonstack.stub declares: no properties, any property and attribute
+      fallback->second.type = std::string(type);
+      fallback->second.source = "moonstack.stub (" + std::string(type) + ")";
+      fallback->second.accepts_undeclared_properties = true;
+      fallback->second.accepts_any_attribute = true;
+    }
+  }
+  return &fallback->second;
 }
 
 }  // namespace ms::lua

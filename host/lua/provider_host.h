@@ -2,7 +2,9 @@
 //
 // Provider files are found under provider directories: every *.lua file,
 // except those under a directory named `lib` or `sim` (shared code that
-// providers `require`). Directories are searched in order: the built-in
+// providers `require`), `tests` (contract-test fixtures) or `custom`
+// (custom-resource handlers, `require`d by the custom-resource provider).
+// Directories are searched in order: the built-in
 // providers/ first, then MOONSTACK_PROVIDER_PATH, then each --providers DIR;
 // a later directory's provider for a type overrides an earlier one's, and
 // the override is reported (ProviderCatalog::notes). Two files of the same
@@ -10,10 +12,20 @@
 //
 // Each session is one Runtime (one lua_State) with every winning provider
 // loaded into it: sessions are for one worker thread each.
+//
+// Custom::<Name> types have no provider of their own: the provider of
+// AWS::CloudFormation::CustomResource serves them (an exact provider for a
+// Custom:: type wins). An AWS type no provider implements is served by
+// providers/lib/generic.lua, made from its registry schema in the catalog
+// (create-only properties replace, others update in place), so real
+// templates deploy. With stub_unknown_types, a type AWS does not know either
+// is served by moonstack.stub (every property accepted, updates in place,
+// any attribute); without it, it stays `Unrecognized resource types`.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +39,7 @@ namespace ms::lua {
 struct ProviderPaths {
   std::string sdk_dir;                // lua-sdk/ (holds moonstack/provider.lua)
   std::vector<std::string> dirs;      // provider directories, lowest priority first
+  bool stub_unknown_types = false;    // --stub-unknown-types: serve moonstack.stub for types without a provider
 };
 
 // The provider directories a command uses: `<home>/providers`, then
@@ -62,6 +75,8 @@ class LuaProviderRuntime : public ProviderRuntime {
   World* world_ = nullptr;
   std::map<std::string, std::string> files_;    // type -> winning provider file
   std::map<std::string, TypeSchema> schemas_;   // type -> its schema
+  mutable std::mutex fallback_mu_;                             // guards fallback_schemas_
+  mutable std::map<std::string, TypeSchema> fallback_schemas_; // generic or stub type -> its schema, made on first use
   std::vector<std::string> notes_;
 };
 

@@ -52,6 +52,7 @@ function H.describe(decl)
     attributes = decl.attributes,
     primary_identifier = decl.primary_identifier,
     additional_properties = decl.additional_properties,
+    any_attributes = decl.any_attributes == true,
     properties = props,
   }
 end

@@ -76,6 +76,8 @@ local P = {}
 ---@field primary_identifier string? the attribute or property equal to the physical ID
 ---@field additional_properties moonstack.UpdateBehavior|fun(old: any, new: any, ctx: moonstack.Context, old_props: table, new_props: table): moonstack.UpdateBehavior|nil  accept undeclared properties (Custom:: resources), with this update behaviour; nil rejects them
 ---@field leaves_partial_updates boolean? a failed update may have applied part of the change, so update rollback must roll this resource back too (default false: a failed update changed nothing)
+---@field replaces_in_update boolean? update and rollback may return { id = ... }: a physical ID other than the current one means the update replaced the resource and the engine deletes the old one in cleanup (custom resources, whose handler decides; default false: replacement is the engine's decision)
+---@field any_attributes boolean? hooks may return attributes that are not declared, and Fn::GetAtt may ask for any name (custom resources' Data, stub types; default false)
 ---@field create fun(ctx: moonstack.Context, props: table): moonstack.CreateResult|moonstack.InProgress
 ---@field update (fun(ctx: moonstack.Context, id: string, new: table, old: table, changed: string[]): moonstack.UpdateResult|moonstack.InProgress|nil)?
 ---@field delete fun(ctx: moonstack.Context, id: string, props: table): moonstack.InProgress|nil
@@ -212,6 +214,8 @@ P.deep_copy = values.deep_copy
 ---@field primary_identifier string?
 ---@field additional_properties moonstack.UpdateBehavior|"conditional"|nil
 ---@field leaves_partial_updates boolean
+---@field replaces_in_update boolean       update/rollback may return a new id (see DeclarationInput)
+---@field any_attributes boolean           attributes need not be declared
 ---@field create function
 ---@field update function?
 ---@field delete function
@@ -224,7 +228,7 @@ Declaration.__index = Declaration
 local KNOWN_FIELDS = {
   type = true, source = true, description = true, properties = true, attributes = true,
   primary_identifier = true, additional_properties = true, leaves_partial_updates = true,
-  create = true, update = true, delete = true, rollback = true, read = true,
+  replaces_in_update = true, any_attributes = true, create = true, update = true, delete = true, rollback = true, read = true,
 }
 local KNOWN_OPTIONS = {
   required = true, default = true, allowed = true, pattern = true, update = true, description = true,
@@ -444,6 +448,8 @@ function P.define(input, source)
     type = input.type, source = source, description = input.description,
     properties = {}, attributes = {},
     leaves_partial_updates = input.leaves_partial_updates == true,
+    replaces_in_update = input.replaces_in_update == true,
+    any_attributes = input.any_attributes == true,
     rollback_is_default = false,
   }, Declaration)
   local by_name, attr_set = {}, {}
@@ -488,8 +494,8 @@ function P.define(input, source)
     end
   end
 
-  if input.leaves_partial_updates ~= nil and type(input.leaves_partial_updates) ~= "boolean" then
-    bad("leaves_partial_updates must be true or false")
+  for _, flag in ipairs({ "leaves_partial_updates", "replaces_in_update", "any_attributes" }) do
+    if input[flag] ~= nil and type(input[flag]) ~= "boolean" then bad(flag .. " must be true or false") end
   end
 
   for _, hook in ipairs({ "create", "update", "delete", "rollback", "read" }) do
@@ -692,12 +698,15 @@ local RESULT_FIELDS = {
   rollback = { attributes = true },
   read = { properties = true, attributes = true },
 }
+-- update and rollback of a declaration with replaces_in_update = true.
+local REPLACING_FIELDS = { id = true, attributes = true }
 
 ---Check what a hook returned and normalize it; raises "<source>: <problem>"
 ---for a provider bug (an id from update, an undeclared attribute, a function
 ---in a result). In-progress values are returned as they are.
 ---  create   -> { id = string, attributes = table }
----  update, rollback -> { attributes = table? } (nil: attributes unchanged)
+---  update, rollback -> { attributes = table? } (nil: attributes unchanged); with
+---                      replaces_in_update also { id = string? }
 ---  delete   -> nil
 ---  read     -> { properties = table, attributes = table? } or nil (gone)
 ---@param hook "create"|"update"|"rollback"|"delete"|"read"
@@ -744,14 +753,21 @@ function Declaration:check_result(hook, r)
     return {}
   end
   if type(r) ~= "table" then bad("must return a table or P.in_progress{...}, got " .. repr(r)) end
-  if hook ~= "create" and r.id ~= nil then
+  local fields = RESULT_FIELDS[hook]
+  local replacing = self.replaces_in_update and (hook == "update" or hook == "rollback")
+  if replacing then fields = REPLACING_FIELDS end
+  if hook ~= "create" and r.id ~= nil and not replacing then
     bad('must not return an id: replacement is the engine\'s decision (declare update = "replace")')
   end
-  local unknown = first_key_outside(r, RESULT_FIELDS[hook])
+  local unknown = first_key_outside(r, fields)
   if unknown ~= nil then bad(string.format('returned unknown field "%s"', tostring(unknown))) end
   local out = {}
   if hook == "create" then
     if type(r.id) ~= "string" or r.id == "" then bad("returned no id (a non-empty string)") end
+    out.id = r.id
+  elseif r.id ~= nil then
+    -- replaces_in_update: a new physical ID (the engine compares it with the current one).
+    if type(r.id) ~= "string" or r.id == "" then bad("returned an id that is not a non-empty string") end
     out.id = r.id
   end
   if hook == "read" then
@@ -760,7 +776,7 @@ function Declaration:check_result(hook, r)
   end
   if r.attributes ~= nil then
     if not values.is_object(r.attributes) then bad("returned attributes that are not a table of name -> value") end
-    local undeclared = first_key_outside(r.attributes, rawget(self, "_attr_set"))
+    local undeclared = not self.any_attributes and first_key_outside(r.attributes, rawget(self, "_attr_set")) or nil
     if undeclared ~= nil then bad(string.format('returned undeclared attribute "%s"', undeclared)) end
     local unplain, why = first_unplain(r.attributes)
     if unplain ~= nil then bad(string.format("returned attribute %s holding %s", unplain, why)) end

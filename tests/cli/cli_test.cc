@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 
 namespace {
@@ -113,8 +114,11 @@ TEST_CASE("provider list and describe show the providers", "[cli]") {
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   auto j = nlohmann::json::parse(r.out);
-  REQUIRE(j["Providers"].size() == 1);
-  CHECK(j["Providers"][0]["Type"] == "Example::Compute::Server");
+  std::map<std::string, std::string> sources;
+  for (const auto& p : j["Providers"]) sources[p["Type"]] = p["Source"];
+  CHECK(sources["Example::Compute::Server"] == dir + "/server.lua");
+  CHECK(sources["AWS::EC2::Instance"] == std::string(MOONSTACK_SOURCE_DIR) + "/providers/aws/ec2/instance.lua");
+  CHECK(sources.count("AWS::IAM::Role") == 1);
   r = Moonstack("provider describe Example::Compute::Server --providers " + dir);
   REQUIRE(r.exit_code == 0);
   j = nlohmann::json::parse(r.out);

@@ -1,0 +1,167 @@
+-- AWS::CloudFormation::CustomResource, and every Custom::<Name> type (the
+-- host maps them all to this provider): CloudFormation's custom-resource
+-- protocol, with the handler written in Lua.
+--
+-- ServiceToken names the handler: a Lambda ARN
+-- arn:aws:lambda:<region>:<account>:function:<name>, an SNS topic ARN
+-- arn:aws:sns:<region>:<account>:<name>, or a plain name. The handler is the
+-- module `custom/<name>.lua` on the provider path (directories named
+-- `custom` are never loaded as providers), returning
+-- `function(request) -> response` (see lua-sdk/moonstack/custom.lua for both
+-- shapes). Every other property is free-form and reaches the handler
+-- stringified, in ResourceProperties.
+--
+-- What CloudFormation does, and so this provider:
+--   - any property change is an Update request (no interruption); changing
+--     ServiceToken fails with "Modifying service token is not allowed.";
+--   - an Update whose response carries another PhysicalResourceId replaced
+--     the resource: the old one gets a Delete in cleanup (replaces_in_update);
+--   - update rollback is an Update with ResourceProperties = the old ones and
+--     OldResourceProperties = the new ones (seed 001), i.e. the default rollback;
+--   - Fn::GetAtt reads the response's Data, any key (any_attributes);
+--   - a FAILED response fails the resource with "Received response status
+--     [FAILED] from custom resource. Message returned: <Reason> (RequestId: <id>)";
+--   - a handler that raises or answers nothing is a Lambda that never sent its
+--     response: after ServiceTimeout seconds (default 3600, virtual time in
+--     tests) the resource fails with CloudFormation's "did not receive a
+--     response" message;
+--   - a ServiceToken whose function does not exist fails with "Template error:
+--     Function <name> doesn't exist".
+-- PhysicalResourceId on Create, when the response has none: cfn-response
+-- (AWS's helper for Lambda handlers) sends the Lambda log stream name, e.g.
+-- "2024/01/31/[$LATEST]0123456789abcdef0123456789abcdef"; moonstack makes one
+-- of that shape from the clock's date and a hash of the request. RequestIds
+-- are hashes of the request too, so a run replays with the same IDs. On
+-- Update and Delete a response without one keeps the current id.
+-- NoEcho is accepted and not acted upon (the engine does not mask outputs yet).
+
+local P = require("moonstack.provider")
+local custom = require("moonstack.custom")
+local values = require("moonstack.values")
+
+local TYPE = "AWS::CloudFormation::CustomResource"
+
+local function now_ms(ctx)
+  return type(ctx.now_ms) == "number" and ctx.now_ms or 0
+end
+
+local function nonempty(s, default)
+  if type(s) == "string" and s ~= "" then return s end
+  return default
+end
+
+-- The stack's ARN; a stand-in when the hook runs outside a stack (tests).
+local function stack_id(ctx)
+  return nonempty(ctx.stack_id, "arn:aws:cloudformation:" .. nonempty(ctx.region, "us-east-1") .. ":"
+      .. nonempty(ctx.account, "123456789012") .. ":stack/" .. nonempty(ctx.stack_name, "stack")
+      .. "/00000000-0000-4000-8000-000000000000")
+end
+
+-- cfn-response's default PhysicalResourceId: the Lambda log stream name,
+-- "<date>/[$LATEST]<32 hex>"; the hex is derived from the request.
+local function log_stream_name(ctx, request_id)
+  local date = os.date("!%Y/%m/%d", math.floor(now_ms(ctx) / 1000))
+  return date .. "/[$LATEST]" .. (custom.uuid_of({ "log stream", request_id }):gsub("%-", ""))
+end
+
+local function timeout_seconds(props)
+  local t = tonumber(props.ServiceTimeout)
+  if t and t >= 1 and t <= 3600 then return t end
+  return custom.DEFAULT_TIMEOUT
+end
+
+-- The handler function of a ServiceToken, or the failure AWS reports when the
+-- function does not exist. Also returns the module name for messages.
+local function handler_of(token)
+  local name = custom.handler_name(token)
+  if not name then P.fail(custom.missing_function_message(tostring(token)), "NotFound") end
+  local module = "custom." .. name
+  local ok, h = pcall(require, module)
+  if not ok then
+    local m = P.error_message(h)
+    if m:find("module '" .. module .. "' not found", 1, true) then
+      P.fail(custom.missing_function_message(name), "NotFound")
+    end
+    return nil, module, m  -- the handler's code fails to load: it never answers
+  end
+  if type(h) == "table" and type(h.handler) == "function" then h = h.handler end
+  if type(h) ~= "function" then
+    return nil, module, "custom/" .. name .. ".lua must return function(request) -> response"
+  end
+  return h, module
+end
+
+-- Sends one request and returns the checked response, or P.in_progress while
+-- CloudFormation would wait for a response that never comes.
+local function invoke(ctx, request_type, id, props, old)
+  if type(ctx.progress) == "table" and ctx.progress.no_response then
+    P.fail(custom.no_response_message(ctx.progress.request_id), "NotStabilized")
+  end
+  local fn, module, load_error = handler_of(props.ServiceToken)
+  -- RequestIds are deterministic: a function of everything the request says.
+  local request_id = custom.uuid_of({ stack_id(ctx), ctx.logical_id, request_type, id or "", props, old or {},
+                                      now_ms(ctx) })
+  local request = custom.request({
+    request_type = request_type, request_id = request_id, stack_id = stack_id(ctx),
+    region = nonempty(ctx.region, "us-east-1"), resource_type = nonempty(ctx.resource_type, TYPE),
+    logical_id = ctx.logical_id,
+    physical_id = id, properties = props, old_properties = old,
+  })
+  local ok, response
+  if fn then
+    ok, response = pcall(fn, values.deep_copy(request))
+  else
+    ok, response = false, load_error
+  end
+  if not ok or response == nil then
+    P.log(ctx).error(module .. ": no response to " .. request_type .. " request " .. request.RequestId
+      .. (ok and "" or (": " .. P.error_message(response))))
+    return P.in_progress({ after = timeout_seconds(props),
+                           context = { no_response = true, request_id = request.RequestId } })
+  end
+  local r, why = custom.check_response(response)
+  if not r then
+    -- Not AWS's wording: AWS rejects a malformed response body in its own terms.
+    P.fail("Invalid response from " .. module .. " to " .. request_type .. " request " .. request.RequestId
+      .. ": " .. why, "InvalidRequest")
+  end
+  if r.Status == "FAILED" then
+    P.fail(custom.failed_message(r.Reason, request.RequestId), "GeneralServiceException")
+  end
+  if r.NoEcho then P.log(ctx).info(module .. ": NoEcho is not applied to outputs yet") end
+  return r, request
+end
+
+return P.define({
+  type = TYPE,
+  description = "A custom resource: requests handled by a Lua module custom/<name>.lua",
+  properties = {
+    P.string "ServiceToken" { required = true, update = "none",
+      description = "Lambda or SNS ARN, or a plain name: the handler custom/<name>.lua" },
+    P.string "ServiceTimeout" { update = "none",
+      description = "Seconds CloudFormation waits for a response (1-3600, default 3600)" },
+  },
+  additional_properties = "none",
+  replaces_in_update = true,
+  any_attributes = true,
+
+  create = function(ctx, props)
+    local r, request = invoke(ctx, "Create", nil, props, nil)
+    if P.is_in_progress(r) then return r end
+    return { id = r.PhysicalResourceId or log_stream_name(ctx, request.RequestId), attributes = r.Data or {} }
+  end,
+
+  update = function(ctx, id, new, old, changed)
+    if new.ServiceToken ~= old.ServiceToken then P.fail(custom.SERVICE_TOKEN_CHANGED, "NotUpdatable") end
+    local r = invoke(ctx, "Update", id, new, old)
+    if P.is_in_progress(r) then return r end
+    local out = { attributes = r.Data or {} }
+    if r.PhysicalResourceId ~= nil and r.PhysicalResourceId ~= id then out.id = r.PhysicalResourceId end
+    return out
+  end,
+
+  delete = function(ctx, id, props)
+    local r = invoke(ctx, "Delete", id, props, nil)
+    if P.is_in_progress(r) then return r end
+  end,
+})

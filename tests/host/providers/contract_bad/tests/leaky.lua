@@ -1,0 +1,4 @@
+return {
+  create = { Name = "a" },
+  updates = { { Name = "b" } },
+}

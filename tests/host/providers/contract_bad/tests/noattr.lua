@@ -1,0 +1,4 @@
+return {
+  create = { Name = "a", Size = 1 },
+  updates = { { Size = 2 } },
+}

@@ -17,7 +17,6 @@ local SUITES = {
   "test_ids",
   "test_tags",
   "test_sandbox",
-  "test_example",
   "test_contract",
 }
 

@@ -7,6 +7,7 @@ local T = H.suite("sandbox")
 local MODULES = {
   "moonstack.values", "moonstack.errors", "moonstack.messages", "moonstack.tags",
   "moonstack.schema", "moonstack.log", "moonstack.ids", "moonstack.provider",
+  "moonstack.contract", "moonstack.custom", "moonstack.stub", "moonstack.scaffold", "moonstack.world_memory",
 }
 
 local function copy(t) local o = {} for k, v in pairs(t) do o[k] = v end return o end

@@ -453,7 +453,7 @@ TEST_CASE("the custom-resource example template validates", "[cli][tooling][cust
 TEST_CASE("the custom-resource example's handler answers through the host", "[lua][providers][custom]") {
   const std::string dir = TempDir("custom_example");
   ProviderPaths paths = CustomPaths(dir);
-  paths.dirs = {dir + "/cfn", kSource + "/examples"};
+  paths.dirs = {kSource + "/providers", dir + "/cfn", kSource + "/examples"};
   auto rt = Load(paths);
   std::unique_ptr<ms::ProviderSession> session;
   REQUIRE(rt->NewSession(&session).ok());
@@ -487,4 +487,27 @@ TEST_CASE("the custom-resource example's handler answers through the host", "[lu
                        "whole number from 1 to 128, got 500 (RequestId: ",
                        0) == 0);
   fs::remove_all(dir);
+}
+
+// --- the built-in providers -------------------------------------------------------------
+
+TEST_CASE("every built-in provider passes moonstack provider test", "[cli][tooling][providers]") {
+  const fs::path root = kSource + "/providers";
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory() && (name == "lib" || name == "sim" || name == "tests" || name == "custom")) {
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file() && it->path().extension() == ".lua") {
+      files.push_back(it->path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 14);
+  for (const std::string& file : files) {
+    Run r = Moonstack("provider test " + file);
+    INFO(file << "\n" << r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(Has(r.out, " passed, 0 failed"));
+  }
 }

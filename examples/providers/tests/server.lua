@@ -1,33 +1,23 @@
 -- Contract-test fixture of the example provider (../server.lua):
 --   moonstack provider test examples/providers/server.lua
---
--- server.lua predates the simulated cloud: its ctx.world is a stand-in table
--- (servers, images, an ID generator), so this fixture hands it one through
--- `ctx`, and `verify` looks there. A provider written against the world
--- store (see `moonstack provider new`) needs neither.
-local ids = require("moonstack.ids")
-
-local standin
+local world = require("moonstack.world")
 
 return {
-  ctx = function()
-    standin = {
-      servers = {},
-      ids = ids.new("example"),
-      images = { ["ami-ebs"] = { root_device = "ebs" }, ["ami-store"] = { root_device = "instance-store" } },
-    }
-    return { world = standin }
+  -- An instance-store image to replace onto (any well-formed AMI ID is an
+  -- EBS-backed image in the default world).
+  setup = function(aws)
+    return { store = aws.ec2.RegisterImage { Name = "store", RootDeviceType = "instance-store" }.ImageId }
   end,
-  create = { ImageId = "ami-ebs", UserData = "v1", Tags = { { Key = "Name", Value = "web" } } },
+  create = { ImageId = "ami-0123456789abcdef0", UserData = "v1", Tags = { { Key = "Name", Value = "web" } } },
   updates = {
     { SecurityGroupIds = { "sg-1" }, Tags = { { Key = "Name", Value = "web2" } } },  -- No interruption
-    { UserData = "v2" },              -- Some interruption
-    { InstanceType = "t3.large" },    -- a function decides: EBS-backed, so some interruption
-    { ImageId = "ami-store" },        -- Replacement
-    { Tenancy = "dedicated" },        -- not updatable: the engine fails the update
+    { UserData = "v2" },                         -- Some interruption
+    { InstanceType = "t3.large" },               -- a function decides: EBS-backed, so some interruption
+    function(v) return { ImageId = v.store } end,  -- Replacement
+    { Tenancy = "dedicated" },                   -- not updatable: the engine fails the update
   },
   verify = function(aws, id, props, attributes)
-    local s = standin.servers[id]
+    local s = world.get("example.server", id)
     assert(s, "no server " .. id)
     assert(s.state == "running", "server " .. id .. " is " .. tostring(s.state))
     for _, name in ipairs({ "ImageId", "InstanceType", "UserData" }) do

@@ -75,11 +75,17 @@ local function sim_client(ctx)
     sim_loaded, sim = pcall(require, "sim")
   end
   if not sim_loaded then return nil end
-  local key = tostring(ctx.region) .. "|" .. tostring(ctx.account)
-  local c = clients[key]
+  -- Nested lookups, not a concatenated key: no string is made per call.
+  local region, account = ctx.region or "", ctx.account or ""
+  local by_account = clients[region]
+  if by_account == nil then
+    by_account = {}
+    clients[region] = by_account
+  end
+  local c = by_account[account]
   if c == nil then
     c = sim.client(ctx)
-    clients[key] = c
+    by_account[account] = c
   end
   return c
 end

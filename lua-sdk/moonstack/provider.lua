@@ -736,50 +736,54 @@ local function first_unplain(t)
   return found, why
 end
 
+-- Raises a provider bug found in a hook's result (no closure per call: results
+-- are checked on every hook call).
+local function bad_result(self, hook, problem)
+  error((self.source or ("provider " .. self.type)) .. ": " .. hook .. " " .. problem, 0)
+end
+
 function Declaration:check_result(hook, r)
-  local where = self.source or ("provider " .. self.type)
-  local function bad(problem) error(where .. ": " .. hook .. " " .. problem, 0) end
   if P.is_in_progress(r) then
-    if hook == "read" then bad("cannot return P.in_progress") end
+    if hook == "read" then bad_result(self, hook, "cannot return P.in_progress") end
     return r
   end
   if hook == "delete" then
-    if r ~= nil then bad("must return nothing or P.in_progress{...}, got " .. repr(r)) end
+    if r ~= nil then bad_result(self, hook, "must return nothing or P.in_progress{...}, got " .. repr(r)) end
     return nil
   end
   if r == nil then
-    if hook == "create" then bad("returned nothing (expected { id = ..., attributes = ... })") end
+    if hook == "create" then bad_result(self, hook, "returned nothing (expected { id = ..., attributes = ... })") end
     if hook == "read" then return nil end
     return {}
   end
-  if type(r) ~= "table" then bad("must return a table or P.in_progress{...}, got " .. repr(r)) end
+  if type(r) ~= "table" then bad_result(self, hook, "must return a table or P.in_progress{...}, got " .. repr(r)) end
   local fields = RESULT_FIELDS[hook]
   local replacing = self.replaces_in_update and (hook == "update" or hook == "rollback")
   if replacing then fields = REPLACING_FIELDS end
   if hook ~= "create" and r.id ~= nil and not replacing then
-    bad('must not return an id: replacement is the engine\'s decision (declare update = "replace")')
+    bad_result(self, hook, 'must not return an id: replacement is the engine\'s decision (declare update = "replace")')
   end
   local unknown = first_key_outside(r, fields)
-  if unknown ~= nil then bad(string.format('returned unknown field "%s"', tostring(unknown))) end
+  if unknown ~= nil then bad_result(self, hook, string.format('returned unknown field "%s"', tostring(unknown))) end
   local out = {}
   if hook == "create" then
-    if type(r.id) ~= "string" or r.id == "" then bad("returned no id (a non-empty string)") end
+    if type(r.id) ~= "string" or r.id == "" then bad_result(self, hook, "returned no id (a non-empty string)") end
     out.id = r.id
   elseif r.id ~= nil then
     -- replaces_in_update: a new physical ID (the engine compares it with the current one).
-    if type(r.id) ~= "string" or r.id == "" then bad("returned an id that is not a non-empty string") end
+    if type(r.id) ~= "string" or r.id == "" then bad_result(self, hook, "returned an id that is not a non-empty string") end
     out.id = r.id
   end
   if hook == "read" then
-    if not values.is_object(r.properties) then bad("must return { properties = {...} } or nil") end
+    if not values.is_object(r.properties) then bad_result(self, hook, "must return { properties = {...} } or nil") end
     out.properties = r.properties
   end
   if r.attributes ~= nil then
-    if not values.is_object(r.attributes) then bad("returned attributes that are not a table of name -> value") end
+    if not values.is_object(r.attributes) then bad_result(self, hook, "returned attributes that are not a table of name -> value") end
     local undeclared = not self.any_attributes and first_key_outside(r.attributes, rawget(self, "_attr_set")) or nil
-    if undeclared ~= nil then bad(string.format('returned undeclared attribute "%s"', undeclared)) end
+    if undeclared ~= nil then bad_result(self, hook, string.format('returned undeclared attribute "%s"', undeclared)) end
     local unplain, why = first_unplain(r.attributes)
-    if unplain ~= nil then bad(string.format("returned attribute %s holding %s", unplain, why)) end
+    if unplain ~= nil then bad_result(self, hook, string.format("returned attribute %s holding %s", unplain, why)) end
     out.attributes = r.attributes
   elseif hook == "create" then
     out.attributes = {}

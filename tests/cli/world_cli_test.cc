@@ -97,3 +97,44 @@ TEST_CASE("world errors read as the aws CLI's", "[cli][world]") {
   CHECK(failed.out.find("stop here") != std::string::npos);
   CHECK(nlohmann::json::parse(World("list", false).out)["Records"].empty());
 }
+
+TEST_CASE("world call sets up seed 000's situations with AWS's actions and messages", "[cli][world]") {
+  Fresh("seed000");
+  auto call = [](const std::string& action, const std::string& json) {
+    Run r = World("call ec2 " + action + " '" + json + "'", false);
+    INFO(action << " " << json << "\n" << r.out);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out);
+  };
+  const std::string vpc = call("CreateVpc", R"({"CidrBlock":"10.0.0.0/16"})")["Vpc"]["VpcId"];
+  const std::string subnet =
+      call("CreateSubnet", R"({"VpcId":")" + vpc + R"(","CidrBlock":"10.0.1.0/24"})")["Subnet"]["SubnetId"];
+  const std::string sg = call("CreateSecurityGroup",
+                              R"({"GroupName":"web","Description":"web","VpcId":")" + vpc + R"("})")["GroupId"];
+  // An instance outside any stack holding the group (test 37).
+  const std::string instance = call("RunInstances", R"({"ImageId":"ami-12345678","MinCount":1,"MaxCount":1,)"
+                                                    R"("SubnetId":")" + subnet + R"(","SecurityGroupIds":[")" +
+                                                        sg + R"("]})")["Instances"][0]["InstanceId"];
+  Run del = World("call ec2 DeleteSecurityGroup '{\"GroupId\":\"" + sg + "\"}'");
+  CHECK(del.exit_code == 255);
+  CHECK(del.out == "\nAn error occurred (DependencyViolation) when calling the DeleteSecurityGroup operation: "
+                   "resource " + sg + " has a dependent object\n");
+  // Terminated out of band (test 34): it can no longer be stopped.
+  auto terminated = call("TerminateInstances", R"({"InstanceIds":[")" + instance + R"("]})");
+  CHECK(terminated["TerminatingInstances"][0]["CurrentState"]["Name"] == "shutting-down");
+  Run stop = World("call ec2 StopInstances '{\"InstanceIds\":[\"" + instance + "\"]}'");
+  CHECK(stop.exit_code == 255);
+  CHECK(stop.out == "\nAn error occurred (IncorrectInstanceState) when calling the StopInstances operation: "
+                    "This instance '" + instance + "' is not in a state from which it can be stopped.\n");
+  // An instance ID where an image ID belongs (tests 33, 36).
+  Run bad_image = World("call ec2 RunInstances '{\"ImageId\":\"i-d8d4a266\",\"MinCount\":1,\"MaxCount\":1}'");
+  CHECK(bad_image.out == "\nAn error occurred (InvalidAMIID.Malformed) when calling the RunInstances operation: "
+                         "Invalid id: \"i-d8d4a266\" (expecting \"ami-...\")\n");
+  // An instance-store image (test 6's replacement case).
+  auto image = call("RegisterImage", R"({"Name":"store","RootDeviceType":"instance-store"})");
+  auto described = call("DescribeImages", R"({"ImageIds":[")" + std::string(image["ImageId"]) + R"("]})");
+  CHECK(described["Images"][0]["RootDeviceType"] == "instance-store");
+  // Everything persisted in the state file.
+  Run show = World("show " + instance, false);
+  CHECK(nlohmann::json::parse(show.out)["Kind"] == "ec2.instance");
+}

@@ -83,7 +83,7 @@ struct HookCall {
 struct HookOutcome {
   enum class Kind { kDone, kInProgress, kFailed };
   Kind kind = Kind::kDone;
-  std::string physical_id;  // create: the new resource's ID
+  std::string physical_id;  // create: the new resource's ID (also while in progress, once known)
   Value attributes;         // map of attribute values (create, update, read)
   Value properties;         // read: the resource as it is now
   Value progress;           // in progress: handed back as ctx.progress

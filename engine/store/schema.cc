@@ -15,6 +15,28 @@ const char* const kMigrations[] = {
     "  refs TEXT NOT NULL,"
     "  live INTEGER NOT NULL,"
     "  PRIMARY KEY (kind, id)) WITHOUT ROWID;",
+    // 2: stacks, their resources (with the journal columns) and events, and
+    // the exports index. `data` columns are JSON (store/stack_tables.cc).
+    "CREATE TABLE stacks ("
+    "  id TEXT PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  deleted INTEGER NOT NULL,"
+    "  data TEXT NOT NULL);"
+    "CREATE INDEX stacks_by_name ON stacks (name, deleted);"
+    "CREATE TABLE resources ("
+    "  stack_id TEXT NOT NULL,"
+    "  logical_id TEXT NOT NULL,"
+    "  data TEXT NOT NULL,"
+    "  UNIQUE (stack_id, logical_id));"
+    "CREATE TABLE events ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  stack_id TEXT NOT NULL,"
+    "  data TEXT NOT NULL);"
+    "CREATE INDEX events_by_stack ON events (stack_id, seq);"
+    "CREATE TABLE exports ("
+    "  name TEXT PRIMARY KEY,"
+    "  stack_id TEXT NOT NULL,"
+    "  value TEXT NOT NULL);",
 };
 
 }  // namespace

@@ -29,31 +29,33 @@ Status LoadWorld(Database* db, World* world) {
   return Status::OK();
 }
 
-Status SaveWorld(Database* db, World* world, size_t* written) {
-  std::vector<WorldChange> changes = world->TakeChanges();
-  if (written) *written = changes.size();
-  if (changes.empty()) return Status::OK();
+Status SaveWorldChanges(Database* db, const std::vector<WorldChange>& changes) {
   std::unique_ptr<Statement> upsert, remove;
   MS_RETURN_IF_ERROR(db->Prepare(
       "INSERT INTO world (kind, id, data, refs, live) VALUES (?1, ?2, ?3, ?4, ?5) "
       "ON CONFLICT (kind, id) DO UPDATE SET data = ?3, refs = ?4, live = ?5",
       &upsert));
   MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM world WHERE kind = ?1 AND id = ?2", &remove));
-  Status saved = db->Transaction([&]() -> Status {
-    for (const WorldChange& c : changes) {
-      if (c.record) {
-        upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.record->data.ToJson());
-        upsert->Bind(4, Value::StringList(c.record->refs).ToJson()).Bind(5, int64_t{c.record->live ? 1 : 0});
-        MS_RETURN_IF_ERROR(upsert->Step());
-        upsert->Reset();
-      } else {
-        remove->Bind(1, c.key.first).Bind(2, c.key.second);
-        MS_RETURN_IF_ERROR(remove->Step());
-        remove->Reset();
-      }
+  for (const WorldChange& c : changes) {
+    if (c.record) {
+      upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.record->data.ToJson());
+      upsert->Bind(4, Value::StringList(c.record->refs).ToJson()).Bind(5, int64_t{c.record->live ? 1 : 0});
+      MS_RETURN_IF_ERROR(upsert->Step());
+      upsert->Reset();
+    } else {
+      remove->Bind(1, c.key.first).Bind(2, c.key.second);
+      MS_RETURN_IF_ERROR(remove->Step());
+      remove->Reset();
     }
-    return Status::OK();
-  });
+  }
+  return Status::OK();
+}
+
+Status SaveWorld(Database* db, World* world, size_t* written) {
+  std::vector<WorldChange> changes = world->TakeChanges();
+  if (written) *written = changes.size();
+  if (changes.empty()) return Status::OK();
+  Status saved = db->Transaction([&]() { return SaveWorldChanges(db, changes); });
   if (!saved.ok()) world->MarkChanged(changes);  // nothing is lost: try again next time
   return saved;
 }

@@ -14,4 +14,7 @@ Status LoadWorld(Database* db, World* world);
 // *written (optional) counts them.
 Status SaveWorld(Database* db, World* world, size_t* written = nullptr);
 
+// Writes `changes` (from World::TakeChanges) inside the caller's transaction.
+Status SaveWorldChanges(Database* db, const std::vector<WorldChange>& changes);
+
 }  // namespace ms

@@ -52,7 +52,7 @@ return P.define({
     if ctx.progress then
       -- Second look: booted once the world's clock has moved on.
       local s = server(ctx.progress.id)
-      if world.now_ms() < s.boots_at_ms then return P.in_progress { after = 5, context = ctx.progress } end
+      if world.now_ms() < s.boots_at_ms then return P.in_progress { after = 5, context = ctx.progress, id = s.id } end
       s.state = "running"
       world.put(KIND, s.id, s)
       return { id = s.id, attributes = { InstanceId = s.id, PrivateIp = s.ip } }
@@ -68,7 +68,7 @@ return P.define({
       return id
     end)
     P.log(ctx).info("launched " .. id)
-    return P.in_progress { after = BOOT_SECONDS, context = { id = id } }
+    return P.in_progress { after = BOOT_SECONDS, context = { id = id }, id = id }
   end,
 
   update = function(ctx, id, new, old, changed)

@@ -11,5 +11,7 @@ void AddTemplateCommands(CLI::App& app, int* exit_code);
 void AddProviderCommands(CLI::App& app, int* exit_code);
 // world list, show, call, load, reset
 void AddWorldCommands(CLI::App& app, int* exit_code);
+// create-stack, delete-stack, describe-*, list-*, get-template, wait
+void AddStackCommands(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

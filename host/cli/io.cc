@@ -1,5 +1,7 @@
 #include "cli/io.h"
 
+#include "cli/output.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -28,7 +30,9 @@ std::string Home() {
   return env != nullptr && *env != '\0' ? env : MOONSTACK_DEFAULT_HOME;
 }
 
-void PrintJson(const Json& j) { std::cout << j.dump(4) << std::endl; }
+// The aws CLI's JSON (Python's json.dump, indent 4); unlike RenderOutput, an
+// empty object still prints "{}".
+void PrintJson(const Json& j) { std::cout << RenderJsonDocument(j) << std::flush; }
 
 const char* ErrorCode(const Status& s) {
   switch (s.code()) {

@@ -14,7 +14,8 @@ namespace ms::cli {
 
 // stub_unknown_types (--stub-unknown-types): types no provider implements are
 // served by moonstack.stub instead of failing validation.
+// `world` (may be null: a private empty one) is what providers see.
 Status LoadProviders(const std::vector<std::string>& dirs, std::unique_ptr<lua::LuaProviderRuntime>* out,
-                     bool stub_unknown_types = false);
+                     bool stub_unknown_types = false, World* world = nullptr);
 
 }  // namespace ms::cli

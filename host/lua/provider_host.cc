@@ -293,6 +293,7 @@ class LuaProviderSession : public ProviderSession {
       o.kind = HookOutcome::Kind::kInProgress;
       o.after_seconds = v.find("after") ? v.find("after")->as_double().value_or(0) : 0;
       if (const Value* progress = v.find("progress")) o.progress = *progress;
+      if (const Value* id = v.find("id")) o.physical_id = id->str();
       return o;
     }
     if (const Value* id = v.find("id")) o.physical_id = id->str();

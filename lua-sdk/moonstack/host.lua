@@ -118,7 +118,7 @@ function H.call(decl, hook, ctx, id, props, old, changed)
   end
   r = decl:check_result(hook, r)
   if P.is_in_progress(r) then
-    return { state = "in_progress", after = r.after, progress = r.context }
+    return { state = "in_progress", after = r.after, progress = r.context, id = r.id }
   end
   local out = { state = "done" }
   if r ~= nil then

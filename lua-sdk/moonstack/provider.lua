@@ -150,15 +150,17 @@ InProgressMT.__index = InProgressMT
 ---"Not done yet: call me again in `after` seconds." The engine calls the SAME
 ---hook again, with the same arguments and `ctx.progress` set to `context`.
 ---`context` must survive JSON persistence (no functions), since the engine
----journals it and may resume after a restart.
----@param opts { after: number, context: table? }
+---journals it and may resume after a restart. `id` (create only) is the
+---physical ID once the resource exists but is not ready yet (an instance
+---still booting): the engine shows it in "Resource creation initiated".
+---@param opts { after: number, context: table?, id: string? }
 ---@return moonstack.InProgress
 function P.in_progress(opts)
   if type(opts) ~= "table" then
     error("P.in_progress: expected { after = seconds, context = {...} }", 2)
   end
   for k in pairs(opts) do
-    if k ~= "after" and k ~= "context" then
+    if k ~= "after" and k ~= "context" and k ~= "id" then
       error(string.format('P.in_progress: unknown field "%s"', tostring(k)), 2)
     end
   end
@@ -173,7 +175,10 @@ function P.in_progress(opts)
   if not ok then
     error("P.in_progress: context must survive JSON persistence but holds " .. why, 2)
   end
-  return setmetatable({ in_progress = true, after = after, context = context }, InProgressMT)
+  if opts.id ~= nil and (type(opts.id) ~= "string" or opts.id == "") then
+    error("P.in_progress: id must be a non-empty string", 2)
+  end
+  return setmetatable({ in_progress = true, after = after, context = context, id = opts.id }, InProgressMT)
 end
 
 ---True for a value returned by P.in_progress.

@@ -17,7 +17,7 @@ constexpr size_t kCap = size_t{16} << 20;
 
 std::unique_ptr<Runtime> LimitedRuntime() {
   RuntimeOptions o;
-  o.limits.deadline = std::chrono::milliseconds(100);
+  o.limits.deadline = std::chrono::milliseconds(500);  // a memory bomb under load must reach the cap first
   o.limits.memory_bytes = kCap;
   o.print = [](std::string_view) {};
   ms::Status status;
@@ -36,7 +36,7 @@ LuaError Fails(Runtime& rt, const std::string& code, LuaErrorKind kind) {
   INFO(r.error->Diagnostic());
   CHECK(r.error->kind == kind);
   // Never much past the deadline, whatever the code does.
-  CHECK(took < std::chrono::seconds(2));
+  CHECK(took < std::chrono::seconds(5));
   return *r.error;
 }
 
@@ -62,7 +62,7 @@ TEST_CASE("the memory cap is enforced by the allocator on this platform", "[lua]
 TEST_CASE("an endless loop fails its call at the deadline", "[lua]") {
   auto rt = LimitedRuntime();
   LuaError e = Fails(*rt, "while true do end", LuaErrorKind::kDeadline);
-  CHECK(e.message == "provider call exceeded its deadline of 100 ms");
+  CHECK(e.message == "provider call exceeded its deadline of 500 ms");
   CHECK(e.location == "runaway:1");  // where it was interrupted
   CHECK(e.ToStatus().message().find("runaway:1") != std::string::npos);
   StillWorks(*rt);
@@ -72,7 +72,7 @@ TEST_CASE("a loop LuaJIT would compile still meets the deadline (the JIT is off)
   auto rt = LimitedRuntime();
   LuaError e = Fails(*rt, "local x = 0 for i = 1, 1e12 do x = x + i end return x",
                      LuaErrorKind::kDeadline);
-  CHECK(e.message == "provider call exceeded its deadline of 100 ms");
+  CHECK(e.message == "provider call exceeded its deadline of 500 ms");
   StillWorks(*rt);
 }
 

@@ -262,14 +262,14 @@ return P.define {
       if props.SourceDestCheck == false then
         ec2.ModifyInstanceAttribute { InstanceId = inst.InstanceId, SourceDestCheck = { Value = false } }
       end
-      return P.in_progress { after = cfn.seconds("boot"), context = { id = inst.InstanceId } }
+      return P.in_progress { after = cfn.seconds("boot"), context = { id = inst.InstanceId }, id = inst.InstanceId }
     end
     local id = ctx.progress.id
     local inst = describe(ec2, id)
     if not inst then P.fail("The instance ID '" .. id .. "' does not exist", "NotFound") end
     local state = inst.State.Name
     if state == "running" then return { id = id, attributes = attributes(inst) } end
-    if state == "pending" then return P.in_progress { after = cfn.POLL_SECONDS, context = { id = id } } end
+    if state == "pending" then return P.in_progress { after = cfn.POLL_SECONDS, context = { id = id }, id = id } end
     -- Shape of CloudFormation's reason for an instance that never ran
     -- ("Instance i-… failed to stabilize. Current state: shutting-down.
     -- Reason: Server.InternalError: Internal error on launch").

@@ -1,0 +1,434 @@
+// The scheduler: a FIFO of hook calls fed to worker threads, a timer heap,
+// and a completion queue drained on Run's thread.
+//
+// Ownership of state:
+//   - owner side (Run's thread only, no lock): the FIFO of calls not yet
+//     dispatched, the timer heap, the in-flight count, the stop flag.
+//   - shared (mu): the work queue the workers take from, the completion queue
+//     they post to, and the counters used to decide who to wake.
+// The owner never holds mu while running a callback, and workers never hold
+// it while calling a provider.
+//
+// Wake-ups are batched: the owner moves every dispatchable call into the work
+// queue under one lock and wakes at most as many idle workers as there are
+// new calls; a worker posts its completion and takes its next call under one
+// lock; in lock-step the owner is woken once, by the worker that completes
+// the last call of the round. Short spins before blocking (on both sides)
+// keep a chain of quick calls from paying two futex sleeps per call.
+#include "run/scheduler.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace ms {
+namespace {
+
+// A call on its way to a worker; `done` travels with it and comes back
+// untouched in its Completion (workers never invoke or destroy it).
+struct Job {
+  uint64_t seq;
+  HookCall call;
+  Scheduler::CallDone done;
+};
+
+struct Completion {
+  uint64_t seq;
+  HookOutcome outcome;
+  Scheduler::CallDone done;
+};
+
+struct Timer {
+  int64_t due_ms;
+  uint64_t seq;  // set order: ties at one instant run in this order
+  Scheduler::TimerFn fn;
+};
+
+// Min-heap order on (due, seq) for std::push_heap/pop_heap (which build max-heaps).
+bool TimerLater(const Timer& a, const Timer& b) {
+  return a.due_ms != b.due_ms ? a.due_ms > b.due_ms : a.seq > b.seq;
+}
+
+HookOutcome Failed(std::string reason, std::string diagnostic) {
+  HookOutcome o;
+  o.kind = HookOutcome::Kind::kFailed;
+  o.reason = std::move(reason);
+  o.diagnostic = std::move(diagnostic);
+  return o;
+}
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spins (pausing, then yielding the CPU) for up to ~`budget` while `ready()`
+// is false. Returns ready(). Yielding matters on small machines: a spinner
+// must not starve the thread it waits for.
+template <typename Pred>
+bool SpinFor(std::chrono::microseconds budget, Pred ready) {
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0;; ++i) {
+    if (ready()) return true;
+    if (i < 64) {
+      CpuRelax();
+      continue;
+    }
+    if ((i & 15) == 0 && std::chrono::steady_clock::now() - start > budget) return ready();
+    std::this_thread::yield();
+  }
+}
+
+constexpr std::chrono::microseconds kWorkerSpin{50};
+constexpr std::chrono::microseconds kOwnerSpin{50};
+
+}  // namespace
+
+struct Scheduler::Impl {
+  Impl(ProviderRuntime* rt, Clock* c, SchedulerOptions o)
+      : runtime(rt), clock(c), options(o), lockstep(c->is_virtual()) {
+    options.workers = std::max(1, options.workers);
+    options.max_concurrency = std::max(1, options.max_concurrency);
+  }
+
+  ProviderRuntime* runtime;
+  Clock* clock;
+  SchedulerOptions options;
+  const bool lockstep;
+
+  // ---- owner side (Run's thread) ----
+  std::deque<Job> pending;   // FIFO of calls not yet handed to the workers
+  std::vector<Timer> timers;  // heap, TimerLater order
+  uint64_t next_call_seq = 0;
+  uint64_t next_timer_seq = 0;
+  int in_flight = 0;  // handed to the workers, completion not yet taken
+  bool stopped = false;
+  std::vector<Completion> batch;  // reused buffer of completions being run
+
+  // ---- shared ----
+  std::mutex mu;
+  std::condition_variable work_cv;  // workers wait here for jobs
+  std::condition_variable done_cv;  // the owner waits here for completions
+  std::deque<Job> work;
+  std::vector<Completion> done;
+  int outstanding = 0;     // jobs in `work` or running
+  int idle_workers = 0;    // workers blocked on work_cv
+  bool owner_waiting = false;
+  bool shutdown = false;
+  // Lock-free hints for the spins; the truth is always read under mu.
+  std::atomic<int> work_hint{0};         // jobs in `work`
+  std::atomic<int> outstanding_hint{0};  // == outstanding
+  std::atomic<size_t> done_hint{0};      // completions in `done`
+
+  std::vector<std::thread> threads;
+  Status start_error;
+  std::atomic<uint64_t> completed{0};
+
+  // ---- workers ----
+
+  void WorkerLoop(int index) {
+    std::unique_ptr<ProviderSession> session;
+    std::unique_lock<std::mutex> lk(mu);
+    for (;;) {
+      if (work.empty() && !shutdown) {
+        lk.unlock();
+        SpinFor(kWorkerSpin, [&] { return work_hint.load(std::memory_order_acquire) > 0; });
+        lk.lock();
+        while (work.empty() && !shutdown) {
+          ++idle_workers;
+          work_cv.wait(lk);
+          --idle_workers;
+        }
+      }
+      if (shutdown) return;
+      Job job = std::move(work.front());
+      work.pop_front();
+      work_hint.store(static_cast<int>(work.size()), std::memory_order_release);
+      lk.unlock();
+
+      Completion c{job.seq, RunOne(&session, job.call, index), std::move(job.done)};
+
+      lk.lock();
+      done.push_back(std::move(c));
+      done_hint.store(done.size(), std::memory_order_release);
+      --outstanding;
+      outstanding_hint.store(outstanding, std::memory_order_release);
+      // Lock-step: only the end of the round matters to the owner.
+      if (owner_waiting && (!lockstep || outstanding == 0)) done_cv.notify_one();
+    }
+  }
+
+  HookOutcome RunOne(std::unique_ptr<ProviderSession>* session, const HookCall& call, int index) {
+    if (!*session) {
+      // Created lazily and retried on the next call after a failure: the
+      // cause (a provider file that does not load, say) may be fixed.
+      std::unique_ptr<ProviderSession> s;
+      Status st;
+      try {
+        st = runtime->NewSession(&s);
+      } catch (const std::exception& e) {
+        st = Status::Internal(e.what());
+      } catch (...) {
+        st = Status::Internal("unknown exception");
+      }
+      if (st.ok() && !s) st = Status::Internal("the provider runtime returned no session");
+      if (!st.ok()) {
+        return Failed(st.message(), "scheduler worker " + std::to_string(index) +
+                                        " could not create a provider session: " + st.message());
+      }
+      *session = std::move(s);
+    }
+    // Sessions never throw by contract; a bug in one must not take the
+    // worker (and with it the whole run) down.
+    try {
+      return (*session)->Call(call);
+    } catch (const std::exception& e) {
+      return Failed(std::string("Internal failure: ") + e.what(),
+                    std::string("provider session threw from ") + HookName(call.hook) + " of " + call.type +
+                        ": " + e.what());
+    } catch (...) {
+      return Failed("Internal failure", std::string("provider session threw from ") + HookName(call.hook) +
+                                            " of " + call.type);
+    }
+  }
+
+  Status StartWorkers() {
+    if (!threads.empty() || !start_error.ok()) return start_error;
+    try {
+      threads.reserve(options.workers);
+      for (int i = 0; i < options.workers; ++i) threads.emplace_back([this, i] { WorkerLoop(i); });
+    } catch (const std::system_error& e) {
+      start_error = Status::Internal(std::string("could not start a scheduler worker thread: ") + e.what());
+    }
+    return start_error;
+  }
+
+  void StopWorkers() {
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      shutdown = true;
+    }
+    work_cv.notify_all();
+    for (auto& t : threads) t.join();
+    threads.clear();
+  }
+
+  // ---- owner ----
+
+  // Hands queued calls to the workers, up to max_concurrency in flight.
+  void Dispatch() {
+    if (stopped || pending.empty()) return;
+    size_t n = std::min(pending.size(), static_cast<size_t>(options.max_concurrency - in_flight));
+    if (n == 0) return;
+    int wake;
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      for (size_t i = 0; i < n; ++i) {
+        work.push_back(std::move(pending.front()));
+        pending.pop_front();
+      }
+      outstanding += static_cast<int>(n);
+      outstanding_hint.store(outstanding, std::memory_order_release);
+      work_hint.store(static_cast<int>(work.size()), std::memory_order_release);
+      wake = std::min(static_cast<int>(n), idle_workers);
+    }
+    in_flight += static_cast<int>(n);
+    if (wake >= options.workers) {
+      work_cv.notify_all();
+    } else {
+      for (int i = 0; i < wake; ++i) work_cv.notify_one();
+    }
+  }
+
+  // Lock-step: waits until every dispatched call has completed and moves
+  // their completions into `batch`.
+  void WaitAll() {
+    SpinFor(kOwnerSpin, [&] { return outstanding_hint.load(std::memory_order_acquire) == 0; });
+    std::unique_lock<std::mutex> lk(mu);
+    if (outstanding != 0) {
+      owner_waiting = true;
+      done_cv.wait(lk, [&] { return outstanding == 0; });
+      owner_waiting = false;
+    }
+    TakeDoneLocked();
+  }
+
+  // Real time: moves the completions posted so far into `batch`, first
+  // waiting up to `max_wait_s` (< 0: without limit) when there are none.
+  void TakeDone(double max_wait_s) {
+    if (max_wait_s != 0 && in_flight > 0) {
+      // Only spin when a completion can come; a spin cannot make a timer due.
+      SpinFor(kOwnerSpin, [&] { return done_hint.load(std::memory_order_acquire) > 0; });
+    }
+    std::unique_lock<std::mutex> lk(mu);
+    if (done.empty() && max_wait_s != 0) {
+      owner_waiting = true;
+      if (max_wait_s < 0) {
+        done_cv.wait(lk, [&] { return !done.empty(); });
+      } else {
+        // Wait in slices of at most an hour: duration<double> to steady
+        // clock ticks must not overflow.
+        auto wait = std::chrono::duration<double>(std::min(max_wait_s, 3600.0));
+        done_cv.wait_for(lk, std::chrono::duration_cast<std::chrono::nanoseconds>(wait),
+                         [&] { return !done.empty(); });
+      }
+      owner_waiting = false;
+    }
+    TakeDoneLocked();
+  }
+
+  void TakeDoneLocked() {
+    batch.swap(done);  // `batch` was emptied by RunCallbacks: reuses capacity
+    done_hint.store(0, std::memory_order_release);
+  }
+
+  // Runs the callbacks of the completions in `batch`, without any lock.
+  void RunCallbacks(bool in_submission_order) {
+    if (batch.empty()) return;
+    in_flight -= static_cast<int>(batch.size());
+    if (in_submission_order && batch.size() > 1) {
+      std::sort(batch.begin(), batch.end(),
+                [](const Completion& a, const Completion& b) { return a.seq < b.seq; });
+    }
+    // A callback can call Run-side methods but never touches `batch`; still,
+    // move it out so a re-entrant path cannot see a half-run buffer.
+    std::vector<Completion> run;
+    run.swap(batch);
+    for (auto& c : run) {
+      completed.fetch_add(1, std::memory_order_relaxed);
+      CallDone fn = std::move(c.done);
+      if (fn) fn(c.outcome);
+    }
+    run.clear();
+    batch.swap(run);  // keep the capacity
+  }
+
+  bool TimerDue(uint64_t before_seq) const {
+    return !timers.empty() && timers.front().seq < before_seq && timers.front().due_ms <= clock->NowMs();
+  }
+
+  // Runs the timers due now that were set before this call, in (due, set)
+  // order. Timers they set (even for 0 s) wait for the next round, so a timer
+  // re-arming itself cannot starve the calls.
+  void RunDueTimers() {
+    const uint64_t before = next_timer_seq;
+    while (!stopped && TimerDue(before)) {
+      std::pop_heap(timers.begin(), timers.end(), TimerLater);
+      TimerFn fn = std::move(timers.back().fn);
+      timers.pop_back();
+      if (fn) fn();
+    }
+  }
+
+  // Drops every call not yet started and every timer (Stop).
+  void DropQueued() {
+    std::deque<Job> retracted;
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      retracted.swap(work);
+      outstanding -= static_cast<int>(retracted.size());
+      outstanding_hint.store(outstanding, std::memory_order_release);
+      work_hint.store(0, std::memory_order_release);
+    }
+    in_flight -= static_cast<int>(retracted.size());
+    // Destroyed here, outside the lock: callbacks may own arbitrary state.
+    retracted.clear();
+    pending.clear();
+    timers.clear();
+  }
+
+  void RunLockStep() {
+    for (;;) {
+      Dispatch();
+      if (in_flight > 0) {
+        WaitAll();
+        RunCallbacks(/*in_submission_order=*/true);
+      }
+      if (stopped) return;  // nothing is in flight between rounds
+      RunDueTimers();
+      if (stopped) return;
+      if (pending.empty() && in_flight == 0) {
+        if (timers.empty()) return;
+        clock->AdvanceTo(timers.front().due_ms);
+      }
+    }
+  }
+
+  void RunRealTime() {
+    for (;;) {
+      Dispatch();
+      TakeDone(0);
+      RunCallbacks(/*in_submission_order=*/false);
+      RunDueTimers();
+      if (stopped) {
+        if (in_flight == 0) return;
+      } else if (pending.empty() && in_flight == 0 && timers.empty()) {
+        return;
+      }
+      bool can_dispatch = !stopped && !pending.empty() && in_flight < options.max_concurrency;
+      if (can_dispatch || TimerDue(next_timer_seq)) continue;
+      double wait = -1;  // nothing but completions to wait for
+      if (!timers.empty()) {
+        wait = clock->RealSecondsUntil(timers.front().due_ms);
+        if (wait <= 0) continue;
+      }
+      TakeDone(wait);
+      RunCallbacks(false);
+    }
+  }
+};
+
+Scheduler::Scheduler(ProviderRuntime* runtime, Clock* clock, SchedulerOptions options)
+    : impl_(std::make_unique<Impl>(runtime, clock, options)), clock_(clock) {}
+
+Scheduler::~Scheduler() { impl_->StopWorkers(); }
+
+void Scheduler::Call(HookCall call, CallDone done) {
+  if (impl_->stopped) return;
+  impl_->pending.push_back(Job{impl_->next_call_seq++, std::move(call), std::move(done)});
+}
+
+void Scheduler::After(double seconds, TimerFn fn) {
+  if (impl_->stopped) return;
+  // Whole milliseconds, like the clock: timers due "at the same instant" then
+  // compare equal exactly.
+  int64_t delay = (seconds > 0 && std::isfinite(seconds)) ? std::llround(seconds * 1000.0) : 0;
+  if (seconds > 0 && !std::isfinite(seconds)) delay = INT64_MAX / 4;  // never, in practice
+  impl_->timers.push_back(Timer{clock_->NowMs() + delay, impl_->next_timer_seq++, std::move(fn)});
+  std::push_heap(impl_->timers.begin(), impl_->timers.end(), TimerLater);
+}
+
+Status Scheduler::Run() {
+  MS_RETURN_IF_ERROR(impl_->StartWorkers());
+  if (impl_->lockstep) {
+    impl_->RunLockStep();
+  } else {
+    impl_->RunRealTime();
+  }
+  // A later Run (after more Calls) starts afresh.
+  impl_->stopped = false;
+  return Status::OK();
+}
+
+void Scheduler::Stop() {
+  if (impl_->stopped) return;
+  impl_->stopped = true;
+  impl_->DropQueued();
+}
+
+uint64_t Scheduler::calls_completed() const { return impl_->completed.load(std::memory_order_relaxed); }
+
+}  // namespace ms

@@ -1,0 +1,26 @@
+// What a running stack operation tells the outside, and what the outside
+// may do to it: deploy's live progress, scenario scripts (fault injection,
+// reacting to events by changing the world), tests.
+#pragma once
+
+#include "provider/provider.h"
+#include "stack/stack.h"
+
+namespace ms {
+
+class OperationObserver {
+ public:
+  virtual ~OperationObserver() = default;
+  // An event was recorded. Runs on the operation's thread; may change the
+  // world (a scenario terminating an instance when X reaches status S).
+  virtual void OnEvent(const StackEvent& event) { (void)event; }
+  // Before a provider call: return true with *injected filled to answer it
+  // without calling the provider (a fault); *latency_seconds (>= 0) delays the
+  // call by that much clock time.
+  virtual bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) {
+    (void)call, (void)injected, (void)latency_seconds;
+    return false;
+  }
+};
+
+}  // namespace ms

@@ -1,0 +1,728 @@
+#include "stack/operation.h"
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <unordered_map>
+
+#include "eval/evaluator.h"
+#include "eval/parameters.h"
+#include "graph/graph.h"
+#include "stack/stack_environment.h"
+#include "store/stack_tables.h"
+#include "template/template.h"
+
+namespace ms {
+namespace {
+
+constexpr const char* kStackType = "AWS::CloudFormation::Stack";
+
+std::string JoinNames(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// A resource of the operation: its record and where the walk is with it.
+struct Node {
+  int index = 0;               // graph node
+  const ResourceDecl* decl = nullptr;
+  ResourceRecord rec;
+  bool has_record = false;     // the stack has this resource (a record exists)
+  int waiting_on = 0;          // create: dependencies not complete; delete: dependents not deleted
+  bool started = false;        // this phase has begun work on it
+  bool busy = false;           // a call or a timer of this node is outstanding
+  bool initiated = false;      // "Resource creation initiated" recorded
+  bool cancelled = false;      // create cancelled: followed silently until its hook answers
+};
+
+class Op {
+ public:
+  explicit Op(const OperationContext& ctx)
+      : ctx_(ctx),
+        scheduler_(ctx.providers, ctx.clock, ctx.scheduler),
+        env_([this](const std::string& name, std::string* value) { return LookupExport(name, value); },
+             nullptr) {}
+
+  Status Run(const std::string& stack_id) {
+    MS_RETURN_IF_ERROR(Load(stack_id));
+    switch (stack_.status) {
+      case StackStatus::kCreateInProgress: StartCreate(); break;
+      case StackStatus::kRollbackInProgress: StartDelete(/*rollback=*/true); break;
+      case StackStatus::kDeleteInProgress: StartDelete(/*rollback=*/false); break;
+      default:
+        return Status::Internal(std::string("no operation to run on a stack in ") + StackStatusName(stack_.status));
+    }
+    Pump();
+    MS_RETURN_IF_ERROR(scheduler_.Run());
+    MS_RETURN_IF_ERROR(error_);
+    MS_RETURN_IF_ERROR(Flush());
+    if (!IsTerminal(stack_.status)) {
+      return Status::Internal(std::string("operation stopped with the stack in ") + StackStatusName(stack_.status));
+    }
+    return Status::OK();
+  }
+
+ private:
+  // --- loading -----------------------------------------------------------------
+
+  Status Load(const std::string& stack_id) {
+    bool found = false;
+    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, stack_id, &stack_, &found));
+    if (!found) return Status::NotFound("Stack with id " + stack_id + " does not exist");
+    rng_.seed(std::hash<std::string>()(stack_id) ^ static_cast<uint64_t>(ctx_.clock->NowMs()));
+    std::vector<ResourceRecord> records;
+    MS_RETURN_IF_ERROR(LoadResources(ctx_.db, stack_id, &records));
+
+    MS_RETURN_IF_ERROR(LoadTemplate(stack_.template_body, &template_));
+    std::vector<ParameterInput> given;
+    for (const StackParameterValue& p : stack_.parameters) given.push_back({p.key, p.value, false});
+    MS_RETURN_IF_ERROR(ResolveParameters(template_, given, {}, &params_));
+    pseudo_.account_id = ctx_.account_id;
+    pseudo_.region = ctx_.region;
+    pseudo_.stack_name = stack_.name;
+    pseudo_.stack_id = stack_.id;
+    evaluator_ = std::make_unique<Evaluator>(template_, params_, pseudo_, env_);
+    MS_RETURN_IF_ERROR(evaluator_->EvaluateConditions());
+    DependencyGraph::Inclusion included = [this](const ResourceDecl& r) { return evaluator_->Included(r.condition); };
+    ConditionOracle oracle = [this](std::string_view c) -> std::optional<bool> { return evaluator_->ConditionValue(c); };
+    MS_RETURN_IF_ERROR(DependencyGraph::Build(template_, &included, &oracle, &graph_));
+
+    nodes_.resize(graph_.size());
+    for (size_t i = 0; i < graph_.size(); ++i) {
+      nodes_[i].index = static_cast<int>(i);
+      nodes_[i].decl = &graph_.resource(static_cast<int>(i));
+      by_name_[graph_.name(static_cast<int>(i))] = static_cast<int>(i);
+    }
+    for (ResourceRecord& r : records) {
+      auto it = by_name_.find(r.logical_id);
+      if (it == by_name_.end()) continue;  // not in this template (cannot happen for create/delete)
+      Node& n = nodes_[it->second];
+      n.rec = std::move(r);
+      n.has_record = true;
+      if (!n.rec.physical_id.empty()) env_.SetResource(&n.rec);
+    }
+    return Status::OK();
+  }
+
+  bool LookupExport(const std::string& name, std::string* value) {
+    ExportRecord e;
+    bool found = false;
+    if (!FindExport(ctx_.db, name, &e, &found).ok() || !found) return false;
+    *value = e.value;
+    return true;
+  }
+
+  // --- create --------------------------------------------------------------------
+
+  void StartCreate() {
+    // Workflow-start checks: AWS-specific parameter values exist.
+    Status params = CheckParametersAgainstWorld(env_, &params_);
+    if (!params.ok()) {
+      EndCreate(params.message());
+      return;
+    }
+    for (Node& n : nodes_) {
+      n.waiting_on = 0;
+      for (int d : graph_.dependencies(n.index)) {
+        if (!IsCreated(nodes_[d])) ++n.waiting_on;
+      }
+    }
+    for (int i : graph_.order()) {
+      Node& n = nodes_[i];
+      if (IsCreated(n)) continue;
+      if (n.has_record && n.rec.status == ResourceStatus::kCreateFailed) {
+        failed_.push_back(n.rec.logical_id);  // failed before a restart
+        failing_ = true;
+      }
+    }
+    if (failing_) {
+      MaybeEndCreate();
+      return;
+    }
+    // Resume what a crash interrupted, then start what is ready.
+    for (int i : graph_.order()) {
+      Node& n = nodes_[i];
+      if (n.has_record && n.rec.status == ResourceStatus::kCreateInProgress) {
+        n.started = true;
+        n.initiated = !n.rec.physical_id.empty() || !n.rec.progress.is_null();
+        CallCreate(n);
+      }
+    }
+    for (int i : graph_.order()) TryCreate(nodes_[i]);
+    MaybeFinishCreate();
+  }
+
+  static bool IsCreated(const Node& n) {
+    return n.has_record && n.rec.status == ResourceStatus::kCreateComplete;
+  }
+
+  void TryCreate(Node& n) {
+    if (failing_ || n.started || n.waiting_on > 0 || IsCreated(n)) return;
+    n.started = true;
+    n.has_record = true;
+    n.rec.stack_id = stack_.id;
+    n.rec.logical_id = n.decl->logical_id;
+    n.rec.type = n.decl->type;
+
+    Value evaluated = Value::MakeMap();
+    Status s = n.decl->properties.is_null()
+                   ? Status::OK()
+                   : evaluator_->Evaluate(n.decl->properties, Section::kResourceProperties, &evaluated);
+    if (!SetStatus(n, ResourceStatus::kCreateInProgress, "", evaluated)) return;
+    ProviderSession* session = Session();
+    if (session == nullptr) return;
+    if (s.ok()) s = session->Validate(n.decl->type, Context(n), evaluated, &n.rec.properties);
+    if (!s.ok()) {
+      CreateFailed(n, s.message());
+      return;
+    }
+    CallCreate(n);
+  }
+
+  void CallCreate(Node& n) {
+    HookCall call = NewCall(n, Hook::kCreate);
+    call.properties = n.rec.properties;
+    Dispatch(n, std::move(call), [this, &n](const HookOutcome& o) { OnCreate(n, o); });
+  }
+
+  void OnCreate(Node& n, const HookOutcome& o) {
+    if (n.cancelled) {  // followed silently, only to learn what exists
+      if (o.kind == HookOutcome::Kind::kInProgress) {
+        if (!o.physical_id.empty()) n.rec.physical_id = o.physical_id;
+        Poll(n, o, [this, &n] { CallCreate(n); });
+        return;
+      }
+      if (o.kind == HookOutcome::Kind::kDone) {
+        n.rec.physical_id = o.physical_id;
+        n.rec.attributes = o.attributes;
+      }
+      EndCall(n);
+      MaybeEndCreate();
+      return;
+    }
+    switch (o.kind) {
+      case HookOutcome::Kind::kInProgress:
+        if (!o.physical_id.empty()) n.rec.physical_id = o.physical_id;
+        if (!n.initiated) {
+          n.initiated = true;
+          if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation initiated")) return;
+        }
+        Poll(n, o, [this, &n] { CallCreate(n); });
+        return;
+      case HookOutcome::Kind::kDone: {
+        n.rec.physical_id = o.physical_id;
+        n.rec.attributes = o.attributes.is_map() ? o.attributes : Value::MakeMap();
+        EndCall(n);
+        if (!n.initiated) {
+          n.initiated = true;
+          if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation initiated")) return;
+        }
+        if (!SetStatus(n, ResourceStatus::kCreateComplete, "")) return;
+        env_.SetResource(&n.rec);
+        for (int d : graph_.dependents(n.index)) {
+          if (--nodes_[d].waiting_on == 0) TryCreate(nodes_[d]);
+        }
+        MaybeFinishCreate();
+        return;
+      }
+      case HookOutcome::Kind::kFailed:
+        EndCall(n);
+        CreateFailed(n, o.reason);
+        return;
+    }
+  }
+
+  void CreateFailed(Node& n, const std::string& reason) {
+    if (!SetStatus(n, ResourceStatus::kCreateFailed, reason)) return;
+    failed_.push_back(n.rec.logical_id);
+    if (!failing_) {
+      failing_ = true;
+      // Siblings still being created are cancelled (their hooks are still
+      // followed until they answer, so what they made is known).
+      for (Node& other : nodes_) {
+        if (&other == &n || !other.busy || other.cancelled) continue;
+        other.cancelled = true;
+        if (!SetStatus(other, ResourceStatus::kCreateFailed, "Resource creation cancelled")) return;
+        failed_.push_back(other.rec.logical_id);
+      }
+      const std::string reason_text = "The following resource(s) failed to create: [" + JoinNames(failed_) + "]. ";
+      if (stack_.disable_rollback()) {
+        pending_stack_reason_ = reason_text;  // CREATE_FAILED once everything has answered
+      } else {
+        SetStackStatus(StackStatus::kRollbackInProgress, reason_text);
+      }
+    }
+    MaybeEndCreate();
+  }
+
+  // The create phase failed: once nothing is outstanding, roll back (or stop).
+  void MaybeEndCreate() {
+    if (!failing_ || outstanding_ > 0 || create_ended_) return;
+    if (stack_.status == StackStatus::kCreateInProgress) {
+      EndCreate(pending_stack_reason_.empty()
+                    ? "The following resource(s) failed to create: [" + JoinNames(failed_) + "]. "
+                    : pending_stack_reason_);
+      return;
+    }
+    create_ended_ = true;
+    StartDelete(/*rollback=*/true);
+  }
+
+  // Ends the create phase with a failure before or after resources ran.
+  void EndCreate(const std::string& reason) {
+    create_ended_ = true;
+    failing_ = true;
+    if (stack_.disable_rollback()) {
+      SetStackStatus(StackStatus::kCreateFailed, reason);
+      return;
+    }
+    if (stack_.status != StackStatus::kRollbackInProgress) SetStackStatus(StackStatus::kRollbackInProgress, reason);
+    StartDelete(/*rollback=*/true);
+  }
+
+  void MaybeFinishCreate() {
+    if (failing_ || stack_.status != StackStatus::kCreateInProgress) return;
+    for (const Node& n : nodes_) {
+      if (!IsCreated(n)) return;
+    }
+    Status s = EvaluateOutputs();
+    if (!s.ok()) {
+      EndCreate(s.message());
+      return;
+    }
+    stack_.imports.assign(env_.imports().begin(), env_.imports().end());
+    SetStackStatus(StackStatus::kCreateComplete, "");
+  }
+
+  Status EvaluateOutputs() {
+    stack_.outputs.clear();
+    for (const OutputDecl& o : template_.outputs) {
+      if (!evaluator_->Included(o.condition)) continue;
+      StackOutputValue out;
+      out.key = o.name;
+      Value v;
+      MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.value, Section::kOutputs, &v));
+      out.value = ScalarText(v);
+      if (!o.description.is_null()) {
+        Value d;
+        MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.description, Section::kOutputs, &d));
+        out.description = d.str();
+      }
+      if (!o.export_name.is_null()) {
+        Value e;
+        MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.export_name, Section::kOutputs, &e));
+        out.export_name = e.str();
+        ExportRecord existing;
+        bool found = false;
+        MS_RETURN_IF_ERROR(FindExport(ctx_.db, out.export_name, &existing, &found));
+        if (found && existing.stack_id != stack_.id) {
+          return Status::Validation("Export with name " + out.export_name +
+                                    " is already exported by stack " + StackNameOf(existing.stack_id));
+        }
+      }
+      stack_.outputs.push_back(std::move(out));
+    }
+    return Status::OK();
+  }
+
+  static std::string ScalarText(const Value& v) {
+    if (v.is_list()) {
+      std::string out;
+      for (const Value& item : v.list()) out += (out.empty() ? "" : ",") + item.str();
+      return out;
+    }
+    if (v.is_bool()) return v.as_bool() ? "true" : "false";
+    if (v.is_map()) return v.ToJson();
+    return v.str();
+  }
+
+  std::string StackNameOf(const std::string& stack_id) {
+    StackRecord other;
+    bool found = false;
+    if (LoadStack(ctx_.db, stack_id, &other, &found).ok() && found) return other.name;
+    return stack_id;
+  }
+
+  // --- delete (stack deletion and create rollback) ----------------------------------
+
+  void StartDelete(bool rollback) {
+    rollback_ = rollback;
+    deleting_ = true;
+    if (!rollback) {
+      std::string in_use = ExportInUse();
+      if (!in_use.empty()) {
+        delete_ended_ = true;
+        SetStackStatus(StackStatus::kDeleteFailed, in_use);
+        return;
+      }
+    }
+    delete_failed_.clear();
+    for (Node& n : nodes_) {
+      n.started = false;
+      n.waiting_on = 0;
+    }
+    for (Node& n : nodes_) {
+      if (!Deletable(n)) continue;
+      for (int d : graph_.dependencies(n.index)) ++nodes_[d].waiting_on;
+    }
+    // Resume deletes a crash interrupted, then start those nothing depends on.
+    for (int i : graph_.order()) {
+      Node& n = nodes_[i];
+      if (Deletable(n) && n.rec.status == ResourceStatus::kDeleteInProgress && !n.rec.pending_hook.empty()) {
+        n.started = true;
+        CallDelete(n);
+      }
+    }
+    for (auto it = graph_.order().rbegin(); it != graph_.order().rend(); ++it) TryDelete(nodes_[*it]);
+    MaybeEndDelete();
+  }
+
+  // AWS's reason when another stack imports one of this stack's exports.
+  std::string ExportInUse() {
+    std::vector<StackRecord> stacks;
+    if (!LoadStacks(ctx_.db, &stacks).ok()) return "";
+    for (const StackOutputValue& o : stack_.outputs) {
+      if (o.export_name.empty()) continue;
+      for (const StackRecord& other : stacks) {
+        if (other.id == stack_.id || other.status == StackStatus::kDeleteComplete) continue;
+        if (std::find(other.imports.begin(), other.imports.end(), o.export_name) != other.imports.end()) {
+          return "Delete canceled. Cannot delete export " + o.export_name + " as it is in use by " + other.name + ".";
+        }
+      }
+    }
+    return "";
+  }
+
+  // Has a record that still stands for something in the world.
+  static bool Deletable(const Node& n) {
+    return n.has_record && n.rec.status != ResourceStatus::kDeleteComplete &&
+           n.rec.status != ResourceStatus::kDeleteSkipped;
+  }
+
+  bool Retained(const Node& n) {
+    if (std::find(stack_.retain_resources.begin(), stack_.retain_resources.end(), n.rec.logical_id) !=
+        stack_.retain_resources.end()) {
+      return true;
+    }
+    if (n.decl->deletion_policy.is_null()) return false;
+    Value policy;
+    if (!evaluator_->Evaluate(n.decl->deletion_policy, Section::kResourcePolicy, &policy).ok()) return false;
+    return policy.str() == "Retain" || (policy.str() == "RetainExceptOnCreate" && !rollback_);
+  }
+
+  void TryDelete(Node& n) {
+    if (!Deletable(n) || n.started || n.waiting_on > 0) return;
+    n.started = true;
+    if (Retained(n)) {
+      if (!SetStatus(n, ResourceStatus::kDeleteSkipped, "")) return;
+      Deleted(n);
+      return;
+    }
+    if (n.rec.physical_id.empty()) {  // nothing was made: nothing to delete
+      if (!SetStatus(n, ResourceStatus::kDeleteComplete, "")) return;
+      Deleted(n);
+      return;
+    }
+    if (!SetStatus(n, ResourceStatus::kDeleteInProgress, "")) return;
+    CallDelete(n);
+  }
+
+  void CallDelete(Node& n) {
+    HookCall call = NewCall(n, Hook::kDelete);
+    call.physical_id = n.rec.physical_id;
+    call.properties = n.rec.properties;
+    Dispatch(n, std::move(call), [this, &n](const HookOutcome& o) { OnDelete(n, o); });
+  }
+
+  void OnDelete(Node& n, const HookOutcome& o) {
+    switch (o.kind) {
+      case HookOutcome::Kind::kInProgress:
+        Poll(n, o, [this, &n] { CallDelete(n); });
+        return;
+      case HookOutcome::Kind::kDone:
+        EndCall(n);
+        if (!SetStatus(n, ResourceStatus::kDeleteComplete, "")) return;
+        Deleted(n);
+        MaybeEndDelete();
+        return;
+      case HookOutcome::Kind::kFailed:
+        EndCall(n);
+        if (!SetStatus(n, ResourceStatus::kDeleteFailed, o.reason)) return;
+        delete_failed_.push_back(n.rec.logical_id);
+        MaybeEndDelete();  // what it depends on stays: it may still need it
+        return;
+    }
+  }
+
+  void Deleted(Node& n) {
+    env_.ClearResource(n.rec.logical_id);
+    for (int d : graph_.dependencies(n.index)) {
+      if (Deletable(nodes_[d]) && --nodes_[d].waiting_on == 0) TryDelete(nodes_[d]);
+    }
+  }
+
+  void MaybeEndDelete() {
+    if (!deleting_ || outstanding_ > 0 || delete_ended_) return;
+    delete_ended_ = true;
+    const bool failed = !delete_failed_.empty();
+    const std::string reason =
+        failed ? "The following resource(s) failed to delete: [" + JoinNames(delete_failed_) + "]. " : "";
+    if (rollback_) {
+      if (failed) {
+        SetStackStatus(StackStatus::kRollbackFailed, reason);
+        return;
+      }
+      SetStackStatus(StackStatus::kRollbackComplete, "");
+      if (stack_.on_failure == "DELETE") {  // --on-failure DELETE: the stack goes too
+        if (!SetStackStatus(StackStatus::kDeleteInProgress, "")) return;
+        SetStackStatus(StackStatus::kDeleteComplete, "");
+      }
+      return;
+    }
+    SetStackStatus(failed ? StackStatus::kDeleteFailed : StackStatus::kDeleteComplete, reason);
+  }
+
+  // --- calls ----------------------------------------------------------------------
+
+  HookContext Context(const Node& n) const {
+    HookContext c;
+    c.stack_name = stack_.name;
+    c.stack_id = stack_.id;
+    c.logical_id = n.decl->logical_id;
+    c.region = ctx_.region;
+    c.account_id = ctx_.account_id;
+    c.update_policy = n.decl->update_policy;
+    c.now_ms = ctx_.clock->NowMs();
+    return c;
+  }
+
+  HookCall NewCall(const Node& n, Hook hook) const {
+    HookCall call;
+    call.hook = hook;
+    call.type = n.decl->type;
+    call.ctx = Context(n);
+    call.ctx.progress = n.rec.progress;
+    return call;
+  }
+
+  // Journals the intent, then queues the call (sent by Pump after a commit).
+  void Dispatch(Node& n, HookCall call, Scheduler::CallDone done) {
+    if (!n.busy) {
+      n.busy = true;
+      ++outstanding_;
+    }
+    n.rec.pending_hook = HookName(call.hook);
+    batch_.resources.push_back(n.rec);
+    queued_.push_back({&n, std::move(call), std::move(done)});
+  }
+
+  // An in-progress answer: save the progress, call again after its delay.
+  void Poll(Node& n, const HookOutcome& o, std::function<void()> again) {
+    n.rec.progress = o.progress;
+    batch_.resources.push_back(n.rec);
+    scheduler_.After(o.after_seconds, [this, again = std::move(again)] {
+      again();
+      Pump();
+    });
+  }
+
+  void EndCall(Node& n) {
+    n.rec.pending_hook.clear();
+    n.rec.progress = Value();
+    if (n.busy) {
+      n.busy = false;
+      --outstanding_;
+    }
+  }
+
+  // Commits the checkpoint, then hands the queued calls to the scheduler.
+  void Pump() {
+    if (!error_.ok()) return;
+    Status s = Flush();
+    if (!s.ok()) {
+      Abort(s);
+      return;
+    }
+    std::vector<Queued> calls;
+    calls.swap(queued_);
+    bool dropped = false;
+    for (Queued& q : calls) {
+      Node& n = *q.node;
+      if (n.cancelled && q.call.hook == Hook::kCreate && n.rec.physical_id.empty() && n.rec.progress.is_null()) {
+        // Cancelled before its first call went out: nothing was made.
+        EndCall(n);
+        batch_.resources.push_back(n.rec);
+        dropped = true;
+        continue;
+      }
+      HookOutcome injected;
+      double latency = 0;
+      const bool inject = ctx_.observer != nullptr && ctx_.observer->BeforeCall(q.call, &injected, &latency);
+      auto done = std::make_shared<Scheduler::CallDone>(
+          [this, d = std::move(q.done)](const HookOutcome& o) {
+            if (!error_.ok()) return;
+            d(o);
+            Pump();
+          });
+      auto send = [this, inject, injected, call = std::move(q.call), done]() mutable {
+        if (inject) {
+          (*done)(injected);
+        } else {
+          call.ctx.now_ms = ctx_.clock->NowMs();
+          scheduler_.Call(std::move(call), *done);
+        }
+      };
+      if (latency > 0 || inject) {
+        scheduler_.After(latency, std::move(send));
+      } else {
+        send();
+      }
+    }
+    if (dropped) {  // the phase may be over now
+      MaybeEndCreate();
+      if (!queued_.empty() || !batch_.empty() || stack_dirty_) Pump();
+    }
+  }
+
+  Status Flush() {
+    if (stack_dirty_) {
+      batch_.stacks.push_back(stack_);
+      stack_dirty_ = false;
+    }
+    return CommitBatch(ctx_.db, ctx_.world, &batch_);
+  }
+
+  void Abort(const Status& s) {
+    if (error_.ok()) error_ = s;
+    scheduler_.Stop();
+  }
+
+  ProviderSession* Session() {
+    if (!session_) {
+      Status s = ctx_.providers->NewSession(&session_);
+      if (!s.ok()) {
+        Abort(s);
+        return nullptr;
+      }
+    }
+    return session_.get();
+  }
+
+  // --- statuses and events ---------------------------------------------------------
+
+  bool SetStatus(Node& n, ResourceStatus to, const std::string& reason, const Value& properties = Value()) {
+    std::optional<ResourceStatus> from;
+    if (n.rec.updated_ms != 0) from = n.rec.status;
+    // "Resource creation initiated" repeats CREATE_IN_PROGRESS with a reason.
+    const bool repeat = from && *from == to && to == ResourceStatus::kCreateInProgress;
+    if (!repeat) {
+      Status s = CheckResourceTransition(from, to);
+      if (!s.ok()) {
+        Abort(Status::Internal(s.message() + " (" + n.decl->logical_id + ")"));
+        return false;
+      }
+    }
+    n.rec.status = to;
+    n.rec.reason = reason;
+    n.rec.updated_ms = ctx_.clock->NowMs();
+    batch_.resources.push_back(n.rec);
+    StackEvent e = NewEvent();
+    e.logical_id = n.rec.logical_id;
+    e.physical_id = n.rec.physical_id;
+    e.type = n.rec.type;
+    e.status = ResourceStatusName(to);
+    e.reason = reason;
+    if (!properties.is_null()) e.properties = properties.ToJson();
+    Record(std::move(e));
+    return true;
+  }
+
+  bool SetStackStatus(StackStatus to, const std::string& reason) {
+    Status s = CheckStackTransition(stack_.status, to);
+    if (!s.ok()) {
+      Abort(s);
+      return false;
+    }
+    stack_.status = to;
+    stack_.reason = reason;
+    if (to == StackStatus::kDeleteComplete) stack_.deleted_ms = ctx_.clock->NowMs();
+    stack_dirty_ = true;
+    StackEvent e = NewEvent();
+    e.logical_id = stack_.name;
+    e.physical_id = stack_.id;
+    e.type = kStackType;
+    e.status = StackStatusName(to);
+    e.reason = reason;
+    Record(std::move(e));
+    return true;
+  }
+
+  StackEvent NewEvent() {
+    StackEvent e;
+    e.event_id = Uuid();
+    e.stack_id = stack_.id;
+    e.stack_name = stack_.name;
+    e.timestamp_ms = ctx_.clock->NowMs();
+    e.client_request_token = stack_.client_request_token;
+    return e;
+  }
+
+  void Record(StackEvent e) {
+    if (ctx_.observer != nullptr) ctx_.observer->OnEvent(e);
+    batch_.events.push_back(std::move(e));
+  }
+
+  std::string Uuid() {
+    static const char* kHex = "0123456789abcdef";
+    std::string out;
+    for (int i = 0; i < 32; ++i) {
+      if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
+      unsigned digit = static_cast<unsigned>(rng_() & 15u);
+      if (i == 12) digit = 4;
+      if (i == 16) digit = 8 | (digit & 3);
+      out += kHex[digit];
+    }
+    return out;
+  }
+
+  struct Queued {
+    Node* node;
+    HookCall call;
+    Scheduler::CallDone done;
+  };
+
+  const OperationContext& ctx_;
+  Scheduler scheduler_;
+  StackEnvironment env_;
+  std::unique_ptr<ProviderSession> session_;  // this thread's: validation
+  StackRecord stack_;
+  bool stack_dirty_ = false;
+  Template template_;
+  ParameterValues params_;
+  PseudoParameters pseudo_;
+  std::unique_ptr<Evaluator> evaluator_;
+  DependencyGraph graph_;
+  std::vector<Node> nodes_;
+  std::unordered_map<std::string, int> by_name_;
+  StoreBatch batch_;
+  std::vector<Queued> queued_;
+  int outstanding_ = 0;  // nodes with a call or timer outstanding
+  bool failing_ = false, create_ended_ = false;
+  bool deleting_ = false, delete_ended_ = false, rollback_ = false;
+  std::vector<std::string> failed_, delete_failed_;
+  std::string pending_stack_reason_;
+  std::mt19937_64 rng_;
+  Status error_;
+};
+
+}  // namespace
+
+Status RunOperation(const OperationContext& ctx, const std::string& stack_id) {
+  Op op(ctx);
+  return op.Run(stack_id);
+}
+
+}  // namespace ms

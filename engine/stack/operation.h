@@ -1,0 +1,56 @@
+// Operation: one stack operation (create with its rollback, delete) run to a
+// terminal status. The ninja-like core of the lifecycle:
+//
+//   StackService (stack_service.h)  synchronous checks, then starts an Operation
+//   Operation                       the DAG walk: which resource is ready, what
+//                                   happens when a call comes back, rollback
+//   Scheduler (run/scheduler.h)     provider calls on workers, timers, the clock
+//   StoreBatch (store/stack_tables.h)  checkpoints: records, events, the world
+//
+// The walk is driven by the resources' statuses, so an operation interrupted
+// by a crash resumes from the last checkpoint: completed resources stay
+// complete, a resource whose journal says a hook was under way has that hook
+// called again (with its saved progress).
+//
+// Invariants:
+//  - every status change goes through SetStatus / SetStackStatus, which check
+//    the transition (stack/status.h) and record the event;
+//  - a provider call is made only after its intent (pending_hook) is in the
+//    batch, and the batch is committed before the call is dispatched;
+//  - a resource whose create was cancelled is still followed until its hook
+//    answers, so its physical ID is known and rollback deletes it: nothing is
+//    left in the world unaccounted for.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "provider/provider.h"
+#include "run/clock.h"
+#include "run/scheduler.h"
+#include "stack/observer.h"
+#include "stack/stack.h"
+#include "store/database.h"
+#include "world/world.h"
+
+namespace ms {
+
+struct OperationContext {
+  Database* db = nullptr;
+  World* world = nullptr;
+  ProviderRuntime* providers = nullptr;
+  Clock* clock = nullptr;
+  OperationObserver* observer = nullptr;  // may be null
+  SchedulerOptions scheduler;
+  std::string region = "us-east-1";
+  std::string account_id = "123456789012";
+};
+
+// Runs the operation the stack's status says is in progress
+// (CREATE_IN_PROGRESS, ROLLBACK_IN_PROGRESS, DELETE_IN_PROGRESS) until the
+// stack reaches a terminal status. Errors are moonstack's own failures (the
+// store, an illegal transition); AWS-level failures end in a *_FAILED status.
+Status RunOperation(const OperationContext& ctx, const std::string& stack_id);
+
+}  // namespace ms

@@ -1,0 +1,89 @@
+// The records of a stack: the stack itself, its resources and its events, as
+// the store keeps them and the describe-* calls show them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stack/status.h"
+#include "template/value.h"
+
+namespace ms {
+
+struct StackParameterValue {
+  std::string key;
+  std::string value;           // as given ("****" is applied when shown, not here)
+  bool no_echo = false;
+  std::string resolved_value;  // SSM parameter types: the value it resolved to
+};
+
+struct StackOutputValue {
+  std::string key;
+  std::string value;
+  std::string description;
+  std::string export_name;  // empty: not exported
+};
+
+struct StackTag {
+  std::string key;
+  std::string value;
+};
+
+struct StackRecord {
+  std::string id;  // arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>
+  std::string name;
+  std::string description;
+  StackStatus status = StackStatus::kCreateInProgress;
+  std::string reason;
+  int64_t created_ms = 0;
+  int64_t updated_ms = 0;  // 0: never updated
+  int64_t deleted_ms = 0;  // 0: not deleted
+  std::string template_body;
+  std::vector<StackParameterValue> parameters;
+  std::vector<std::string> capabilities;
+  std::vector<StackTag> tags;
+  std::vector<StackOutputValue> outputs;
+  std::string on_failure = "ROLLBACK";  // ROLLBACK, DELETE, DO_NOTHING (--disable-rollback)
+  bool termination_protection = false;
+  std::string client_request_token;
+  std::vector<std::string> retain_resources;  // delete-stack --retain-resources, for the operation running
+  std::vector<std::string> imports;           // export names its template imports (Fn::ImportValue)
+
+  bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
+};
+
+// A resource of a stack. `pending_hook` and `progress` are the journal: the
+// hook about to be called (written before the call) and the in-progress
+// context it returned (written after), so a restart resumes where the last
+// saved state left off.
+struct ResourceRecord {
+  std::string stack_id;
+  std::string logical_id;
+  std::string type;
+  std::string physical_id;  // empty until the provider gives one
+  ResourceStatus status = ResourceStatus::kCreateInProgress;
+  std::string reason;
+  int64_t updated_ms = 0;
+  Value properties;  // evaluated and coerced (a map), as the provider got them
+  Value attributes;  // what the provider returned (a map), for Fn::GetAtt
+  std::string pending_hook;  // "create", "delete", ... while a call is under way; else empty
+  Value progress;            // the in-progress context of pending_hook (null on its first call)
+};
+
+struct StackEvent {
+  int64_t seq = 0;  // the store's order
+  std::string event_id;
+  std::string stack_id;
+  std::string stack_name;
+  std::string logical_id;
+  std::string physical_id;
+  std::string type;
+  int64_t timestamp_ms = 0;
+  std::string status;  // a StackStatus or ResourceStatus name
+  std::string reason;
+  std::string properties;  // ResourceProperties: JSON text, or empty
+  std::string client_request_token;
+};
+
+}  // namespace ms

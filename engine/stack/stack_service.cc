@@ -1,0 +1,208 @@
+#include "stack/stack_service.h"
+
+#include <algorithm>
+#include <random>
+
+#include "eval/evaluator.h"
+#include "eval/validate.h"
+#include "store/stack_tables.h"
+
+namespace ms {
+namespace {
+
+constexpr const char* kStackType = "AWS::CloudFormation::Stack";
+constexpr size_t kMaxStackName = 128;
+
+// AWS's pattern for stackName: [a-zA-Z][-a-zA-Z0-9]*
+bool ValidStackName(const std::string& name) {
+  if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; });
+}
+
+Status CheckStackName(const std::string& name) {
+  if (!ValidStackName(name)) {
+    return Status::Validation("1 validation error detected: Value '" + name +
+                              "' at 'stackName' failed to satisfy constraint: Member must satisfy regular "
+                              "expression pattern: [a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/._+]*");
+  }
+  if (name.size() > kMaxStackName) {
+    return Status::Validation("1 validation error detected: Value '" + name +
+                              "' at 'stackName' failed to satisfy constraint: Member must have length less "
+                              "than or equal to 128");
+  }
+  return Status::OK();
+}
+
+// "Requires capabilities : [CAPABILITY_IAM]" unless the caller acknowledged them.
+Status CheckCapabilities(const Template& t, const std::vector<std::string>& given) {
+  std::vector<std::string> required;
+  std::string reason;
+  RequiredCapabilities(t, &required, &reason);
+  auto has = [&](const char* c) { return std::find(given.begin(), given.end(), c) != given.end(); };
+  for (const std::string& c : required) {
+    const bool ok = c == "CAPABILITY_IAM" ? has("CAPABILITY_IAM") || has("CAPABILITY_NAMED_IAM") : has(c.c_str());
+    if (!ok) return Status::InsufficientCapabilities("Requires capabilities : [" + c + "]");
+  }
+  return Status::OK();
+}
+
+std::string Uuid4() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 32; ++i) {
+    if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
+    unsigned digit = static_cast<unsigned>(rng() & 15u);
+    if (i == 12) digit = 4;
+    if (i == 16) digit = 8 | (digit & 3);
+    out += kHex[digit];
+  }
+  return out;
+}
+
+StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string& reason) {
+  StackEvent e;
+  e.event_id = Uuid4();
+  e.stack_id = s.id;
+  e.stack_name = s.name;
+  e.logical_id = s.name;
+  e.physical_id = s.id;
+  e.type = kStackType;
+  e.timestamp_ms = now;
+  e.status = StackStatusName(s.status);
+  e.reason = reason;
+  e.client_request_token = s.client_request_token;
+  return e;
+}
+
+}  // namespace
+
+std::string NewStackId(const std::string& region, const std::string& account, const std::string& name) {
+  return "arn:aws:cloudformation:" + region + ":" + account + ":stack/" + name + "/" + Uuid4();
+}
+
+Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_id) {
+  MS_RETURN_IF_ERROR(CheckStackName(in.stack_name));
+  if (in.disable_rollback && !in.on_failure.empty()) {
+    return Status::Validation("You cannot specify both DisableRollback and OnFailure.");
+  }
+  if (!in.on_failure.empty() && in.on_failure != "ROLLBACK" && in.on_failure != "DELETE" &&
+      in.on_failure != "DO_NOTHING") {
+    return Status::Validation("1 validation error detected: Value '" + in.on_failure +
+                              "' at 'onFailure' failed to satisfy constraint: Member must satisfy enum value "
+                              "set: [ROLLBACK, DELETE, DO_NOTHING]");
+  }
+  StackRecord existing;
+  bool found = false;
+  MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, in.stack_name, &existing, &found));
+  if (found) return Status::AlreadyExists("Stack [" + in.stack_name + "] already exists");
+
+  Template t;
+  TemplateSummary summary;
+  MS_RETURN_IF_ERROR(ValidateTemplate(in.template_body, &t, &summary, ctx_.providers));
+  ParameterValues values;
+  MS_RETURN_IF_ERROR(ResolveParameters(t, in.parameters, {}, &values));
+  MS_RETURN_IF_ERROR(CheckCapabilities(t, in.capabilities));
+  {
+    PseudoParameters pseudo;
+    pseudo.region = ctx_.region;
+    pseudo.account_id = ctx_.account_id;
+    pseudo.stack_name = in.stack_name;
+    EvalEnvironment env;
+    Evaluator ev(t, values, pseudo, env);
+    MS_RETURN_IF_ERROR(ev.EvaluateConditions());
+    MS_RETURN_IF_ERROR(ev.CheckRules());
+  }
+
+  StackRecord s;
+  s.id = NewStackId(ctx_.region, ctx_.account_id, in.stack_name);
+  s.name = in.stack_name;
+  s.description = summary.description.value_or("");
+  s.status = StackStatus::kCreateInProgress;
+  s.created_ms = ctx_.clock->NowMs();
+  s.template_body = in.template_body;
+  for (const ResolvedParameter& p : values.list) {
+    s.parameters.push_back({p.name, p.text, p.no_echo, p.ssm_resolved.value_or("")});
+  }
+  s.capabilities = in.capabilities;
+  s.tags = in.tags;
+  s.on_failure = in.disable_rollback ? "DO_NOTHING" : in.on_failure.empty() ? "ROLLBACK" : in.on_failure;
+  s.termination_protection = in.enable_termination_protection;
+  s.client_request_token = in.client_request_token;
+  MS_RETURN_IF_ERROR(CheckStackTransition(std::nullopt, s.status));
+
+  StoreBatch batch;
+  batch.stacks.push_back(s);
+  batch.events.push_back(StackStatusEvent(s, s.created_ms, "User Initiated"));
+  if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
+  MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
+  *stack_id = s.id;
+  return Status::OK();
+}
+
+Status StackService::StartDelete(const DeleteStackInput& in, std::string* stack_id) {
+  stack_id->clear();
+  StackRecord s;
+  Status found = FindStack(in.stack_name, &s);
+  if (found.code() == Status::Code::kNotFound) return Status::OK();  // AWS: nothing to delete is fine
+  MS_RETURN_IF_ERROR(found);
+  if (s.status == StackStatus::kDeleteComplete) return Status::OK();
+  if (s.termination_protection) {
+    return Status::Validation("Stack [" + s.name + "] cannot be deleted while TerminationProtection is enabled");
+  }
+  if (!in.retain_resources.empty() && s.status != StackStatus::kDeleteFailed) {
+    return Status::Validation("Invalid operation on stack [" + s.id + "]: RetainResources can only be specified "
+                              "when the stack is in the DELETE_FAILED state");
+  }
+  if (IsInProgress(s.status)) {
+    return Status::Validation("Stack [" + s.name + "] is in " + StackStatusName(s.status) +
+                              " state and can not be deleted.");
+  }
+  MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kDeleteInProgress));
+  s.status = StackStatus::kDeleteInProgress;
+  s.reason = "User Initiated";
+  s.retain_resources = in.retain_resources;
+  if (!in.client_request_token.empty()) s.client_request_token = in.client_request_token;
+  StoreBatch batch;
+  batch.stacks.push_back(s);
+  batch.events.push_back(StackStatusEvent(s, ctx_.clock->NowMs(), "User Initiated"));
+  if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
+  MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
+  *stack_id = s.id;
+  return Status::OK();
+}
+
+Status StackService::Recover(std::vector<std::string>* recovered) {
+  std::vector<StackRecord> stacks;
+  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, &stacks));
+  for (const StackRecord& s : stacks) {
+    if (!IsInProgress(s.status)) continue;
+    MS_RETURN_IF_ERROR(Run(s.id));
+    if (recovered != nullptr) recovered->push_back(s.id);
+  }
+  return Status::OK();
+}
+
+Status StackService::FindStack(const std::string& name_or_id, StackRecord* out) {
+  bool found = false;
+  if (name_or_id.rfind("arn:", 0) == 0) {
+    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, name_or_id, out, &found));
+  } else {
+    MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, name_or_id, out, &found));
+  }
+  if (!found) return Status::NotFound("Stack with id " + name_or_id + " does not exist");
+  return Status::OK();
+}
+
+Status StackService::ListStacks(std::vector<StackRecord>* out) { return LoadStacks(ctx_.db, out); }
+
+Status StackService::Resources(const std::string& stack_id, std::vector<ResourceRecord>* out) {
+  return LoadResources(ctx_.db, stack_id, out);
+}
+
+Status StackService::Events(const std::string& stack_id, std::vector<StackEvent>* out) {
+  return LoadEvents(ctx_.db, stack_id, out);
+}
+
+}  // namespace ms

@@ -1,0 +1,68 @@
+// StackService: the stack API the CLI and the HTTP server call — the
+// synchronous half of each action (AWS's ValidationErrors before anything
+// starts) and the queries. The asynchronous half is RunOperation
+// (operation.h): embedded mode runs it before returning, the server on a
+// thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "eval/parameters.h"
+#include "stack/operation.h"
+#include "stack/stack.h"
+
+namespace ms {
+
+struct CreateStackInput {
+  std::string stack_name;
+  std::string template_body;
+  std::vector<ParameterInput> parameters;
+  std::vector<std::string> capabilities;
+  std::string on_failure;        // ROLLBACK (default), DELETE, DO_NOTHING
+  bool disable_rollback = false; // --disable-rollback: on_failure DO_NOTHING
+  std::vector<StackTag> tags;
+  std::string client_request_token;
+  bool enable_termination_protection = false;
+};
+
+struct DeleteStackInput {
+  std::string stack_name;  // a name or a stack ID
+  std::vector<std::string> retain_resources;
+  std::string client_request_token;
+};
+
+class StackService {
+ public:
+  explicit StackService(OperationContext ctx) : ctx_(std::move(ctx)) {}
+
+  // Checks everything AWS checks synchronously, saves the stack
+  // CREATE_IN_PROGRESS with its "User Initiated" event, returns its ID.
+  Status StartCreate(const CreateStackInput& in, std::string* stack_id);
+  // The same for delete-stack: DELETE_IN_PROGRESS. *stack_id is empty when
+  // there was nothing to delete (AWS: deleting a missing stack succeeds).
+  Status StartDelete(const DeleteStackInput& in, std::string* stack_id);
+  // Runs the operation in progress on the stack to its end.
+  Status Run(const std::string& stack_id) { return RunOperation(ctx_, stack_id); }
+  // Runs every operation a crash left in progress.
+  Status Recover(std::vector<std::string>* recovered = nullptr);
+
+  // A stack by name (not deleted) or by ID (deleted ones too):
+  // "Stack with id X does not exist" otherwise.
+  Status FindStack(const std::string& name_or_id, StackRecord* out);
+  Status ListStacks(std::vector<StackRecord>* out);  // every stack, deleted ones included
+  Status Resources(const std::string& stack_id, std::vector<ResourceRecord>* out);
+  Status Events(const std::string& stack_id, std::vector<StackEvent>* out);  // newest first
+
+  const OperationContext& context() const { return ctx_; }
+
+ private:
+  OperationContext ctx_;
+};
+
+// arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>
+std::string NewStackId(const std::string& region, const std::string& account, const std::string& name);
+
+}  // namespace ms

@@ -1,0 +1,348 @@
+#include "store/stack_tables.h"
+
+#include "store/world_table.h"
+#include "template/parse.h"
+
+namespace ms {
+namespace {
+
+// --- Value <-> record helpers -------------------------------------------------
+
+Value Str(const std::string& s) { return Value::String(s); }
+
+std::string GetStr(const Value& m, std::string_view key) {
+  const Value* v = m.find(key);
+  return v != nullptr ? v->str() : std::string();
+}
+
+int64_t GetInt(const Value& m, std::string_view key) {
+  const Value* v = m.find(key);
+  return v != nullptr ? v->as_integer().value_or(0) : 0;
+}
+
+bool GetBool(const Value& m, std::string_view key) {
+  const Value* v = m.find(key);
+  return v != nullptr && v->is_bool() && v->as_bool();
+}
+
+const Value& GetList(const Value& m, std::string_view key) {
+  static const Value kEmpty = Value::MakeList();
+  const Value* v = m.find(key);
+  return v != nullptr && v->is_list() ? *v : kEmpty;
+}
+
+Value GetValue(const Value& m, std::string_view key) {
+  const Value* v = m.find(key);
+  return v != nullptr ? *v : Value();
+}
+
+Status ParseRow(const std::string& json, const char* what, Value* out) {
+  Status s = ParseJson(json, out);
+  if (!s.ok() || !out->is_map()) return Status::Internal(std::string("store: corrupt ") + what + ": " + s.message());
+  return Status::OK();
+}
+
+Value EventToValue(const StackEvent& e) {
+  Value v = Value::MakeMap();
+  v.set("event_id", Str(e.event_id));
+  v.set("stack_id", Str(e.stack_id));
+  v.set("stack_name", Str(e.stack_name));
+  v.set("logical_id", Str(e.logical_id));
+  v.set("physical_id", Str(e.physical_id));
+  v.set("type", Str(e.type));
+  v.set("timestamp_ms", Value::Integer(e.timestamp_ms));
+  v.set("status", Str(e.status));
+  v.set("reason", Str(e.reason));
+  v.set("properties", Str(e.properties));
+  v.set("client_request_token", Str(e.client_request_token));
+  return v;
+}
+
+StackEvent EventFromValue(const Value& v, int64_t seq) {
+  StackEvent e;
+  e.seq = seq;
+  e.event_id = GetStr(v, "event_id");
+  e.stack_id = GetStr(v, "stack_id");
+  e.stack_name = GetStr(v, "stack_name");
+  e.logical_id = GetStr(v, "logical_id");
+  e.physical_id = GetStr(v, "physical_id");
+  e.type = GetStr(v, "type");
+  e.timestamp_ms = GetInt(v, "timestamp_ms");
+  e.status = GetStr(v, "status");
+  e.reason = GetStr(v, "reason");
+  e.properties = GetStr(v, "properties");
+  e.client_request_token = GetStr(v, "client_request_token");
+  return e;
+}
+
+Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) return Status::OK();
+    Value v;
+    MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "stack", &v));
+    StackRecord s;
+    MS_RETURN_IF_ERROR(StackFromValue(v, &s));
+    out->push_back(std::move(s));
+  }
+}
+
+}  // namespace
+
+Value StackToValue(const StackRecord& s) {
+  Value v = Value::MakeMap();
+  v.set("id", Str(s.id));
+  v.set("name", Str(s.name));
+  v.set("description", Str(s.description));
+  v.set("status", Str(StackStatusName(s.status)));
+  v.set("reason", Str(s.reason));
+  v.set("created_ms", Value::Integer(s.created_ms));
+  v.set("updated_ms", Value::Integer(s.updated_ms));
+  v.set("deleted_ms", Value::Integer(s.deleted_ms));
+  v.set("template_body", Str(s.template_body));
+  Value::List params;
+  for (const StackParameterValue& p : s.parameters) {
+    Value pv = Value::MakeMap();
+    pv.set("key", Str(p.key));
+    pv.set("value", Str(p.value));
+    pv.set("no_echo", Value::Bool(p.no_echo));
+    pv.set("resolved_value", Str(p.resolved_value));
+    params.push_back(std::move(pv));
+  }
+  v.set("parameters", Value::MakeList(std::move(params)));
+  v.set("capabilities", Value::StringList(s.capabilities));
+  Value::List tags;
+  for (const StackTag& t : s.tags) {
+    Value tv = Value::MakeMap();
+    tv.set("key", Str(t.key));
+    tv.set("value", Str(t.value));
+    tags.push_back(std::move(tv));
+  }
+  v.set("tags", Value::MakeList(std::move(tags)));
+  Value::List outputs;
+  for (const StackOutputValue& o : s.outputs) {
+    Value ov = Value::MakeMap();
+    ov.set("key", Str(o.key));
+    ov.set("value", Str(o.value));
+    ov.set("description", Str(o.description));
+    ov.set("export_name", Str(o.export_name));
+    outputs.push_back(std::move(ov));
+  }
+  v.set("outputs", Value::MakeList(std::move(outputs)));
+  v.set("on_failure", Str(s.on_failure));
+  v.set("termination_protection", Value::Bool(s.termination_protection));
+  v.set("client_request_token", Str(s.client_request_token));
+  v.set("retain_resources", Value::StringList(s.retain_resources));
+  v.set("imports", Value::StringList(s.imports));
+  return v;
+}
+
+Status StackFromValue(const Value& v, StackRecord* out) {
+  StackRecord s;
+  s.id = GetStr(v, "id");
+  s.name = GetStr(v, "name");
+  s.description = GetStr(v, "description");
+  if (!ParseStackStatus(GetStr(v, "status"), &s.status)) {
+    return Status::Internal("store: stack " + s.id + " has an unknown status " + GetStr(v, "status"));
+  }
+  s.reason = GetStr(v, "reason");
+  s.created_ms = GetInt(v, "created_ms");
+  s.updated_ms = GetInt(v, "updated_ms");
+  s.deleted_ms = GetInt(v, "deleted_ms");
+  s.template_body = GetStr(v, "template_body");
+  for (const Value& p : GetList(v, "parameters").list()) {
+    s.parameters.push_back({GetStr(p, "key"), GetStr(p, "value"), GetBool(p, "no_echo"), GetStr(p, "resolved_value")});
+  }
+  for (const Value& c : GetList(v, "capabilities").list()) s.capabilities.push_back(c.str());
+  for (const Value& t : GetList(v, "tags").list()) s.tags.push_back({GetStr(t, "key"), GetStr(t, "value")});
+  for (const Value& o : GetList(v, "outputs").list()) {
+    s.outputs.push_back({GetStr(o, "key"), GetStr(o, "value"), GetStr(o, "description"), GetStr(o, "export_name")});
+  }
+  s.on_failure = GetStr(v, "on_failure");
+  s.termination_protection = GetBool(v, "termination_protection");
+  s.client_request_token = GetStr(v, "client_request_token");
+  for (const Value& r : GetList(v, "retain_resources").list()) s.retain_resources.push_back(r.str());
+  for (const Value& i : GetList(v, "imports").list()) s.imports.push_back(i.str());
+  *out = std::move(s);
+  return Status::OK();
+}
+
+Value ResourceToValue(const ResourceRecord& r) {
+  Value v = Value::MakeMap();
+  v.set("stack_id", Str(r.stack_id));
+  v.set("logical_id", Str(r.logical_id));
+  v.set("type", Str(r.type));
+  v.set("physical_id", Str(r.physical_id));
+  v.set("status", Str(ResourceStatusName(r.status)));
+  v.set("reason", Str(r.reason));
+  v.set("updated_ms", Value::Integer(r.updated_ms));
+  v.set("properties", r.properties);
+  v.set("attributes", r.attributes);
+  v.set("pending_hook", Str(r.pending_hook));
+  v.set("progress", r.progress);
+  return v;
+}
+
+Status ResourceFromValue(const Value& v, ResourceRecord* out) {
+  ResourceRecord r;
+  r.stack_id = GetStr(v, "stack_id");
+  r.logical_id = GetStr(v, "logical_id");
+  r.type = GetStr(v, "type");
+  r.physical_id = GetStr(v, "physical_id");
+  if (!ParseResourceStatus(GetStr(v, "status"), &r.status)) {
+    return Status::Internal("store: resource " + r.logical_id + " has an unknown status " + GetStr(v, "status"));
+  }
+  r.reason = GetStr(v, "reason");
+  r.updated_ms = GetInt(v, "updated_ms");
+  r.properties = GetValue(v, "properties");
+  r.attributes = GetValue(v, "attributes");
+  r.pending_hook = GetStr(v, "pending_hook");
+  r.progress = GetValue(v, "progress");
+  *out = std::move(r);
+  return Status::OK();
+}
+
+Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
+  std::vector<WorldChange> world_changes;
+  if (world != nullptr) world_changes = world->TakeChanges();
+  if (batch->empty() && world_changes.empty()) return Status::OK();
+  Status s = db->Transaction([&]() -> Status {
+    std::unique_ptr<Statement> stack, drop_exports, add_export, resource, remove, event;
+    MS_RETURN_IF_ERROR(db->Prepare(
+        "INSERT INTO stacks (id, name, deleted, data) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4", &stack));
+    MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
+    MS_RETURN_IF_ERROR(db->Prepare("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
+                                   &add_export));
+    MS_RETURN_IF_ERROR(db->Prepare(
+        "INSERT INTO resources (stack_id, logical_id, data) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (stack_id, logical_id) DO UPDATE SET data = ?3", &resource));
+    MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM resources WHERE stack_id = ?1 AND logical_id = ?2", &remove));
+    MS_RETURN_IF_ERROR(db->Prepare("INSERT INTO events (stack_id, data) VALUES (?1, ?2)", &event));
+    for (const StackRecord& st : batch->stacks) {
+      const bool deleted = st.status == StackStatus::kDeleteComplete;
+      stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
+      MS_RETURN_IF_ERROR(stack->Step());
+      stack->Reset();
+      drop_exports->Bind(1, st.id);
+      MS_RETURN_IF_ERROR(drop_exports->Step());
+      drop_exports->Reset();
+      if (deleted) continue;
+      for (const StackOutputValue& o : st.outputs) {
+        if (o.export_name.empty()) continue;
+        add_export->Bind(1, o.export_name).Bind(2, st.id).Bind(3, o.value);
+        MS_RETURN_IF_ERROR(add_export->Step());
+        add_export->Reset();
+      }
+    }
+    for (const ResourceRecord& r : batch->resources) {
+      resource->Bind(1, r.stack_id).Bind(2, r.logical_id).Bind(3, ResourceToValue(r).ToJson());
+      MS_RETURN_IF_ERROR(resource->Step());
+      resource->Reset();
+    }
+    for (const auto& [stack_id, logical_id] : batch->removed_resources) {
+      remove->Bind(1, stack_id).Bind(2, logical_id);
+      MS_RETURN_IF_ERROR(remove->Step());
+      remove->Reset();
+    }
+    for (StackEvent& e : batch->events) {
+      event->Bind(1, e.stack_id).Bind(2, EventToValue(e).ToJson());
+      MS_RETURN_IF_ERROR(event->Step());
+      event->Reset();
+    }
+    if (world != nullptr && !world_changes.empty()) {
+      // The same transaction: world and stacks are saved together.
+      MS_RETURN_IF_ERROR(SaveWorldChanges(db, world_changes));
+    }
+    return Status::OK();
+  });
+  if (!s.ok()) {
+    if (world != nullptr) world->MarkChanged(world_changes);  // nothing is lost: next commit retries
+    return s;
+  }
+  batch->clear();
+  return Status::OK();
+}
+
+Status LoadStacks(Database* db, std::vector<StackRecord>* out) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM stacks ORDER BY rowid", &st));
+  return LoadStackRows(st.get(), out);
+}
+
+Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM stacks WHERE id = ?1", &st));
+  st->Bind(1, id);
+  std::vector<StackRecord> rows;
+  MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
+  *found = !rows.empty();
+  if (*found) *out = std::move(rows[0]);
+  return Status::OK();
+}
+
+Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, bool* found) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM stacks WHERE name = ?1 AND deleted = 0", &st));
+  st->Bind(1, name);
+  std::vector<StackRecord> rows;
+  MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
+  *found = !rows.empty();
+  if (*found) *out = std::move(rows[0]);
+  return Status::OK();
+}
+
+Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM resources WHERE stack_id = ?1 ORDER BY rowid", &st));
+  st->Bind(1, stack_id);
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) return Status::OK();
+    Value v;
+    MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "resource", &v));
+    ResourceRecord r;
+    MS_RETURN_IF_ERROR(ResourceFromValue(v, &r));
+    out->push_back(std::move(r));
+  }
+}
+
+Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT seq, data FROM events WHERE stack_id = ?1 ORDER BY seq DESC", &st));
+  st->Bind(1, stack_id);
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) return Status::OK();
+    Value v;
+    MS_RETURN_IF_ERROR(ParseRow(st->Text(1), "event", &v));
+    out->push_back(EventFromValue(v, st->Int(0)));
+  }
+}
+
+Status LoadExports(Database* db, std::vector<ExportRecord>* out) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT name, stack_id, value FROM exports ORDER BY name", &st));
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) return Status::OK();
+    out->push_back({st->Text(0), st->Text(1), st->Text(2)});
+  }
+}
+
+Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool* found) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT name, stack_id, value FROM exports WHERE name = ?1", &st));
+  st->Bind(1, name);
+  bool row = false;
+  MS_RETURN_IF_ERROR(st->Step(&row));
+  *found = row;
+  if (row) *out = {st->Text(0), st->Text(1), st->Text(2)};
+  return Status::OK();
+}
+
+}  // namespace ms

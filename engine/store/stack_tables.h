@@ -1,0 +1,61 @@
+// Persistence of stacks, resources, events and exports.
+//
+// A workflow writes in checkpoints: everything one step changed (stack and
+// resource records, new events, the world's changes) goes into a StoreBatch,
+// committed in ONE transaction. Because the world is saved in the same
+// transaction, the saved state is always consistent: a crash loses the last
+// step's provider calls together with their effects on the world, and the
+// journal (ResourceRecord::pending_hook/progress) says what to resume.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "stack/stack.h"
+#include "store/database.h"
+#include "world/world.h"
+
+namespace ms {
+
+struct StoreBatch {
+  std::vector<StackRecord> stacks;       // upserted whole
+  std::vector<ResourceRecord> resources;  // upserted whole
+  std::vector<std::pair<std::string, std::string>> removed_resources;  // (stack_id, logical_id)
+  std::vector<StackEvent> events;         // appended; seq assigned on commit
+
+  bool empty() const {
+    return stacks.empty() && resources.empty() && removed_resources.empty() && events.empty();
+  }
+  void clear() { *this = StoreBatch(); }
+};
+
+// Writes the batch and the world's changes in one transaction (world may be
+// null). Exports follow the stacks' outputs: a stack's exports are replaced by
+// its current outputs' (none once it is DELETE_COMPLETE).
+Status CommitBatch(Database* db, World* world, StoreBatch* batch);
+
+// Every stack, deleted ones included, in creation order.
+Status LoadStacks(Database* db, std::vector<StackRecord>* out);
+// The stack with this ID; *found false when there is none.
+Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found);
+// The stack not deleted with this name; *found false when there is none.
+Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, bool* found);
+Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out);
+// Events of a stack, newest first (as describe-stack-events lists them).
+Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out);
+
+struct ExportRecord {
+  std::string name, stack_id, value;
+};
+Status LoadExports(Database* db, std::vector<ExportRecord>* out);  // by name
+Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool* found);
+
+// JSON forms (also what tests compare).
+Value StackToValue(const StackRecord& s);
+Status StackFromValue(const Value& v, StackRecord* out);
+Value ResourceToValue(const ResourceRecord& r);
+Status ResourceFromValue(const Value& v, ResourceRecord* out);
+
+}  // namespace ms

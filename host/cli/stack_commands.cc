@@ -1,0 +1,395 @@
+// The stack commands of `aws cloudformation`, run embedded: a workflow
+// command (create-stack, delete-stack) runs its operation to the end before
+// it returns, so a script can follow it with describe calls.
+#include <iostream>
+#include <memory>
+
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/io.h"
+#include "cli/stack_json.h"
+#include "cli/stack_session.h"
+#include "template/parse.h"
+
+namespace ms::cli {
+namespace {
+
+struct StackArgs {
+  SessionOptions session;
+  std::string output = "json";
+  std::string stack_name;
+  std::string template_body, template_file;
+  std::vector<std::string> parameters, capabilities, tags, retain_resources, status_filter;
+  std::string on_failure;
+  bool disable_rollback = false;
+  bool termination_protection = false;
+  std::string client_request_token;
+  std::string logical_id;
+  std::string export_name;
+};
+
+void AddSessionOptions(CLI::App* cmd, StackArgs* a) {
+  cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
+  cmd->add_option("--providers", a->session.providers, "A directory of Lua providers (repeatable)");
+  cmd->add_flag("--stub-unknown-types", a->session.stub_unknown_types,
+                "Deploy resource types no provider implements with a stub");
+  cmd->add_option("--time-scale", a->session.time_scale,
+                  "0: virtual time (default, no waiting); 1: real time; X: X real seconds per simulated second");
+  cmd->add_option("--max-concurrency", a->session.max_concurrency, "Provider calls in flight at once");
+  cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
+  cmd->add_option("--output", a->output, "json (text and table: see --output in the aws CLI)");
+}
+
+int Fail(const std::string& op, const Status& s) { return ReportError(op, s); }
+
+Status ReadBody(const StackArgs& a, std::string* text) {
+  if (!a.template_file.empty()) return ReadFile(a.template_file, text);
+  if (!a.template_body.empty()) return ReadTemplateBody(a.template_body, text);
+  return Status::Validation("Either Template URL or Template Body must be specified.");
+}
+
+int RunCreate(const StackArgs& a) {
+  const char* op = "CreateStack";
+  CreateStackInput in;
+  in.stack_name = a.stack_name;
+  Status s = ReadBody(a, &in.template_body);
+  if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
+  if (s.ok()) s = ParseTags(a.tags, &in.tags);
+  if (!s.ok()) return Fail(op, s);
+  in.capabilities = a.capabilities;
+  in.on_failure = a.on_failure;
+  in.disable_rollback = a.disable_rollback;
+  in.enable_termination_protection = a.termination_protection;
+  in.client_request_token = a.client_request_token;
+  StackSession session;
+  s = session.Open(a.session);
+  std::string id;
+  if (s.ok()) s = session.service().StartCreate(in, &id);
+  if (!s.ok()) return Fail(op, s);
+  PrintJson(Json{{"StackId", id}});
+  s = session.service().Run(id);
+  if (s.ok()) s = session.Close();
+  if (!s.ok()) return Fail(op, s);
+  return 0;
+}
+
+int RunDelete(const StackArgs& a) {
+  const char* op = "DeleteStack";
+  StackSession session;
+  Status s = session.Open(a.session);
+  DeleteStackInput in{a.stack_name, a.retain_resources, a.client_request_token};
+  std::string id;
+  if (s.ok()) s = session.service().StartDelete(in, &id);
+  if (s.ok() && !id.empty()) s = session.service().Run(id);
+  if (s.ok()) s = session.Close();
+  return s.ok() ? 0 : Fail(op, s);
+}
+
+int RunDescribeStacks(const StackArgs& a) {
+  const char* op = "DescribeStacks";
+  StackSession session;
+  Status s = session.Open(a.session);
+  if (!s.ok()) return Fail(op, s);
+  Json stacks = Json::array();
+  if (!a.stack_name.empty()) {
+    StackRecord r;
+    s = session.service().FindStack(a.stack_name, &r);
+    if (!s.ok()) return Fail(op, s);
+    stacks.push_back(StackJson(r));
+  } else {
+    std::vector<StackRecord> all;
+    s = session.service().ListStacks(&all);
+    if (!s.ok()) return Fail(op, s);
+    for (auto it = all.rbegin(); it != all.rend(); ++it) {  // newest first, as AWS lists them
+      if (it->status != StackStatus::kDeleteComplete) stacks.push_back(StackJson(*it));
+    }
+  }
+  PrintJson(Json{{"Stacks", stacks}});
+  return 0;
+}
+
+int RunListStacks(const StackArgs& a) {
+  const char* op = "ListStacks";
+  StackSession session;
+  Status s = session.Open(a.session);
+  std::vector<StackRecord> all;
+  if (s.ok()) s = session.service().ListStacks(&all);
+  if (!s.ok()) return Fail(op, s);
+  for (const std::string& f : a.status_filter) {
+    StackStatus ignored;
+    if (!ParseStackStatus(f, &ignored)) {
+      return Fail(op, Status::Validation("1 validation error detected: Value '[" + f +
+                                         "]' at 'stackStatusFilter' failed to satisfy constraint: Member must "
+                                         "satisfy constraint: [Member must satisfy enum value set]"));
+    }
+  }
+  Json summaries = Json::array();
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    const std::string status = StackStatusName(it->status);
+    if (!a.status_filter.empty() &&
+        std::find(a.status_filter.begin(), a.status_filter.end(), status) == a.status_filter.end()) {
+      continue;
+    }
+    summaries.push_back(StackSummaryJson(*it));
+  }
+  PrintJson(Json{{"StackSummaries", summaries}});
+  return 0;
+}
+
+// Opens the session and finds the stack named by --stack-name.
+Status OpenStack(const StackArgs& a, StackSession* session, StackRecord* stack) {
+  MS_RETURN_IF_ERROR(session->Open(a.session));
+  if (a.stack_name.empty()) return Status::Validation("StackName is a required parameter.");
+  return session->service().FindStack(a.stack_name, stack);
+}
+
+int RunDescribeEvents(const StackArgs& a) {
+  const char* op = "DescribeStackEvents";
+  StackSession session;
+  StackRecord stack;
+  Status s = OpenStack(a, &session, &stack);
+  std::vector<StackEvent> events;
+  if (s.ok()) s = session.service().Events(stack.id, &events);
+  if (!s.ok()) return Fail(op, s);
+  Json list = Json::array();
+  for (const StackEvent& e : events) list.push_back(EventJson(e));
+  PrintJson(Json{{"StackEvents", list}});
+  return 0;
+}
+
+int RunDescribeResources(const StackArgs& a) {
+  const char* op = "DescribeStackResources";
+  StackSession session;
+  StackRecord stack;
+  Status s = OpenStack(a, &session, &stack);
+  std::vector<ResourceRecord> resources;
+  if (s.ok()) s = session.service().Resources(stack.id, &resources);
+  if (!s.ok()) return Fail(op, s);
+  Json list = Json::array();
+  for (const ResourceRecord& r : resources) {
+    if (!a.logical_id.empty() && r.logical_id != a.logical_id) continue;
+    list.push_back(StackResourceJson(stack, r));
+  }
+  PrintJson(Json{{"StackResources", list}});
+  return 0;
+}
+
+int RunDescribeResource(const StackArgs& a) {
+  const char* op = "DescribeStackResource";
+  StackSession session;
+  StackRecord stack;
+  Status s = OpenStack(a, &session, &stack);
+  std::vector<ResourceRecord> resources;
+  if (s.ok()) s = session.service().Resources(stack.id, &resources);
+  if (!s.ok()) return Fail(op, s);
+  for (const ResourceRecord& r : resources) {
+    if (r.logical_id == a.logical_id) {
+      PrintJson(Json{{"StackResourceDetail", StackResourceDetailJson(stack, r)}});
+      return 0;
+    }
+  }
+  return Fail(op, Status::Validation("Resource " + a.logical_id + " does not exist for stack " + a.stack_name));
+}
+
+int RunListResources(const StackArgs& a) {
+  const char* op = "ListStackResources";
+  StackSession session;
+  StackRecord stack;
+  Status s = OpenStack(a, &session, &stack);
+  std::vector<ResourceRecord> resources;
+  if (s.ok()) s = session.service().Resources(stack.id, &resources);
+  if (!s.ok()) return Fail(op, s);
+  Json list = Json::array();
+  for (const ResourceRecord& r : resources) list.push_back(StackResourceSummaryJson(r));
+  PrintJson(Json{{"StackResourceSummaries", list}});
+  return 0;
+}
+
+int RunGetTemplate(const StackArgs& a) {
+  const char* op = "GetTemplate";
+  StackSession session;
+  StackRecord stack;
+  Status s = OpenStack(a, &session, &stack);
+  if (!s.ok()) return Fail(op, s);
+  Json out;
+  // A JSON template comes back as a document, a YAML one as text (as the aws CLI shows them).
+  try {
+    out["TemplateBody"] = Json::parse(stack.template_body);
+  } catch (const std::exception&) {
+    out["TemplateBody"] = stack.template_body;
+  }
+  out["StagesAvailable"] = Json::array({"Original", "Processed"});
+  PrintJson(out);
+  return 0;
+}
+
+int RunListExports(const StackArgs& a) {
+  const char* op = "ListExports";
+  StackSession session;
+  Status s = session.Open(a.session);
+  std::vector<StackRecord> stacks;
+  if (s.ok()) s = session.service().ListStacks(&stacks);
+  if (!s.ok()) return Fail(op, s);
+  Json list = Json::array();
+  for (const StackRecord& st : stacks) {
+    if (st.status == StackStatus::kDeleteComplete) continue;
+    for (const StackOutputValue& o : st.outputs) {
+      if (!o.export_name.empty()) {
+        list.push_back(Json{{"ExportingStackId", st.id}, {"Name", o.export_name}, {"Value", o.value}});
+      }
+    }
+  }
+  PrintJson(Json{{"Exports", list}});
+  return 0;
+}
+
+int RunListImports(const StackArgs& a) {
+  const char* op = "ListImports";
+  StackSession session;
+  Status s = session.Open(a.session);
+  std::vector<StackRecord> stacks;
+  if (s.ok()) s = session.service().ListStacks(&stacks);
+  if (!s.ok()) return Fail(op, s);
+  Json names = Json::array();
+  for (const StackRecord& st : stacks) {
+    if (st.status == StackStatus::kDeleteComplete) continue;
+    if (std::find(st.imports.begin(), st.imports.end(), a.export_name) != st.imports.end()) names.push_back(st.name);
+  }
+  if (names.empty()) {
+    return Fail(op, Status::Validation("Export '" + a.export_name + "' is not imported by any stack."));
+  }
+  PrintJson(Json{{"Imports", names}});
+  return 0;
+}
+
+// `wait`: embedded workflows have finished, so a waiter only reads the status.
+struct Waiter {
+  const char* name;       // the aws CLI subcommand
+  const char* botocore;   // the waiter's name in botocore's messages
+  std::vector<std::string> success;
+  std::vector<std::string> failure;
+  bool gone_is_success;   // stack-delete-complete: a stack that no longer exists is deleted
+};
+
+const std::vector<Waiter>& Waiters() {
+  static const std::vector<Waiter> kWaiters = {
+      {"stack-create-complete", "StackCreateComplete", {"CREATE_COMPLETE"},
+       {"CREATE_FAILED", "DELETE_COMPLETE", "DELETE_FAILED", "ROLLBACK_FAILED", "ROLLBACK_COMPLETE"}, false},
+      {"stack-delete-complete", "StackDeleteComplete", {"DELETE_COMPLETE"},
+       {"DELETE_FAILED", "CREATE_FAILED", "ROLLBACK_FAILED", "UPDATE_ROLLBACK_IN_PROGRESS", "UPDATE_ROLLBACK_FAILED",
+        "UPDATE_ROLLBACK_COMPLETE", "UPDATE_COMPLETE"}, true},
+      {"stack-exists", "StackExists", {}, {}, false},
+      {"stack-update-complete", "StackUpdateComplete", {"UPDATE_COMPLETE"},
+       {"UPDATE_FAILED", "UPDATE_ROLLBACK_FAILED", "UPDATE_ROLLBACK_COMPLETE"}, false},
+      {"stack-rollback-complete", "StackRollbackComplete", {"UPDATE_ROLLBACK_COMPLETE"},
+       {"UPDATE_FAILED", "UPDATE_ROLLBACK_FAILED", "DELETE_FAILED"}, false},
+  };
+  return kWaiters;
+}
+
+int RunWait(const Waiter& w, const StackArgs& a) {
+  StackSession session;
+  Status s = session.Open(a.session);
+  StackRecord stack;
+  if (s.ok()) s = session.service().FindStack(a.stack_name, &stack);
+  if (s.code() == Status::Code::kNotFound && w.gone_is_success) return 0;
+  if (!s.ok()) {
+    std::cerr << "\nWaiter " << w.botocore << " failed: Waiter encountered a terminal failure state: "
+              << "An error occurred (ValidationError) when calling the DescribeStacks operation: " << s.message()
+              << std::endl;
+    return 255;
+  }
+  const std::string status = StackStatusName(stack.status);
+  if (w.success.empty()) return 0;  // stack-exists
+  if (std::find(w.success.begin(), w.success.end(), status) != w.success.end()) return 0;
+  std::cerr << "\nWaiter " << w.botocore << " failed: Waiter encountered a terminal failure state: For expression "
+            << "\"Stacks[].StackStatus\" we matched expected path: \"" << status << "\" at least once" << std::endl;
+  return 255;
+}
+
+CLI::App* AddStackCommand(CLI::App& app, const char* name, const char* help, std::shared_ptr<StackArgs> a) {
+  CLI::App* cmd = app.add_subcommand(name, help);
+  AddSessionOptions(cmd, a.get());
+  return cmd;
+}
+
+}  // namespace
+
+void AddStackCommands(CLI::App& app, int* exit_code) {
+  auto create = std::make_shared<StackArgs>();
+  CLI::App* c = AddStackCommand(app, "create-stack", "Create a stack and run it to the end", create);
+  c->add_option("--stack-name", create->stack_name, "The stack's name")->required();
+  c->add_option("--template-body", create->template_body, "Template text, or file://PATH");
+  c->add_option("--template-file", create->template_file, "Path of the template file");
+  c->add_option("--parameters", create->parameters, "ParameterKey=K,ParameterValue=V ... (or JSON)");
+  c->add_option("--capabilities", create->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
+  c->add_option("--tags", create->tags, "Key=k,Value=v ...");
+  c->add_option("--on-failure", create->on_failure, "ROLLBACK (default), DELETE or DO_NOTHING");
+  c->add_flag("--disable-rollback", create->disable_rollback, "Keep what was created when the create fails");
+  c->add_flag("--enable-termination-protection", create->termination_protection, "Refuse delete-stack");
+  c->add_option("--client-request-token", create->client_request_token, "A token carried by the events");
+  c->callback([create, exit_code] { *exit_code = RunCreate(*create); });
+
+  auto del = std::make_shared<StackArgs>();
+  CLI::App* d = AddStackCommand(app, "delete-stack", "Delete a stack and run the delete to the end", del);
+  d->add_option("--stack-name", del->stack_name, "The stack's name or ID")->required();
+  d->add_option("--retain-resources", del->retain_resources, "Logical IDs to keep (a DELETE_FAILED stack)");
+  d->add_option("--client-request-token", del->client_request_token, "A token carried by the events");
+  d->callback([del, exit_code] { *exit_code = RunDelete(*del); });
+
+  auto describe = std::make_shared<StackArgs>();
+  CLI::App* ds = AddStackCommand(app, "describe-stacks", "Describe one stack or every stack", describe);
+  ds->add_option("--stack-name", describe->stack_name, "A name or stack ID");
+  ds->callback([describe, exit_code] { *exit_code = RunDescribeStacks(*describe); });
+
+  auto list = std::make_shared<StackArgs>();
+  CLI::App* ls = AddStackCommand(app, "list-stacks", "Summaries of every stack, deleted ones included", list);
+  ls->add_option("--stack-status-filter", list->status_filter, "Only stacks in these statuses");
+  ls->callback([list, exit_code] { *exit_code = RunListStacks(*list); });
+
+  struct Simple {
+    const char* name;
+    const char* help;
+    int (*run)(const StackArgs&);
+    bool logical_id;
+  };
+  for (const Simple& cmd : std::vector<Simple>{
+           {"describe-stack-events", "A stack's events, newest first", RunDescribeEvents, false},
+           {"describe-stack-resources", "A stack's resources", RunDescribeResources, false},
+           {"describe-stack-resource", "One resource of a stack", RunDescribeResource, true},
+           {"list-stack-resources", "Summaries of a stack's resources", RunListResources, false},
+           {"get-template", "The template a stack was created from", RunGetTemplate, false},
+       }) {
+    auto args = std::make_shared<StackArgs>();
+    CLI::App* sc = AddStackCommand(app, cmd.name, cmd.help, args);
+    sc->add_option("--stack-name", args->stack_name, "A name or stack ID")->required();
+    if (cmd.logical_id) {
+      sc->add_option("--logical-resource-id", args->logical_id, "The resource's logical ID")->required();
+    } else if (std::string(cmd.name) == "describe-stack-resources") {
+      sc->add_option("--logical-resource-id", args->logical_id, "Only this resource");
+    }
+    auto run = cmd.run;
+    sc->callback([args, run, exit_code] { *exit_code = run(*args); });
+  }
+
+  auto exports = std::make_shared<StackArgs>();
+  CLI::App* le = AddStackCommand(app, "list-exports", "Every exported output value", exports);
+  le->callback([exports, exit_code] { *exit_code = RunListExports(*exports); });
+
+  auto imports = std::make_shared<StackArgs>();
+  CLI::App* li = AddStackCommand(app, "list-imports", "The stacks importing an export", imports);
+  li->add_option("--export-name", imports->export_name, "The export's name")->required();
+  li->callback([imports, exit_code] { *exit_code = RunListImports(*imports); });
+
+  CLI::App* wait = app.add_subcommand("wait", "Wait until a stack reaches a status");
+  wait->require_subcommand(1);
+  for (const Waiter& w : Waiters()) {
+    auto args = std::make_shared<StackArgs>();
+    CLI::App* wc = AddStackCommand(*wait, w.name, "Wait for the stack", args);
+    wc->add_option("--stack-name", args->stack_name, "A name or stack ID")->required();
+    const Waiter* waiter = &w;
+    wc->callback([args, waiter, exit_code] { *exit_code = RunWait(*waiter, *args); });
+  }
+}
+
+}  // namespace ms::cli

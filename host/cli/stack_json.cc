@@ -1,0 +1,132 @@
+#include "cli/stack_json.h"
+
+#include <ctime>
+
+#include "run/clock.h"
+
+namespace ms::cli {
+namespace {
+
+Json Drift(const char* key) { return Json{{key, "NOT_CHECKED"}}; }
+
+}  // namespace
+
+std::string CliTimestamp(int64_t ms) {
+  // FormatTimestamp: "YYYY-MM-DDTHH:MM:SS.mmmZ" -> "...SS.mmm000+00:00"
+  std::string t = FormatTimestamp(ms);
+  if (!t.empty() && t.back() == 'Z') t.pop_back();
+  return t + "000+00:00";
+}
+
+Json StackJson(const StackRecord& s) {
+  Json j;
+  j["StackId"] = s.id;
+  j["StackName"] = s.name;
+  if (!s.description.empty()) j["Description"] = s.description;
+  if (!s.parameters.empty()) {
+    Json params = Json::array();
+    for (const StackParameterValue& p : s.parameters) {
+      Json pj{{"ParameterKey", p.key}, {"ParameterValue", p.no_echo ? "****" : p.value}};
+      if (!p.resolved_value.empty()) pj["ResolvedValue"] = p.resolved_value;
+      params.push_back(pj);
+    }
+    j["Parameters"] = params;
+  }
+  j["CreationTime"] = CliTimestamp(s.created_ms);
+  if (s.deleted_ms != 0) j["DeletionTime"] = CliTimestamp(s.deleted_ms);
+  if (s.updated_ms != 0) j["LastUpdatedTime"] = CliTimestamp(s.updated_ms);
+  j["RollbackConfiguration"] = Json::object();
+  j["StackStatus"] = StackStatusName(s.status);
+  if (!s.reason.empty()) j["StackStatusReason"] = s.reason;
+  j["DisableRollback"] = s.disable_rollback();
+  j["NotificationARNs"] = Json::array();
+  if (!s.capabilities.empty()) j["Capabilities"] = s.capabilities;
+  if (!s.outputs.empty()) {
+    Json outputs = Json::array();
+    for (const StackOutputValue& o : s.outputs) {
+      Json oj{{"OutputKey", o.key}, {"OutputValue", o.value}};
+      if (!o.description.empty()) oj["Description"] = o.description;
+      if (!o.export_name.empty()) oj["ExportName"] = o.export_name;
+      outputs.push_back(oj);
+    }
+    j["Outputs"] = outputs;
+  }
+  Json tags = Json::array();
+  for (const StackTag& t : s.tags) tags.push_back(Json{{"Key", t.key}, {"Value", t.value}});
+  j["Tags"] = tags;
+  j["EnableTerminationProtection"] = s.termination_protection;
+  j["DriftInformation"] = Drift("StackDriftStatus");
+  return j;
+}
+
+Json StackSummaryJson(const StackRecord& s) {
+  Json j;
+  j["StackId"] = s.id;
+  j["StackName"] = s.name;
+  if (!s.description.empty()) j["TemplateDescription"] = s.description;
+  j["CreationTime"] = CliTimestamp(s.created_ms);
+  if (s.updated_ms != 0) j["LastUpdatedTime"] = CliTimestamp(s.updated_ms);
+  if (s.deleted_ms != 0) j["DeletionTime"] = CliTimestamp(s.deleted_ms);
+  j["StackStatus"] = StackStatusName(s.status);
+  if (!s.reason.empty()) j["StackStatusReason"] = s.reason;
+  j["DriftInformation"] = Drift("StackDriftStatus");
+  return j;
+}
+
+Json EventJson(const StackEvent& e) {
+  Json j;
+  j["StackId"] = e.stack_id;
+  j["EventId"] = e.event_id;
+  j["StackName"] = e.stack_name;
+  j["LogicalResourceId"] = e.logical_id;
+  j["PhysicalResourceId"] = e.physical_id;
+  j["ResourceType"] = e.type;
+  j["Timestamp"] = CliTimestamp(e.timestamp_ms);
+  j["ResourceStatus"] = e.status;
+  if (!e.reason.empty()) j["ResourceStatusReason"] = e.reason;
+  if (!e.properties.empty()) j["ResourceProperties"] = e.properties;
+  if (!e.client_request_token.empty()) j["ClientRequestToken"] = e.client_request_token;
+  return j;
+}
+
+Json StackResourceJson(const StackRecord& s, const ResourceRecord& r) {
+  Json j;
+  j["StackName"] = s.name;
+  j["StackId"] = s.id;
+  j["LogicalResourceId"] = r.logical_id;
+  if (!r.physical_id.empty()) j["PhysicalResourceId"] = r.physical_id;
+  j["ResourceType"] = r.type;
+  j["Timestamp"] = CliTimestamp(r.updated_ms);
+  j["ResourceStatus"] = ResourceStatusName(r.status);
+  if (!r.reason.empty()) j["ResourceStatusReason"] = r.reason;
+  j["DriftInformation"] = Drift("StackResourceDriftStatus");
+  return j;
+}
+
+Json StackResourceSummaryJson(const ResourceRecord& r) {
+  Json j;
+  j["LogicalResourceId"] = r.logical_id;
+  if (!r.physical_id.empty()) j["PhysicalResourceId"] = r.physical_id;
+  j["ResourceType"] = r.type;
+  j["LastUpdatedTimestamp"] = CliTimestamp(r.updated_ms);
+  j["ResourceStatus"] = ResourceStatusName(r.status);
+  if (!r.reason.empty()) j["ResourceStatusReason"] = r.reason;
+  j["DriftInformation"] = Drift("StackResourceDriftStatus");
+  return j;
+}
+
+Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r) {
+  Json j;
+  j["StackName"] = s.name;
+  j["StackId"] = s.id;
+  j["LogicalResourceId"] = r.logical_id;
+  if (!r.physical_id.empty()) j["PhysicalResourceId"] = r.physical_id;
+  j["ResourceType"] = r.type;
+  j["LastUpdatedTimestamp"] = CliTimestamp(r.updated_ms);
+  j["ResourceStatus"] = ResourceStatusName(r.status);
+  if (!r.reason.empty()) j["ResourceStatusReason"] = r.reason;
+  j["DriftInformation"] = Drift("StackResourceDriftStatus");
+  return j;
+}
+
+}  // namespace ms::cli

@@ -1,0 +1,23 @@
+// Stack records in the JSON shapes `aws cloudformation ... --output json`
+// prints (the service model's member names and order).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/io.h"
+#include "stack/stack.h"
+
+namespace ms::cli {
+
+// "2026-11-22T10:28:07.123000+00:00": how the aws CLI prints a timestamp.
+std::string CliTimestamp(int64_t ms);
+
+Json StackJson(const StackRecord& s);                    // a member of DescribeStacks' Stacks
+Json StackSummaryJson(const StackRecord& s);             // ListStacks' StackSummaries
+Json EventJson(const StackEvent& e);                     // DescribeStackEvents' StackEvents
+Json StackResourceJson(const StackRecord& s, const ResourceRecord& r);         // DescribeStackResources
+Json StackResourceSummaryJson(const ResourceRecord& r);                        // ListStackResources
+Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r);   // DescribeStackResource
+
+}  // namespace ms::cli

@@ -1,0 +1,124 @@
+// A C++ ProviderRuntime for the stack-lifecycle tests: one type, Test::Fake::Thing,
+// whose properties script what its hooks do, and a record of what "exists".
+//
+//   CreateSeconds: N   create answers in progress for N seconds first
+//   CreateFails: "m"   create fails with reason m (after CreateSeconds)
+//   DeleteFails: "m"   delete fails with reason m
+//   Invalid: "m"       validation fails with m
+// Any other property is accepted. Physical IDs are "<LogicalId>-<n>".
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "provider/provider.h"
+
+namespace ms::testing {
+
+class FakeProviders : public ProviderRuntime {
+ public:
+  FakeProviders() {
+    schema_.type = "Test::Fake::Thing";
+    schema_.source = "fake";
+    schema_.accepts_undeclared_properties = true;
+    schema_.accepts_any_attribute = true;
+  }
+
+  Status NewSession(std::unique_ptr<ProviderSession>* out) override;
+  std::vector<std::string> Types() const override { return {"Test::Fake::Thing"}; }
+  const TypeSchema* Schema(std::string_view type) const override { return type == "Test::Fake::Thing" ? &schema_ : nullptr; }
+
+  // Physical IDs created and not deleted.
+  std::set<std::string> live() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return live_;
+  }
+  int calls() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return calls_;
+  }
+
+ private:
+  friend class FakeSession;
+  TypeSchema schema_;
+  mutable std::mutex mu_;
+  std::set<std::string> live_;
+  int next_id_ = 0;
+  int calls_ = 0;
+};
+
+class FakeSession : public ProviderSession {
+ public:
+  explicit FakeSession(FakeProviders* p) : p_(p) {}
+  const TypeSchema* Schema(std::string_view type) override { return p_->Schema(type); }
+  Status Validate(std::string_view, const HookContext&, const Value& props, Value* coerced) override {
+    if (const Value* invalid = props.find("Invalid")) return Status::Validation(invalid->str());
+    *coerced = props;
+    return Status::OK();
+  }
+  Status DecideUpdate(std::string_view, std::string_view, const Value&, const Value&, const HookContext&,
+                      UpdateBehavior* out) override {
+    *out = UpdateBehavior::kNone;
+    return Status::OK();
+  }
+  HookOutcome Call(const HookCall& call) override {
+    std::lock_guard<std::mutex> l(p_->mu_);
+    ++p_->calls_;
+    HookOutcome o;
+    const Value& props = call.properties;
+    if (call.hook == Hook::kCreate) {
+      const int64_t seconds = props.find("CreateSeconds") ? props.find("CreateSeconds")->as_integer().value_or(0) : 0;
+      int64_t waited = call.ctx.progress.is_map() && call.ctx.progress.find("waited")
+                           ? call.ctx.progress.find("waited")->as_integer().value_or(0)
+                           : 0;
+      std::string id = call.ctx.progress.is_map() && call.ctx.progress.find("id")
+                           ? call.ctx.progress.find("id")->str()
+                           : call.ctx.logical_id + "-" + std::to_string(++p_->next_id_);
+      if (waited == 0 && !props.find("CreateFails")) p_->live_.insert(id);
+      if (waited < seconds) {
+        o.kind = HookOutcome::Kind::kInProgress;
+        o.after_seconds = 10;
+        o.physical_id = id;
+        o.progress = Value::MakeMap();
+        o.progress.set("waited", Value::Integer(waited + 10));
+        o.progress.set("id", Value::String(id));
+        return o;
+      }
+      if (const Value* fails = props.find("CreateFails")) {
+        p_->live_.erase(id);
+        o.kind = HookOutcome::Kind::kFailed;
+        o.reason = fails->str();
+        return o;
+      }
+      o.physical_id = id;
+      o.attributes = Value::MakeMap();
+      o.attributes.set("Arn", Value::String("arn:test:" + id));
+      return o;
+    }
+    if (call.hook == Hook::kDelete) {
+      if (const Value* fails = props.find("DeleteFails")) {
+        o.kind = HookOutcome::Kind::kFailed;
+        o.reason = fails->str();
+        return o;
+      }
+      p_->live_.erase(call.physical_id);
+      return o;
+    }
+    o.kind = HookOutcome::Kind::kFailed;
+    o.reason = "fake: unsupported hook";
+    return o;
+  }
+
+ private:
+  FakeProviders* p_;
+};
+
+inline Status FakeProviders::NewSession(std::unique_ptr<ProviderSession>* out) {
+  *out = std::make_unique<FakeSession>(this);
+  return Status::OK();
+}
+
+}  // namespace ms::testing

@@ -1,5 +1,8 @@
 #include "store/stack_tables.h"
 
+#include <csignal>
+#include <cstdlib>
+
 #include "store/world_table.h"
 #include "template/parse.h"
 
@@ -86,6 +89,18 @@ Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
     MS_RETURN_IF_ERROR(StackFromValue(v, &s));
     out->push_back(std::move(s));
   }
+}
+
+// Crash tests: MOONSTACK_CRASH_AFTER_COMMITS=N kills the process with
+// SIGKILL right after its Nth checkpoint, so recovery can be tested at every
+// point a crash can leave the store in.
+void CrashPoint() {
+  static const long crash_after = [] {
+    const char* env = std::getenv("MOONSTACK_CRASH_AFTER_COMMITS");
+    return env != nullptr ? std::atol(env) : 0L;
+  }();
+  static long commits = 0;
+  if (crash_after > 0 && ++commits == crash_after) std::raise(SIGKILL);
 }
 
 }  // namespace
@@ -262,6 +277,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     return s;
   }
   batch->clear();
+  CrashPoint();
   return Status::OK();
 }
 

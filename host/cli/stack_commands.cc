@@ -40,6 +40,13 @@ void AddSessionOptions(CLI::App* cmd, StackArgs* a) {
   cmd->add_option("--output", a->output, "json (text and table: see --output in the aws CLI)");
 }
 
+// Workflow commands only: a Lua script injecting faults and reacting to
+// events while the workflow runs (lua-sdk/README.md, "Scenario scripts").
+void AddScenarioOption(CLI::App* cmd, StackArgs* a) {
+  cmd->add_option("--scenario", a->session.scenario,
+                  "A Lua scenario script: fail(match), latency(match, s), on(event_match, fn)");
+}
+
 int Fail(const std::string& op, const Status& s) { return ReportError(op, s); }
 
 Status ReadBody(const StackArgs& a, std::string* text) {
@@ -63,6 +70,8 @@ int RunCreate(const StackArgs& a) {
   in.client_request_token = a.client_request_token;
   StackSession session;
   s = session.Open(a.session);
+  std::unique_ptr<StackLock> lock;
+  if (s.ok()) s = session.Lock(in.stack_name, &lock);
   std::string id;
   if (s.ok()) s = session.service().StartCreate(in, &id);
   if (!s.ok()) return Fail(op, s);
@@ -78,6 +87,9 @@ int RunDelete(const StackArgs& a) {
   StackSession session;
   Status s = session.Open(a.session);
   DeleteStackInput in{a.stack_name, a.retain_resources, a.client_request_token};
+  StackRecord existing;
+  std::unique_ptr<StackLock> lock;
+  if (s.ok() && session.service().FindStack(a.stack_name, &existing).ok()) s = session.Lock(existing.name, &lock);
   std::string id;
   if (s.ok()) s = session.service().StartDelete(in, &id);
   if (s.ok() && !id.empty()) s = session.service().Run(id);
@@ -318,6 +330,7 @@ CLI::App* AddStackCommand(CLI::App& app, const char* name, const char* help, std
 void AddStackCommands(CLI::App& app, int* exit_code) {
   auto create = std::make_shared<StackArgs>();
   CLI::App* c = AddStackCommand(app, "create-stack", "Create a stack and run it to the end", create);
+  AddScenarioOption(c, create.get());
   c->add_option("--stack-name", create->stack_name, "The stack's name")->required();
   c->add_option("--template-body", create->template_body, "Template text, or file://PATH");
   c->add_option("--template-file", create->template_file, "Path of the template file");
@@ -332,6 +345,7 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
 
   auto del = std::make_shared<StackArgs>();
   CLI::App* d = AddStackCommand(app, "delete-stack", "Delete a stack and run the delete to the end", del);
+  AddScenarioOption(d, del.get());
   d->add_option("--stack-name", del->stack_name, "The stack's name or ID")->required();
   d->add_option("--retain-resources", del->retain_resources, "Logical IDs to keep (a DELETE_FAILED stack)");
   d->add_option("--client-request-token", del->client_request_token, "A token carried by the events");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 
 #include "cli/io.h"
 #include "cli/load_providers.h"
@@ -24,7 +25,8 @@ int64_t WallMs() {
 }  // namespace
 
 Status StackSession::Open(const SessionOptions& options, OperationObserver* observer) {
-  MS_RETURN_IF_ERROR(OpenStore(StatePath(options.state), &db_));
+  state_path_ = StatePath(options.state);
+  MS_RETURN_IF_ERROR(OpenStore(state_path_, &db_));
   MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
   MS_RETURN_IF_ERROR(LoadProviders(options.providers, &providers_, options.stub_unknown_types, &world_));
   if (options.time_scale <= 0) {
@@ -43,10 +45,61 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   ctx.world = &world_;
   ctx.providers = providers_.get();
   ctx.clock = clock_.get();
-  ctx.observer = observer;
+  observers_.caller = observer;
+  ctx.observer = options.scenario.empty() ? observer : &observers_;
   ctx.scheduler.max_concurrency = std::max(1, options.max_concurrency);
   ctx.region = options.region;
   service_ = std::make_unique<StackService>(ctx);
+  MS_RETURN_IF_ERROR(RecoverCrashed());
+  if (!options.scenario.empty()) {
+    lua::ScenarioOptions so;
+    so.file = options.scenario;
+    lua::ProviderPaths paths = lua::DefaultProviderPaths(Home(), options.providers);
+    so.module_roots.push_back(paths.sdk_dir);
+    for (const std::string& d : paths.dirs) so.module_roots.push_back(d);
+    so.world = &world_;
+    so.region = options.region;
+    so.account_id = ctx.account_id;
+    so.now_ms = clock_->NowMs();
+    so.print = [](std::string_view line) { std::cerr << line << "\n"; };  // stdout is the JSON result
+    MS_RETURN_IF_ERROR(lua::ScenarioObserver::Load(so, &scenario_));
+    observers_.scenario = scenario_.get();
+  }
+  return Status::OK();
+}
+
+void StackSession::Observers::OnEvent(const StackEvent& e) {
+  if (caller != nullptr) caller->OnEvent(e);
+  if (scenario != nullptr) scenario->OnEvent(e);
+}
+
+bool StackSession::Observers::BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) {
+  bool inject = caller != nullptr && caller->BeforeCall(call, injected, latency_seconds);
+  double added = 0;
+  if (!inject && scenario != nullptr) inject = scenario->BeforeCall(call, injected, &added);
+  *latency_seconds += added;
+  return inject;
+}
+
+Status StackSession::Lock(const std::string& stack_name, std::unique_ptr<StackLock>* out) {
+  MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, stack_name, out));
+  if (*out == nullptr) {
+    return Status::Validation("Stack [" + stack_name + "] is being operated on by another moonstack process");
+  }
+  return Status::OK();
+}
+
+Status StackSession::RecoverCrashed() {
+  std::vector<StackRecord> stacks;
+  MS_RETURN_IF_ERROR(service_->ListStacks(&stacks));
+  for (const StackRecord& s : stacks) {
+    if (!IsInProgress(s.status)) continue;
+    std::unique_ptr<StackLock> lock;
+    MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, s.name, &lock));
+    if (lock == nullptr) continue;  // its process is alive and running it
+    MS_RETURN_IF_ERROR(service_->Run(s.id));
+    MS_RETURN_IF_ERROR(SaveWorld(db_.get(), &world_));
+  }
   return Status::OK();
 }
 
@@ -55,7 +108,8 @@ Status StackSession::Close() {
   clock.data = Value::MakeMap();
   clock.data.set("now_ms", Value::Integer(clock_->NowMs()));
   world_.Put(kClockKind, kClockId, std::move(clock));
-  return SaveWorld(db_.get(), &world_);
+  MS_RETURN_IF_ERROR(SaveWorld(db_.get(), &world_));
+  return scenario_ ? scenario_->error() : Status::OK();
 }
 
 }  // namespace ms::cli

@@ -14,9 +14,11 @@
 
 #include "base/status.h"
 #include "lua/provider_host.h"
+#include "lua/scenario.h"
 #include "run/clock.h"
 #include "stack/stack_service.h"
 #include "store/database.h"
+#include "store/stack_lock.h"
 #include "world/world.h"
 
 namespace ms::cli {
@@ -28,13 +30,19 @@ struct SessionOptions {
   double time_scale = 0;               // --time-scale (0: virtual)
   int max_concurrency = 64;            // --max-concurrency
   std::string region = "us-east-1";    // --region
+  std::string scenario;                // --scenario (workflow commands): a Lua script, lua/scenario.h
 };
 
 class StackSession {
  public:
-  // Opens the state file, loads the world and the providers.
+  // Opens the state file, loads the world and the providers, and resumes
+  // any operation a crashed process left in progress (stack_lock.h).
   Status Open(const SessionOptions& options, OperationObserver* observer = nullptr);
-  // Saves the world and the clock (after a workflow).
+  // The lock a workflow command holds on its stack while it runs: an error
+  // when another process is running an operation on it.
+  Status Lock(const std::string& stack_name, std::unique_ptr<StackLock>* out);
+  // Saves the world and the clock (after a workflow); then the error of a
+  // --scenario handler that failed during the workflow, if one did.
   Status Close();
 
   StackService& service() { return *service_; }
@@ -43,11 +51,24 @@ class StackSession {
   Clock& clock() { return *clock_; }
 
  private:
+  Status RecoverCrashed();
+
+  std::string state_path_;
   World world_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<lua::LuaProviderRuntime> providers_;
   std::unique_ptr<Clock> clock_;
   std::unique_ptr<StackService> service_;
+  // --scenario: loaded after crash recovery, so only this command's workflow
+  // sees it; `observers_` hands events to the caller's observer and to it.
+  struct Observers : OperationObserver {
+    OperationObserver* caller = nullptr;
+    OperationObserver* scenario = nullptr;
+    void OnEvent(const StackEvent& e) override;
+    bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
+  };
+  Observers observers_;
+  std::unique_ptr<lua::ScenarioObserver> scenario_;
 };
 
 }  // namespace ms::cli

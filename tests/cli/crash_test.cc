@@ -1,0 +1,144 @@
+// Crash recovery: the process is killed with SIGKILL right after each of its
+// checkpoints in turn (MOONSTACK_CRASH_AFTER_COMMITS, see store/stack_tables),
+// and the next command finds the stack in progress, resumes it to a terminal
+// status, and every resource the world holds is accounted for.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int exit_code;
+  std::string out;
+};
+
+Run Sh(const std::string& cmd) {
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+const char* kTemplate = R"({
+  "Resources": {
+    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16"}},
+    "Subnet": {"Type": "AWS::EC2::Subnet", "Properties": {"VpcId": {"Ref": "Vpc"}, "CidrBlock": "10.0.1.0/24"}},
+    "Group": {"Type": "AWS::EC2::SecurityGroup",
+              "Properties": {"GroupDescription": "web", "VpcId": {"Ref": "Vpc"}}},
+    "Server": {"Type": "AWS::EC2::Instance",
+               "Properties": {"ImageId": "ami-0123456789abcdef0", "InstanceType": "t3.micro",
+                              "SubnetId": {"Ref": "Subnet"}, "SecurityGroupIds": [{"Ref": "Group"}]}},
+    "Second": {"Type": "AWS::EC2::Instance",
+               "Properties": {"ImageId": "ami-0123456789abcdef0", "SubnetId": {"Ref": "Subnet"}}}
+  }
+})";
+
+struct State {
+  std::string dir;
+  std::string Cmd(const std::string& args) const {
+    return std::string(MOONSTACK_BINARY) + " " + args + " --state " + dir + "/state.db";
+  }
+};
+
+State Fresh(int point, const std::string& what) {
+  State s{(fs::temp_directory_path() / ("moonstack_crash_" + what + "_" + std::to_string(point))).string()};
+  fs::remove_all(s.dir);
+  fs::create_directories(s.dir);
+  std::ofstream(s.dir + "/t.json") << kTemplate;
+  return s;
+}
+
+nlohmann::json Json(const Run& r) {
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+// Live world records that stand for resources a stack may own.
+std::set<std::string> LiveResources(const State& s) {
+  std::set<std::string> ids;
+  for (const char* kind : {"ec2.instance", "ec2.vpc", "ec2.subnet", "ec2.security_group"}) {
+    auto list = Json(Sh(s.Cmd(std::string("world list --kind ") + kind)))["Records"];
+    for (const auto& r : list) {
+      if (!r["Live"].get<bool>()) continue;
+      auto rec = Json(Sh(s.Cmd("world show " + r["Id"].get<std::string>() + " --kind " + kind)));
+      const auto& data = rec["Data"];
+      if (data.value("IsDefault", false) || data.value("GroupName", "") == "default") continue;  // the sim's own
+      ids.insert(r["Id"].get<std::string>());
+    }
+  }
+  return ids;
+}
+
+// Physical IDs of the stack's resources that still stand for something.
+std::set<std::string> StackResources(const State& s, const std::string& stack) {
+  std::set<std::string> ids;
+  auto list = Json(Sh(s.Cmd("describe-stack-resources --stack-name " + stack)))["StackResources"];
+  for (const auto& r : list) {
+    const std::string status = r["ResourceStatus"];
+    if (status == "DELETE_COMPLETE" || !r.contains("PhysicalResourceId")) continue;
+    ids.insert(r["PhysicalResourceId"].get<std::string>());
+  }
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("a create killed after any checkpoint recovers to CREATE_COMPLETE, nothing lost", "[cli][crash]") {
+  int completed_without_crash = 0, crashed = 0;
+  for (int point = 1; point <= 40 && completed_without_crash == 0; ++point) {
+    State s = Fresh(point, "create");
+    Run create = Sh("MOONSTACK_CRASH_AFTER_COMMITS=" + std::to_string(point) + " " +
+                    s.Cmd("create-stack --stack-name web --template-file " + s.dir + "/t.json"));
+    INFO("kill point " << point << "\n" << create.out);
+    if (create.exit_code == 0) {
+      ++completed_without_crash;  // past the last checkpoint: every point was covered
+      continue;
+    }
+    CHECK(create.exit_code == 137);  // SIGKILL
+    ++crashed;
+    // The next command resumes the stack.
+    auto stacks = Json(Sh(s.Cmd("describe-stacks --stack-name web")))["Stacks"];
+    REQUIRE(stacks.size() == 1);
+    CHECK(stacks[0]["StackStatus"] == "CREATE_COMPLETE");
+    CHECK(LiveResources(s) == StackResources(s, "web"));
+    CHECK(StackResources(s, "web").size() == 5);
+  }
+  CHECK(completed_without_crash == 1);
+  CHECK(crashed >= 5);  // the create has at least that many checkpoints
+}
+
+TEST_CASE("a delete killed after any checkpoint recovers to DELETE_COMPLETE, nothing left", "[cli][crash]") {
+  int completed_without_crash = 0, crashed = 0;
+  for (int point = 1; point <= 40 && completed_without_crash == 0; ++point) {
+    State s = Fresh(point, "delete");
+    Json(Sh(s.Cmd("create-stack --stack-name web --template-file " + s.dir + "/t.json")));
+    Run del = Sh("MOONSTACK_CRASH_AFTER_COMMITS=" + std::to_string(point) + " " +
+                 s.Cmd("delete-stack --stack-name web"));
+    INFO("kill point " << point << "\n" << del.out);
+    if (del.exit_code == 0) {
+      ++completed_without_crash;
+      continue;
+    }
+    CHECK(del.exit_code == 137);
+    ++crashed;
+    auto stacks = Json(Sh(s.Cmd("list-stacks")))["StackSummaries"];
+    REQUIRE(stacks.size() == 1);
+    CHECK(stacks[0]["StackStatus"] == "DELETE_COMPLETE");
+    CHECK(LiveResources(s).empty());
+  }
+  CHECK(completed_without_crash == 1);
+  CHECK(crashed >= 3);
+}

@@ -26,7 +26,8 @@ Status ReadText(const std::string& path, std::string* text) {
 }
 
 // Every provider file under `dir`, sorted, skipping lib/, sim/ (shared
-// code), tests/ (contract fixtures) and custom/ (custom-resource handlers).
+// code), tests/ (contract fixtures), custom/ (custom-resource handlers) and
+// scenarios/ (scenario scripts).
 Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::Validation(dir + ": no such provider directory");
@@ -34,7 +35,7 @@ Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
     if (it->is_directory() && (p.filename() == "lib" || p.filename() == "sim" || p.filename() == "tests" ||
-                               p.filename() == "custom")) {
+                               p.filename() == "custom" || p.filename() == "scenarios")) {
       it.disable_recursion_pending();
       continue;
     }

@@ -2,8 +2,9 @@
 //
 // Provider files are found under provider directories: every *.lua file,
 // except those under a directory named `lib` or `sim` (shared code that
-// providers `require`), `tests` (contract-test fixtures) or `custom`
-// (custom-resource handlers, `require`d by the custom-resource provider).
+// providers `require`), `tests` (contract-test fixtures), `custom`
+// (custom-resource handlers, `require`d by the custom-resource provider) or
+// `scenarios` (scenario scripts).
 // Directories are searched in order: the built-in
 // providers/ first, then MOONSTACK_PROVIDER_PATH, then each --providers DIR;
 // a later directory's provider for a type overrides an earlier one's, and

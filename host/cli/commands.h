@@ -13,5 +13,7 @@ void AddProviderCommands(CLI::App& app, int* exit_code);
 void AddWorldCommands(CLI::App& app, int* exit_code);
 // create-stack, delete-stack, describe-*, list-*, get-template, wait
 void AddStackCommands(CLI::App& app, int* exit_code);
+// deploy (live progress)
+void AddDeployCommand(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

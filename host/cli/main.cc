@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   ms::cli::AddProviderCommands(app, &exit_code);
   ms::cli::AddWorldCommands(app, &exit_code);
   ms::cli::AddStackCommands(app, &exit_code);
+  ms::cli::AddDeployCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

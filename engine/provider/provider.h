@@ -109,6 +109,19 @@ class ProviderSession {
   // Runs a hook. Never throws and never blocks on time: long work comes back
   // kInProgress and is called again after `after_seconds`.
   virtual HookOutcome Call(const HookCall& call) = 0;
+  // Whether the value of an AWS-specific parameter type (AWS::EC2::VPC::Id,
+  // AWS::EC2::Image::Id, ...) exists in the world; true for a type no
+  // simulated service answers for.
+  virtual bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region) {
+    (void)aws_type, (void)value, (void)region;
+    return true;
+  }
+  // The value of an SSM parameter (AWS::SSM::Parameter::Value<...> types);
+  // false when there is none.
+  virtual bool SsmParameter(std::string_view name, std::string_view region, std::string* value) {
+    (void)name, (void)region, (void)value;
+    return false;
+  }
 };
 
 class ProviderRuntime {

@@ -44,7 +44,14 @@ class Op {
       : ctx_(ctx),
         scheduler_(ctx.providers, ctx.clock, ctx.scheduler),
         env_([this](const std::string& name, std::string* value) { return LookupExport(name, value); },
-             nullptr) {}
+             [this](std::string_view type, std::string_view value) {
+               ProviderSession* s = Session();
+               return s == nullptr || s->ValueExists(type, value, ctx_.region);
+             },
+             [this](std::string_view name, std::string* value) {
+               ProviderSession* s = Session();
+               return s != nullptr && s->SsmParameter(name, ctx_.region, value);
+             }) {}
 
   Status Run(const std::string& stack_id) {
     MS_RETURN_IF_ERROR(Load(stack_id));
@@ -123,6 +130,13 @@ class Op {
     if (!params.ok()) {
       EndCreate(params.message());
       return;
+    }
+    for (StackParameterValue& p : stack_.parameters) {  // what SSM parameter types resolved to
+      const ResolvedParameter* r = params_.Find(p.key);
+      if (r != nullptr && r->ssm_resolved && p.resolved_value != *r->ssm_resolved) {
+        p.resolved_value = *r->ssm_resolved;
+        stack_dirty_ = true;
+      }
     }
     for (Node& n : nodes_) {
       n.waiting_on = 0;

@@ -41,4 +41,8 @@ bool StackEnvironment::AwsValueExists(std::string_view type, std::string_view va
   return !exists_ || exists_(type, value);
 }
 
+bool StackEnvironment::SsmParameter(std::string_view name, std::string* value) const {
+  return ssm_ && ssm_(name, value);
+}
+
 }  // namespace ms

@@ -17,9 +17,10 @@ class StackEnvironment : public EvalEnvironment {
  public:
   using ExportLookup = std::function<bool(const std::string& name, std::string* value)>;
   using ExistsCheck = std::function<bool(std::string_view type, std::string_view value)>;
+  using SsmLookup = std::function<bool(std::string_view name, std::string* value)>;
 
-  StackEnvironment(ExportLookup exports, ExistsCheck exists)
-      : exports_(std::move(exports)), exists_(std::move(exists)) {}
+  StackEnvironment(ExportLookup exports, ExistsCheck exists, SsmLookup ssm)
+      : exports_(std::move(exports)), exists_(std::move(exists)), ssm_(std::move(ssm)) {}
 
   // The resource as it is now (a physical ID and attributes once created).
   void SetResource(const ResourceRecord* r) { resources_[r->logical_id] = r; }
@@ -29,6 +30,7 @@ class StackEnvironment : public EvalEnvironment {
   Status ResourceAttribute(std::string_view logical_id, std::string_view attribute, Value* out) const override;
   Status ImportValue(std::string_view export_name, Value* out) const override;
   bool AwsValueExists(std::string_view type, std::string_view value) const override;
+  bool SsmParameter(std::string_view name, std::string* value) const override;
 
   // Export names Fn::ImportValue asked for (the stack's imports).
   const std::set<std::string>& imports() const { return imports_; }
@@ -36,6 +38,7 @@ class StackEnvironment : public EvalEnvironment {
  private:
   ExportLookup exports_;
   ExistsCheck exists_;
+  SsmLookup ssm_;
   std::unordered_map<std::string, const ResourceRecord*> resources_;
   mutable std::set<std::string> imports_;
 };

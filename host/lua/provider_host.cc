@@ -215,6 +215,21 @@ class LuaProviderSession : public ProviderSession {
     return Status::OK();
   }
 
+  bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region) override {
+    Value t = Value::String(std::string(aws_type)), v = Value::String(std::string(value)),
+          r = Value::String(std::string(region));
+    CallResult res = rt_->CallField(host_, "value_exists", {t, v, r});
+    return !res.ok() || !res.value().is_bool() || res.value().as_bool();
+  }
+
+  bool SsmParameter(std::string_view name, std::string_view region, std::string* value) override {
+    Value n = Value::String(std::string(name)), r = Value::String(std::string(region));
+    CallResult res = rt_->CallField(host_, "ssm_parameter", {n, r});
+    if (!res.ok() || !res.value().is_string()) return false;
+    *value = res.value().str();
+    return true;
+  }
+
   HookOutcome Call(const HookCall& call) override {
     const Loaded* p = Find(call.type);
     if (p == nullptr) {

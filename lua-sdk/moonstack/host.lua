@@ -127,4 +127,31 @@ function H.call(decl, hook, ctx, id, props, old, changed)
   return out
 end
 
+-- The simulated services that answer the engine's world questions.
+local function sim_service(name)
+  local ok, mod = pcall(require, "sim." .. name)
+  return ok and type(mod) == "table" and mod or nil
+end
+
+---Whether an AWS-specific parameter value exists (the engine's check when a
+---workflow starts): the first simulated service that knows the type answers;
+---true when none does.
+function H.value_exists(aws_type, value, region)
+  for _, name in ipairs({ "ec2", "ssm" }) do
+    local mod = sim_service(name)
+    if mod and type(mod.exists) == "function" then
+      local answer = mod.exists(aws_type, value, { region = region })
+      if answer ~= nil then return answer end
+    end
+  end
+  return true
+end
+
+---The value of an SSM parameter, or nil.
+function H.ssm_parameter(name, region)
+  local mod = sim_service("ssm")
+  if mod and type(mod.resolve) == "function" then return mod.resolve(name, { region = region }) end
+  return nil
+end
+
 return H

@@ -36,6 +36,7 @@ struct Node {
   bool busy = false;           // a call or a timer of this node is outstanding
   bool initiated = false;      // "Resource creation initiated" recorded
   bool cancelled = false;      // create cancelled: followed silently until its hook answers
+  bool dirty = false;          // its record changed since the last checkpoint
 };
 
 class Op {
@@ -138,7 +139,9 @@ class Op {
         stack_dirty_ = true;
       }
     }
+    created_ = 0;
     for (Node& n : nodes_) {
+      if (IsCreated(n)) ++created_;  // before a restart
       n.waiting_on = 0;
       for (int d : graph_.dependencies(n.index)) {
         if (!IsCreated(nodes_[d])) ++n.waiting_on;
@@ -235,6 +238,7 @@ class Op {
           if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation initiated")) return;
         }
         if (!SetStatus(n, ResourceStatus::kCreateComplete, "")) return;
+        ++created_;
         env_.SetResource(&n.rec);
         for (int d : graph_.dependents(n.index)) {
           if (--nodes_[d].waiting_on == 0) TryCreate(nodes_[d]);
@@ -298,10 +302,7 @@ class Op {
   }
 
   void MaybeFinishCreate() {
-    if (failing_ || stack_.status != StackStatus::kCreateInProgress) return;
-    for (const Node& n : nodes_) {
-      if (!IsCreated(n)) return;
-    }
+    if (failing_ || stack_.status != StackStatus::kCreateInProgress || created_ < nodes_.size()) return;
     Status s = EvaluateOutputs();
     if (!s.ok()) {
       EndCreate(s.message());
@@ -529,14 +530,14 @@ class Op {
       ++outstanding_;
     }
     n.rec.pending_hook = HookName(call.hook);
-    batch_.resources.push_back(n.rec);
+    MarkDirty(n);
     queued_.push_back({&n, std::move(call), std::move(done)});
   }
 
   // An in-progress answer: save the progress, call again after its delay.
   void Poll(Node& n, const HookOutcome& o, std::function<void()> again) {
     n.rec.progress = o.progress;
-    batch_.resources.push_back(n.rec);
+    MarkDirty(n);
     scheduler_.After(o.after_seconds, [this, again = std::move(again)] {
       again();
       RequestPump();
@@ -581,7 +582,7 @@ class Op {
       if (n.cancelled && q.call.hook == Hook::kCreate && n.rec.physical_id.empty() && n.rec.progress.is_null()) {
         // Cancelled before its first call went out: nothing was made.
         EndCall(n);
-        batch_.resources.push_back(n.rec);
+        MarkDirty(n);
         dropped = true;
         continue;
       }
@@ -614,7 +615,19 @@ class Op {
     }
   }
 
+  // The record goes into the next checkpoint once, however often it changed.
+  void MarkDirty(Node& n) {
+    if (n.dirty) return;
+    n.dirty = true;
+    dirty_.push_back(&n);
+  }
+
   Status Flush() {
+    for (Node* n : dirty_) {
+      batch_.resources.push_back(n->rec);
+      n->dirty = false;
+    }
+    dirty_.clear();
     if (stack_dirty_) {
       batch_.stacks.push_back(stack_);
       stack_dirty_ = false;
@@ -655,7 +668,7 @@ class Op {
     n.rec.status = to;
     n.rec.reason = reason;
     n.rec.updated_ms = ctx_.clock->NowMs();
-    batch_.resources.push_back(n.rec);
+    MarkDirty(n);
     StackEvent e = NewEvent();
     e.logical_id = n.rec.logical_id;
     e.physical_id = n.rec.physical_id;
@@ -733,6 +746,8 @@ class Op {
   std::unique_ptr<Evaluator> evaluator_;
   DependencyGraph graph_;
   std::vector<Node> nodes_;
+  std::vector<Node*> dirty_;  // nodes whose record the next checkpoint writes
+  size_t created_ = 0;        // nodes CREATE_COMPLETE
   std::unordered_map<std::string, int> by_name_;
   StoreBatch batch_;
   std::vector<Queued> queued_;

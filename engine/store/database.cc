@@ -57,7 +57,9 @@ Status Database::Open(const std::string& path, std::unique_ptr<Database>* out) {
   // Another process (a second `moonstack` command) may hold the write lock
   // for a moment: wait rather than fail.
   sqlite3_busy_timeout(db, 5000);
-  MS_RETURN_IF_ERROR(d->Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"));
+  // 64 MiB of page cache: a 10,000-resource stack's rows stay in memory.
+  MS_RETURN_IF_ERROR(d->Exec(
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;"));
   *out = std::move(d);
   return Status::OK();
 }

@@ -16,12 +16,14 @@ const char* const kMigrations[] = {
     "  live INTEGER NOT NULL,"
     "  PRIMARY KEY (kind, id)) WITHOUT ROWID;",
     // 2: stacks, their resources (with the journal columns) and events, and
-    // the exports index. `data` columns are JSON (store/stack_tables.cc).
+    // the exports index. `data` columns are JSON (store/stack_tables.cc); a
+    // stack's template is a column of its own, stored as it came.
     "CREATE TABLE stacks ("
     "  id TEXT PRIMARY KEY,"
     "  name TEXT NOT NULL,"
     "  deleted INTEGER NOT NULL,"
-    "  data TEXT NOT NULL);"
+    "  data TEXT NOT NULL,"
+    "  template TEXT NOT NULL);"
     "CREATE INDEX stacks_by_name ON stacks (name, deleted);"
     "CREATE TABLE resources ("
     "  stack_id TEXT NOT NULL,"

@@ -87,6 +87,7 @@ Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
     MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "stack", &v));
     StackRecord s;
     MS_RETURN_IF_ERROR(StackFromValue(v, &s));
+    s.template_body = st->Text(1);
     out->push_back(std::move(s));
   }
 }
@@ -115,7 +116,6 @@ Value StackToValue(const StackRecord& s) {
   v.set("created_ms", Value::Integer(s.created_ms));
   v.set("updated_ms", Value::Integer(s.updated_ms));
   v.set("deleted_ms", Value::Integer(s.deleted_ms));
-  v.set("template_body", Str(s.template_body));
   Value::List params;
   for (const StackParameterValue& p : s.parameters) {
     Value pv = Value::MakeMap();
@@ -165,7 +165,6 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.created_ms = GetInt(v, "created_ms");
   s.updated_ms = GetInt(v, "updated_ms");
   s.deleted_ms = GetInt(v, "deleted_ms");
-  s.template_body = GetStr(v, "template_body");
   for (const Value& p : GetList(v, "parameters").list()) {
     s.parameters.push_back({GetStr(p, "key"), GetStr(p, "value"), GetBool(p, "no_echo"), GetStr(p, "resolved_value")});
   }
@@ -225,8 +224,8 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
   Status s = db->Transaction([&]() -> Status {
     std::unique_ptr<Statement> stack, drop_exports, add_export, resource, remove, event;
     MS_RETURN_IF_ERROR(db->Prepare(
-        "INSERT INTO stacks (id, name, deleted, data) VALUES (?1, ?2, ?3, ?4) "
-        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4", &stack));
+        "INSERT INTO stacks (id, name, deleted, data, template) VALUES (?1, ?2, ?3, ?4, ?5) "
+        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, template = ?5", &stack));
     MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
     MS_RETURN_IF_ERROR(db->Prepare("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
                                    &add_export));
@@ -238,6 +237,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     for (const StackRecord& st : batch->stacks) {
       const bool deleted = st.status == StackStatus::kDeleteComplete;
       stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
+      stack->Bind(5, st.template_body);
       MS_RETURN_IF_ERROR(stack->Step());
       stack->Reset();
       drop_exports->Bind(1, st.id);
@@ -283,13 +283,13 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
 
 Status LoadStacks(Database* db, std::vector<StackRecord>* out) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM stacks ORDER BY rowid", &st));
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM stacks ORDER BY rowid", &st));
   return LoadStackRows(st.get(), out);
 }
 
 Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM stacks WHERE id = ?1", &st));
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM stacks WHERE id = ?1", &st));
   st->Bind(1, id);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
@@ -300,7 +300,7 @@ Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* fo
 
 Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, bool* found) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM stacks WHERE name = ?1 AND deleted = 0", &st));
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM stacks WHERE name = ?1 AND deleted = 0", &st));
   st->Bind(1, name);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));

@@ -52,7 +52,8 @@ struct ExportRecord {
 Status LoadExports(Database* db, std::vector<ExportRecord>* out);  // by name
 Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool* found);
 
-// JSON forms (also what tests compare).
+// JSON forms of the `data` columns (a stack's template_body is not in it:
+// it has a column of its own).
 Value StackToValue(const StackRecord& s);
 Status StackFromValue(const Value& v, StackRecord* out);
 Value ResourceToValue(const ResourceRecord& r);

@@ -207,25 +207,33 @@ bool Value::operator==(const Value& o) const {
 
 static void AppendJsonString(std::string* out, const std::string& s) {
   out->push_back('"');
-  for (unsigned char c : s) {
+  // Runs of characters that need no escape are appended whole.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const char* esc = nullptr;
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
+      case '"': esc = "\\\""; break;
+      case '\\': esc = "\\\\"; break;
+      case '\n': esc = "\\n"; break;
+      case '\r': esc = "\\r"; break;
+      case '\t': esc = "\\t"; break;
+      case '\b': esc = "\\b"; break;
+      case '\f': esc = "\\f"; break;
       default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out->append(buf);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
+        if (c >= 0x20) continue;
+    }
+    out->append(s, run, i - run);
+    run = i + 1;
+    if (esc != nullptr) {
+      out->append(esc);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out->append(buf);
     }
   }
+  out->append(s, run, s.size() - run);
   out->push_back('"');
 }
 

@@ -143,6 +143,8 @@ void AddDeployCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--time-scale", a->session.time_scale,
                   "0: virtual time (default); 1: real time; X: X real seconds per simulated second");
   cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
+  cmd->add_option("--scenario", a->session.scenario,
+                  "A Lua scenario script: fail(match), latency(match, s), on(event_match, fn)");
   cmd->callback([a, exit_code] { *exit_code = RunDeploy(*a); });
 }
 

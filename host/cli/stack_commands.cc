@@ -7,6 +7,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "cli/output.h"
 #include "cli/stack_json.h"
 #include "cli/stack_session.h"
 #include "template/parse.h"
@@ -37,7 +38,12 @@ void AddSessionOptions(CLI::App* cmd, StackArgs* a) {
                   "0: virtual time (default, no waiting); 1: real time; X: X real seconds per simulated second");
   cmd->add_option("--max-concurrency", a->session.max_concurrency, "Provider calls in flight at once");
   cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
-  cmd->add_option("--output", a->output, "json (text and table: see --output in the aws CLI)");
+  cmd->add_option("--output", a->output, "json (default), text or table, as the aws CLI prints them")
+      ->check([](const std::string& v) {
+        OutputFormat f;
+        return ParseOutputFormat(v, &f) ? std::string()
+                                        : "Invalid choice, valid choices are: json | text | table";
+      });
 }
 
 // Workflow commands only: a Lua script injecting faults and reacting to
@@ -48,6 +54,13 @@ void AddScenarioOption(CLI::App* cmd, StackArgs* a) {
 }
 
 int Fail(const std::string& op, const Status& s) { return ReportError(op, s); }
+
+// Prints a response in the --output format (checked before the command runs).
+void Emit(const StackArgs& a, const Json& response, const std::string& op) {
+  OutputFormat format = OutputFormat::kJson;
+  ParseOutputFormat(a.output, &format);
+  PrintOutput(response, format, op);
+}
 
 Status ReadBody(const StackArgs& a, std::string* text) {
   if (!a.template_file.empty()) return ReadFile(a.template_file, text);
@@ -75,7 +88,7 @@ int RunCreate(const StackArgs& a) {
   std::string id;
   if (s.ok()) s = session.service().StartCreate(in, &id);
   if (!s.ok()) return Fail(op, s);
-  PrintJson(Json{{"StackId", id}});
+  Emit(a, Json{{"StackId", id}}, op);
   s = session.service().Run(id);
   if (s.ok()) s = session.Close();
   if (!s.ok()) return Fail(op, s);
@@ -116,7 +129,7 @@ int RunDescribeStacks(const StackArgs& a) {
       if (it->status != StackStatus::kDeleteComplete) stacks.push_back(StackJson(*it));
     }
   }
-  PrintJson(Json{{"Stacks", stacks}});
+  Emit(a, Json{{"Stacks", stacks}}, op);
   return 0;
 }
 
@@ -144,7 +157,7 @@ int RunListStacks(const StackArgs& a) {
     }
     summaries.push_back(StackSummaryJson(*it));
   }
-  PrintJson(Json{{"StackSummaries", summaries}});
+  Emit(a, Json{{"StackSummaries", summaries}}, op);
   return 0;
 }
 
@@ -165,7 +178,7 @@ int RunDescribeEvents(const StackArgs& a) {
   if (!s.ok()) return Fail(op, s);
   Json list = Json::array();
   for (const StackEvent& e : events) list.push_back(EventJson(e));
-  PrintJson(Json{{"StackEvents", list}});
+  Emit(a, Json{{"StackEvents", list}}, op);
   return 0;
 }
 
@@ -182,7 +195,7 @@ int RunDescribeResources(const StackArgs& a) {
     if (!a.logical_id.empty() && r.logical_id != a.logical_id) continue;
     list.push_back(StackResourceJson(stack, r));
   }
-  PrintJson(Json{{"StackResources", list}});
+  Emit(a, Json{{"StackResources", list}}, op);
   return 0;
 }
 
@@ -196,7 +209,7 @@ int RunDescribeResource(const StackArgs& a) {
   if (!s.ok()) return Fail(op, s);
   for (const ResourceRecord& r : resources) {
     if (r.logical_id == a.logical_id) {
-      PrintJson(Json{{"StackResourceDetail", StackResourceDetailJson(stack, r)}});
+      Emit(a, Json{{"StackResourceDetail", StackResourceDetailJson(stack, r)}}, op);
       return 0;
     }
   }
@@ -213,7 +226,7 @@ int RunListResources(const StackArgs& a) {
   if (!s.ok()) return Fail(op, s);
   Json list = Json::array();
   for (const ResourceRecord& r : resources) list.push_back(StackResourceSummaryJson(r));
-  PrintJson(Json{{"StackResourceSummaries", list}});
+  Emit(a, Json{{"StackResourceSummaries", list}}, op);
   return 0;
 }
 
@@ -231,7 +244,7 @@ int RunGetTemplate(const StackArgs& a) {
     out["TemplateBody"] = stack.template_body;
   }
   out["StagesAvailable"] = Json::array({"Original", "Processed"});
-  PrintJson(out);
+  Emit(a, out, op);
   return 0;
 }
 
@@ -251,7 +264,7 @@ int RunListExports(const StackArgs& a) {
       }
     }
   }
-  PrintJson(Json{{"Exports", list}});
+  Emit(a, Json{{"Exports", list}}, op);
   return 0;
 }
 
@@ -270,7 +283,7 @@ int RunListImports(const StackArgs& a) {
   if (names.empty()) {
     return Fail(op, Status::Validation("Export '" + a.export_name + "' is not imported by any stack."));
   }
-  PrintJson(Json{{"Imports", names}});
+  Emit(a, Json{{"Imports", names}}, op);
   return 0;
 }
 

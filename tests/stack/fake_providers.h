@@ -5,7 +5,8 @@
 //   CreateFails: "m"   create fails with reason m (after CreateSeconds)
 //   DeleteFails: "m"   delete fails with reason m
 //   Invalid: "m"       validation fails with m
-// Any other property is accepted. Physical IDs are "<LogicalId>-<n>".
+// Any other property is accepted. Physical IDs are "<LogicalId>-<n>", n
+// counting that logical ID's creates.
 #pragma once
 
 #include <map>
@@ -46,7 +47,7 @@ class FakeProviders : public ProviderRuntime {
   TypeSchema schema_;
   mutable std::mutex mu_;
   std::set<std::string> live_;
-  int next_id_ = 0;
+  std::map<std::string, int> next_id_;  // per logical ID: deterministic whatever the worker order
   int calls_ = 0;
 };
 
@@ -76,7 +77,7 @@ class FakeSession : public ProviderSession {
                            : 0;
       std::string id = call.ctx.progress.is_map() && call.ctx.progress.find("id")
                            ? call.ctx.progress.find("id")->str()
-                           : call.ctx.logical_id + "-" + std::to_string(++p_->next_id_);
+                           : call.ctx.logical_id + "-" + std::to_string(++p_->next_id_[call.ctx.logical_id]);
       if (waited == 0 && !props.find("CreateFails")) p_->live_.insert(id);
       if (waited < seconds) {
         o.kind = HookOutcome::Kind::kInProgress;

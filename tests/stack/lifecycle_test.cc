@@ -102,8 +102,8 @@ TEST_CASE("create: resources in dependency order, independent ones in parallel",
   StackRecord s = h.Stack("s1");
   CHECK(ms::StackStatusName(s.status) == std::string("CREATE_COMPLETE"));
   REQUIRE(s.outputs.size() == 1);
-  CHECK(s.outputs[0].value == "arn:test:B-3");
-  CHECK(h.providers.live() == std::set<std::string>{"A-1", "B-3", "C-2"});
+  CHECK(s.outputs[0].value == "arn:test:B-1");
+  CHECK(h.providers.live() == std::set<std::string>{"A-1", "B-1", "C-1"});
 }
 
 TEST_CASE("create failure in one branch: siblings cancelled, reverse-order rollback", "[stack]") {

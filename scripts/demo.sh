@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
-# Installs what moonstack needs, builds it and runs the main demo.
+# Installs what moonstack needs, builds it and runs the main demo: a web
+# stack (VPC, subnet, security group, IAM role, instance, wait condition)
+# deployed against the simulated cloud in virtual time, its events, the
+# world it left, and its deletion.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(scripts/build.sh | tail -n 1)
 bin="$dir/host/moonstack"
-example=examples/templates/web-vpc.yaml
+state=$(mktemp -d)/state.db
+export MOONSTACK_STATE="$state"
 
-echo "== moonstack validate-template --template-body file://$example"
-"$bin" validate-template --template-body "file://$example"
+echo "== moonstack deploy --template-file examples/templates/web-app.yaml --stack-name web ..."
+"$bin" deploy --template-file examples/templates/web-app.yaml --stack-name web \
+  --capabilities CAPABILITY_IAM --scenario examples/scenarios/signal-when-booted.lua
 echo
-echo "== moonstack graph --template-body file://$example --format mermaid"
-"$bin" graph --template-body "file://$example" --format mermaid
+echo "== moonstack list-stack-resources --stack-name web --output text"
+"$bin" list-stack-resources --stack-name web --output text | cut -c1-150
 echo
-echo "== moonstack provider describe AWS::EC2::Subnet   (each property's \"Update requires\")"
-"$bin" provider describe AWS::EC2::Subnet
+echo "== moonstack world list --kind ec2.instance   (the simulated cloud; state in $state)"
+"$bin" world list --kind ec2.instance
+echo
+echo "== moonstack delete-stack --stack-name web; moonstack list-stacks --output text"
+"$bin" delete-stack --stack-name web
+"$bin" list-stacks --output text
 echo
 echo "== moonstack provider test examples/providers/server.lua --providers examples/providers"
-"$bin" provider test examples/providers/server.lua --providers examples/providers
-echo
-state=$(mktemp -d)/state.db
-echo "== moonstack world call ec2 ...   (the simulated cloud, out of band; state in $state)"
-"$bin" world call ec2 CreateVpc '{"CidrBlock":"10.0.0.0/16"}' --state "$state" >/dev/null
-"$bin" world call ec2 RunInstances '{"ImageId":"ami-0123456789abcdef0","MinCount":1,"MaxCount":1}' --state "$state" >/dev/null
-"$bin" world list --state "$state"
+"$bin" provider test examples/providers/server.lua --providers examples/providers | tail -n 3

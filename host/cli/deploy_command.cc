@@ -35,10 +35,13 @@ class ProgressPrinter : public OperationObserver {
 
   void OnEvent(const StackEvent& e) override {
     const bool stack_event = e.logical_id == stack_name_ && e.type == "AWS::CloudFormation::Stack";
-    if (!stack_event && (EndsWith(e.status, "_COMPLETE") || e.status == "DELETE_SKIPPED")) {
+    if (!stack_event && (e.status == "CREATE_COMPLETE" || e.status == "UPDATE_COMPLETE")) {
       done_.insert(e.logical_id);
     }
-    if (stack_event) last_stack_status_ = e.status;
+    if (stack_event && failure_.empty() && !e.reason.empty() && e.reason != "User Initiated" &&
+        (e.status.find("ROLLBACK_IN_PROGRESS") != std::string::npos || e.status.find("FAILED") != std::string::npos)) {
+      failure_ = e.reason;  // why the stack failed: later statuses have no reason
+    }
     std::string time = FormatTimestamp(e.timestamp_ms).substr(11, 8);
     std::printf("%s  [%zu/%zu]  %-28s %s%-24s%s %-34s %s\n", time.c_str(), done_.size(), total_,
                 e.logical_id.c_str(), Color(e.status), e.status.c_str(), color_ ? "\033[0m" : "", e.type.c_str(),
@@ -46,7 +49,7 @@ class ProgressPrinter : public OperationObserver {
     std::fflush(stdout);
   }
 
-  const std::string& last_stack_status() const { return last_stack_status_; }
+  const std::string& failure() const { return failure_; }
   size_t done() const { return done_.size(); }
 
  private:
@@ -65,7 +68,7 @@ class ProgressPrinter : public OperationObserver {
   size_t total_;
   bool color_;
   std::set<std::string> done_;
-  std::string last_stack_status_;
+  std::string failure_;
 };
 
 int RunDeploy(const DeployArgs& a) {
@@ -119,7 +122,7 @@ int RunDeploy(const DeployArgs& a) {
                "\nFailed to create/update the stack (%s%s%s). Run the following command\n"
                "to fetch the list of events leading up to the failure\n"
                "aws cloudformation describe-stack-events --stack-name %s\n",
-               StackStatusName(done.status), done.reason.empty() ? "" : ": ", done.reason.c_str(),
+               StackStatusName(done.status), progress.failure().empty() ? "" : ": ", progress.failure().c_str(),
                a.stack_name.c_str());
   return 255;
 }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -209,10 +210,21 @@ TEST_CASE("lock-step runs are deterministic whatever the workers do", "[schedule
 }
 
 TEST_CASE("lock-step runs callbacks in submission order, not completion order", "[scheduler]") {
-  // The first call is the slowest: completion order is the reverse.
-  FakeRuntime rt([](const HookCall& c) {
-    int i = std::stoi(c.ctx.logical_id.substr(1));
-    Spin((8 - i) * 200000);
+  // R0 does not return before R1..R7 have: it completes last, whatever the
+  // thread timing (it holds one worker; the others run the rest).
+  std::mutex mu;
+  std::condition_variable cv;
+  int others_done = 0;
+  std::vector<std::string> completion_order;
+  FakeRuntime rt([&](const HookCall& c) {
+    std::unique_lock<std::mutex> lk(mu);
+    if (c.ctx.logical_id == "R0") {
+      cv.wait(lk, [&] { return others_done == 7; });
+    } else {
+      ++others_done;
+      cv.notify_all();
+    }
+    completion_order.push_back(c.ctx.logical_id);
     return Done(c.ctx.logical_id);
   });
   auto clock = ms::NewVirtualClock(kStart);
@@ -222,6 +234,7 @@ TEST_CASE("lock-step runs callbacks in submission order, not completion order", 
     s.Call(Create("R" + std::to_string(i)), [&](const HookOutcome& o) { order.push_back(o.physical_id); });
   }
   REQUIRE(s.Run().ok());
+  CHECK(completion_order.back() == "R0");
   CHECK(order == std::vector<std::string>{"R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"});
   CHECK(clock->NowMs() == kStart);  // no timer: time never moved
 }

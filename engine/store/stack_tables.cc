@@ -182,6 +182,44 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   return Status::OK();
 }
 
+// The resource row's JSON, written directly (no Value copies of the
+// properties and attributes): checkpoints write one per changed resource.
+std::string ResourceJson(const ResourceRecord& r) {
+  std::string out;
+  out.reserve(256);
+  auto field = [&out](const char* name, bool first = false) {
+    if (!first) out += ',';
+    out += '"';
+    out += name;
+    out += "\":";
+  };
+  out += '{';
+  field("stack_id", true);
+  AppendJsonQuoted(&out, r.stack_id);
+  field("logical_id");
+  AppendJsonQuoted(&out, r.logical_id);
+  field("type");
+  AppendJsonQuoted(&out, r.type);
+  field("physical_id");
+  AppendJsonQuoted(&out, r.physical_id);
+  field("status");
+  AppendJsonQuoted(&out, ResourceStatusName(r.status));
+  field("reason");
+  AppendJsonQuoted(&out, r.reason);
+  field("updated_ms");
+  out += std::to_string(r.updated_ms);
+  field("properties");
+  r.properties.AppendJsonTo(&out);
+  field("attributes");
+  r.attributes.AppendJsonTo(&out);
+  field("pending_hook");
+  AppendJsonQuoted(&out, r.pending_hook);
+  field("progress");
+  r.progress.AppendJsonTo(&out);
+  out += '}';
+  return out;
+}
+
 Value ResourceToValue(const ResourceRecord& r) {
   Value v = Value::MakeMap();
   v.set("stack_id", Str(r.stack_id));
@@ -252,7 +290,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       }
     }
     for (const ResourceRecord& r : batch->resources) {
-      resource->Bind(1, r.stack_id).Bind(2, r.logical_id).Bind(3, ResourceToValue(r).ToJson());
+      resource->Bind(1, r.stack_id).Bind(2, r.logical_id).Bind(3, ResourceJson(r));
       MS_RETURN_IF_ERROR(resource->Step());
       resource->Reset();
     }

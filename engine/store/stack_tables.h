@@ -57,6 +57,7 @@ Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool
 Value StackToValue(const StackRecord& s);
 Status StackFromValue(const Value& v, StackRecord* out);
 Value ResourceToValue(const ResourceRecord& r);
+std::string ResourceJson(const ResourceRecord& r);  // == ResourceToValue(r).ToJson(), faster
 Status ResourceFromValue(const Value& v, ResourceRecord* out);
 
 }  // namespace ms

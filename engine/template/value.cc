@@ -205,7 +205,7 @@ bool Value::operator==(const Value& o) const {
   return false;
 }
 
-static void AppendJsonString(std::string* out, const std::string& s) {
+static void AppendJsonString(std::string* out, std::string_view s) {
   out->push_back('"');
   // Runs of characters that need no escape are appended whole.
   size_t run = 0;
@@ -223,7 +223,7 @@ static void AppendJsonString(std::string* out, const std::string& s) {
       default:
         if (c >= 0x20) continue;
     }
-    out->append(s, run, i - run);
+    out->append(s.data() + run, i - run);
     run = i + 1;
     if (esc != nullptr) {
       out->append(esc);
@@ -233,7 +233,7 @@ static void AppendJsonString(std::string* out, const std::string& s) {
       out->append(buf);
     }
   }
-  out->append(s, run, s.size() - run);
+  out->append(s.data() + run, s.size() - run);
   out->push_back('"');
 }
 
@@ -294,6 +294,10 @@ std::string Value::ToJson() const {
   AppendJson(&out, *this);
   return out;
 }
+
+void Value::AppendJsonTo(std::string* out) const { AppendJson(out, *this); }
+
+void AppendJsonQuoted(std::string* out, std::string_view s) { AppendJsonString(out, s); }
 
 const char* KindName(Value::Kind k) {
   switch (k) {

@@ -93,6 +93,8 @@ class Value {
 
   // Compact JSON text (unknown prints as {"Unknown":[refs]}).
   std::string ToJson() const;
+  // Appends ToJson() to *out (writers of larger documents: no copies).
+  void AppendJsonTo(std::string* out) const;
 
  private:
   using Refs = std::vector<std::string>;
@@ -111,6 +113,8 @@ struct Member {
   Value value;
 };
 
+// Appends `s` as a JSON string literal (quoted, escaped).
+void AppendJsonQuoted(std::string* out, std::string_view s);
 const char* KindName(Value::Kind k);  // "null", "boolean", "number", ...
 
 }  // namespace ms

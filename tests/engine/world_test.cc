@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "store/schema.h"
+#include "store/stack_tables.h"
 #include "store/world_table.h"
 #include "template/parse.h"
 #include "world/world.h"
@@ -108,4 +109,23 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
   CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 2)");
+}
+
+TEST_CASE("store: a resource row's JSON is written directly, as its Value form", "[store]") {
+  ms::ResourceRecord r;
+  r.stack_id = "arn:aws:cloudformation:us-east-1:1:stack/s/x";
+  r.logical_id = "Web";
+  r.type = "AWS::EC2::Instance";
+  r.physical_id = "i-0\"quoted\\";
+  r.status = ms::ResourceStatus::kCreateComplete;
+  r.reason = "line\nbreak";
+  r.updated_ms = 1700000000123;
+  REQUIRE(ms::ParseJson(R"({"ImageId":"ami-1","Count":1.50,"Tags":[{"Key":"k","Value":"v"}],"Empty":{}})",
+                        &r.properties).ok());
+  REQUIRE(ms::ParseJson(R"({"PrivateIp":"10.0.0.4"})", &r.attributes).ok());
+  r.pending_hook = "create";
+  CHECK(ms::ResourceJson(r) == ms::ResourceToValue(r).ToJson());
+  r.progress = ms::Value();
+  r.attributes = ms::Value();
+  CHECK(ms::ResourceJson(r) == ms::ResourceToValue(r).ToJson());
 }

@@ -27,6 +27,7 @@ C.DEFAULTS = {
   boot_seconds = 30,          -- pending -> running (also after a start)
   stop_seconds = 20,          -- stopping -> stopped
   terminate_seconds = 20,     -- shutting-down -> terminated
+  run_user_data = true,       -- a boot script's cfn-signal signals its wait-condition handle (boot_script.lua)
   -- availability_zones = { "us-east-1a", ... }   (default: per region, below)
   -- instance_types = { "x9.huge", ... }           (added to the catalog)
 }

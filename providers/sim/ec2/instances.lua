@@ -19,6 +19,7 @@ local images = require("sim.ec2.images")
 local types = require("sim.ec2.types")
 local network = require("sim.ec2.network")
 local groups = require("sim.ec2.groups")
+local boot_script = require("sim.ec2.boot_script")
 
 local I = {}
 
@@ -125,6 +126,21 @@ end
 
 -- Moves a record on to the state the clock says it is in. Returns true when
 -- it changed.
+-- The boot script's cfn-signal calls (sim/ec2/boot_script.lua), once running.
+local function run_boot_script(rec, at_ms)
+  if C.config().run_user_data == false then return end
+  local handles = boot_script.signalled_handles(rec._sim.UserData)
+  if #handles == 0 then return end
+  local cfn = require("sim.cloudformation")
+  for _, url in ipairs(handles) do
+    -- A handle that does not exist (deleted, another region) is S3's
+    -- AccessDenied for the real script too: nothing happens.
+    pcall(cfn.SignalWaitCondition,
+      { Handle = url, Status = "SUCCESS", UniqueId = rec.InstanceId, Data = "Application has completed configuration." },
+      { region = rec._sim.region, now_ms = at_ms, account = "" })
+  end
+end
+
 local function settle(rec, now)
   local changed = false
   while rec._sim.until_ms and now >= rec._sim.until_ms do
@@ -132,6 +148,7 @@ local function settle(rec, now)
     changed = true
     if s == "pending" then
       set_state(rec, "running", nil)
+      run_boot_script(rec, rec._sim.until_ms or now)
     elseif s == "stopping" then
       set_state(rec, "stopped", nil)
       drop_public_ip(rec)

@@ -45,8 +45,17 @@ local function physical_id(type_name, ctx)
   return generated_name(ctx)
 end
 
+-- ARN formats that differ from "<service>:<region>:<account>:<resource>/<id>".
+local ARN_FORMATS = {
+  ["AWS::Lambda::Function"] = "arn:aws:lambda:%s:%s:function:%s",
+  ["AWS::SNS::Topic"] = "arn:aws:sns:%s:%s:%s",
+  ["AWS::SQS::Queue"] = "arn:aws:sqs:%s:%s:%s",
+}
+
 -- "AWS::S3::Bucket" -> service "s3", resource "bucket".
 local function arn_for(type_name, ctx, id)
+  local format = ARN_FORMATS[type_name]
+  if format then return string.format(format, ctx.region or "us-east-1", ctx.account or "123456789012", id) end
   local _, service, resource = type_name:match("^(%w+)::([%w]+)::([%w]+)$")
   service, resource = (service or "service"):lower(), (resource or "resource"):lower()
   return "arn:aws:" .. service .. ":" .. (ctx.region or "us-east-1") .. ":" .. (ctx.account or "123456789012")

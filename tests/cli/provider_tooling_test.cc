@@ -408,7 +408,7 @@ TEST_CASE("stub types: unknown types accepted, deterministic IDs, placeholder at
   REQUIRE(builtin->NewSession(&with_generic).ok());
   o = with_generic->Call(Hook(ms::Hook::kCreate, "AWS::SNS::Topic", Value::MakeMap()));
   REQUIRE(o.kind == HookOutcome::Kind::kDone);
-  CHECK(Attr(o, "TopicArn") == "arn:aws:sns:us-east-1:123456789012:topic/" + o.physical_id);
+  CHECK(Attr(o, "TopicArn") == "arn:aws:sns:us-east-1:123456789012:" + o.physical_id);
   CHECK(Attr(o, "TopicName") == o.physical_id + ".TopicName");
 
   o = session->Call(Hook(ms::Hook::kCreate, "Not::A", Value::MakeMap()));

@@ -53,7 +53,7 @@ T.case("other types get CloudFormation's generated name and ARN-shaped attribute
   local r = d:check_result("create", d.create(ctx(), {}))
   H.match(r.id, "^web%-PublicRoutes%-%w+$")
   H.eq(#r.id, #"web-PublicRoutes-" + 12)
-  H.eq(r.attributes.Arn, "arn:aws:sqs:us-east-1:123456789012:queue/" .. r.id)
+  H.eq(r.attributes.Arn, "arn:aws:sqs:us-east-1:123456789012:" .. r.id)  -- SQS's own ARN shape
   H.eq(r.attributes.QueueUrl, r.id .. ".QueueUrl")
 end)
 

@@ -1,6 +1,6 @@
 -- sim.iam: the simulated IAM service: roles (with inline and attached
 -- policies), customer managed policies (with versions) and instance
--- profiles. Users and groups are not simulated.
+-- profiles. Users and groups are sim.iam_users' (merged in at the end).
 --
 -- Actions: CreateRole GetRole ListRoles DeleteRole UpdateRole
 -- UpdateAssumeRolePolicy PutRolePermissionsBoundary DeleteRolePermissionsBoundary
@@ -432,19 +432,21 @@ local function default_version(pol)
   for _, v in ipairs(pol.Versions) do if v.IsDefaultVersion then return v end end
 end
 
--- Roles using `arn`: attached (AttachmentCount) and as a boundary.
+-- Roles, users and groups using `arn`: attached (AttachmentCount) and as a
+-- boundary; the third result maps a kind to the records it is attached to.
+local USERS_OF_POLICIES = { ["iam.role"] = true, ["iam.user"] = true, ["iam.group"] = true }
 local function usage(arn)
-  local attached, boundary, roles = 0, 0, {}
+  local attached, boundary, by_kind = 0, 0, { ["iam.role"] = {}, ["iam.user"] = {}, ["iam.group"] = {} }
   for _, ref in ipairs(world.referrers(arn)) do
-    if ref.kind == "iam.role" then
-      local r = world.get("iam.role", ref.id)
-      for _, a in ipairs(r.AttachedPolicies) do
-        if a == arn then attached = attached + 1; roles[#roles + 1] = r break end
+    if USERS_OF_POLICIES[ref.kind] then
+      local r = world.get(ref.kind, ref.id)
+      for _, a in ipairs(util.as_list(r.AttachedPolicies)) do
+        if a == arn then attached = attached + 1; table.insert(by_kind[ref.kind], r) break end
       end
       if r.PermissionsBoundary == arn then boundary = boundary + 1 end
     end
   end
-  return attached, boundary, roles
+  return attached, boundary, by_kind
 end
 
 local function policy_view(pol, with_description)
@@ -577,10 +579,12 @@ end
 function A.ListEntitiesForPolicy(p)
   local arn = p.PolicyArn
   if not aws_managed(arn) then get_policy(arn) end
-  local _, _, roles = usage(arn)
-  local out = {}
-  for i, r in ipairs(roles) do out[i] = { RoleName = r.RoleName, RoleId = r.RoleId } end
-  return { PolicyRoles = out, PolicyUsers = {}, PolicyGroups = {}, IsTruncated = false }
+  local _, _, by_kind = usage(arn)
+  local roles, users, groups = {}, {}, {}
+  for i, r in ipairs(by_kind["iam.role"]) do roles[i] = { RoleName = r.RoleName, RoleId = r.RoleId } end
+  for i, u in ipairs(by_kind["iam.user"]) do users[i] = { UserName = u.UserName, UserId = u.UserId } end
+  for i, g in ipairs(by_kind["iam.group"]) do groups[i] = { GroupName = g.GroupName, GroupId = g.GroupId } end
+  return { PolicyRoles = roles, PolicyUsers = users, PolicyGroups = groups, IsTruncated = false }
 end
 
 -- Instance profiles ---------------------------------------------------------------------------
@@ -692,5 +696,13 @@ end
 ---True when `arn` names a managed policy that exists (AWS managed or of
 ---this account).
 A.policy_exists = policy_exists
+-- Shared with sim.iam_users.
+A.check_name, A.check_path, A.check_document, A.invalid = check_name, check_path, check_document, invalid
+A.merge_tags, A.remove_tags, A.aws_managed = merge_tags, remove_tags, aws_managed
+
+-- Users and groups (sim.iam_users): their actions are IAM's too.
+for name, fn in pairs(require("sim.iam_users")) do
+  if name:match("^%u") then A[name] = fn end
+end
 
 return A

@@ -255,7 +255,7 @@ T.case("Policy: update renames, moves between roles, changes the document; delet
   H.eq(POLICY.read(ctx, r.id, third), nil)
 end)
 
-T.case("Policy: a missing role fails the create and undoes the roles done; users are not simulated", function()
+T.case("Policy: a missing role or user fails the create and undoes the roles done", function()
   local world, sim = fresh()
   make_roles(sim, "a")
   local ctx = context(sim, "Pol")
@@ -264,7 +264,7 @@ T.case("Policy: a missing role fails the create and undoes the roles done; users
   H.same(sim.client().iam.ListRolePolicies({ RoleName = "a" }).PolicyNames, {})
   H.raises(function()
     run(world, POLICY, "create", ctx, POLICY:validate({ PolicyName = "p", PolicyDocument = ALLOW_ALL, Users = { "u" } }, ctx))
-  end, "IAM users and groups are not simulated by moonstack: AWS::IAM::Policy can only be put on Roles here (resource Pol)")
+  end, "The user with name u cannot be found.")
   H.raises(function()
     run(world, POLICY, "create", ctx, POLICY:validate({ PolicyName = "p", PolicyDocument = ALLOW_ALL }, ctx))
   end, "At least one of [Groups, Roles, Users] must be specified.")

@@ -9,7 +9,9 @@
 -- A new document becomes a new default policy version (CreatePolicyVersion);
 -- at IAM's limit of five versions the oldest non-default one goes first.
 -- Without ManagedPolicyName the name is "<stack>-<logical>-<12 random>"
--- within IAM's 128 characters. Users and Groups are not simulated.
+-- within IAM's 128 characters. Roles, Users and Groups are attached with
+-- Attach{Role,User,Group}Policy; delete detaches it from every principal,
+-- including ones attached outside this resource.
 
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
@@ -18,12 +20,13 @@ local MAX_NAME = 128
 
 local function gone(err) return type(err) == "table" and err.code == "NoSuchEntity" end
 
-local function check_targets(ctx, props)
-  if #(props.Users or {}) > 0 or #(props.Groups or {}) > 0 then
-    P.fail("IAM users and groups are not simulated by moonstack: AWS::IAM::ManagedPolicy can only be attached to Roles here"
-      .. " (resource " .. tostring(ctx.logical_id) .. ")", "InvalidRequest")
-  end
-end
+-- The three kinds of principal: property, IAM action stem, and the field
+-- ListEntitiesForPolicy reports them in.
+local TARGETS = {
+  { prop = "Roles", kind = "Role", listed = "PolicyRoles" },
+  { prop = "Users", kind = "User", listed = "PolicyUsers" },
+  { prop = "Groups", kind = "Group", listed = "PolicyGroups" },
+}
 
 local function attributes(iam, arn)
   local p = iam.GetPolicy { PolicyArn = arn }.Policy
@@ -34,16 +37,21 @@ local function attributes(iam, arn)
   }
 end
 
-local function detach(iam, role, arn)
-  local ok, err = pcall(iam.DetachRolePolicy, { RoleName = role, PolicyArn = arn })
+local function detach(iam, kind, who, arn)
+  local ok, err = pcall(iam["Detach" .. kind .. "Policy"], { [kind .. "Name"] = who, PolicyArn = arn })
   if not ok and not gone(err) then error(err, 0) end
 end
 
--- Detach from every role, drop the non-default versions, delete.
+local function attach(iam, kind, who, arn)
+  iam["Attach" .. kind .. "Policy"] { [kind .. "Name"] = who, PolicyArn = arn }
+end
+
+-- Detach from every principal, drop the non-default versions, delete.
 local function delete_policy(iam, arn)
   local ok, err = pcall(function()
-    for _, r in ipairs(iam.ListEntitiesForPolicy { PolicyArn = arn }.PolicyRoles) do
-      detach(iam, r.RoleName, arn)
+    local entities = iam.ListEntitiesForPolicy { PolicyArn = arn }
+    for _, t in ipairs(TARGETS) do
+      for _, e in ipairs(entities[t.listed]) do detach(iam, t.kind, e[t.kind .. "Name"], arn) end
     end
     for _, v in ipairs(iam.ListPolicyVersions { PolicyArn = arn }.Versions) do
       if not v.IsDefaultVersion then iam.DeletePolicyVersion { PolicyArn = arn, VersionId = v.VersionId } end
@@ -70,14 +78,15 @@ return P.define {
   },
 
   create = function(ctx, props)
-    check_targets(ctx, props)
     local iam = ctx.world.iam
     local name = props.ManagedPolicyName or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
     local arn = iam.CreatePolicy {
       PolicyName = name, Path = props.Path, PolicyDocument = props.PolicyDocument, Description = props.Description,
     }.Policy.Arn
     local ok, err = pcall(function()
-      for _, role in ipairs(props.Roles or {}) do iam.AttachRolePolicy { RoleName = role, PolicyArn = arn } end
+      for _, t in ipairs(TARGETS) do
+        for _, who in ipairs(props[t.prop] or {}) do attach(iam, t.kind, who, arn) end
+      end
     end)
     if not ok then
       delete_policy(iam, arn)
@@ -87,7 +96,6 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old, changed)
-    check_targets(ctx, new)
     local iam = ctx.world.iam
     for _, prop in ipairs(changed) do
       if prop == "PolicyDocument" then
@@ -102,15 +110,19 @@ return P.define {
           end
         end
         iam.CreatePolicyVersion { PolicyArn = id, PolicyDocument = new.PolicyDocument, SetAsDefault = true }
-      elseif prop == "Roles" then
-        local want, had = {}, {}
-        for _, r in ipairs(new.Roles or {}) do want[r:lower()] = true end
-        for _, r in ipairs(old.Roles or {}) do had[r:lower()] = true end
-        for _, r in ipairs(old.Roles or {}) do
-          if not want[r:lower()] then detach(iam, r, id) end
-        end
-        for _, r in ipairs(new.Roles or {}) do
-          if not had[r:lower()] then iam.AttachRolePolicy { RoleName = r, PolicyArn = id } end
+      else
+        for _, t in ipairs(TARGETS) do
+          if prop == t.prop then
+            local want, had = {}, {}
+            for _, w in ipairs(new[t.prop] or {}) do want[w:lower()] = true end
+            for _, w in ipairs(old[t.prop] or {}) do had[w:lower()] = true end
+            for _, w in ipairs(old[t.prop] or {}) do
+              if not want[w:lower()] then detach(iam, t.kind, w, id) end
+            end
+            for _, w in ipairs(new[t.prop] or {}) do
+              if not had[w:lower()] then attach(iam, t.kind, w, id) end
+            end
+          end
         end
       end
     end
@@ -130,21 +142,28 @@ return P.define {
     end
     local p = r.Policy
     local doc = iam.GetPolicyVersion { PolicyArn = id, VersionId = p.DefaultVersionId }.PolicyVersion.Document
-    -- The roles as the template lists them, then any attached elsewhere.
-    local attached, roles = {}, {}
-    for _, e in ipairs(iam.ListEntitiesForPolicy { PolicyArn = id }.PolicyRoles) do
-      attached[e.RoleName:lower()] = e.RoleName
-    end
-    for _, r in ipairs(props and props.Roles or {}) do
-      if attached[r:lower()] then roles[#roles + 1] = r; attached[r:lower()] = nil end
-    end
-    for _, e in ipairs(iam.ListEntitiesForPolicy { PolicyArn = id }.PolicyRoles) do
-      if attached[e.RoleName:lower()] then roles[#roles + 1] = e.RoleName end
+    -- The principals as the template lists them, then any attached elsewhere.
+    local entities = iam.ListEntitiesForPolicy { PolicyArn = id }
+    local found = {}
+    for _, t in ipairs(TARGETS) do
+      local attached, out = {}, {}
+      for _, e in ipairs(entities[t.listed]) do
+        local n = e[t.kind .. "Name"]
+        attached[n:lower()] = n
+      end
+      for _, w in ipairs(props and props[t.prop] or {}) do
+        if attached[w:lower()] then out[#out + 1] = w; attached[w:lower()] = nil end
+      end
+      for _, e in ipairs(entities[t.listed]) do
+        local n = e[t.kind .. "Name"]
+        if attached[n:lower()] then out[#out + 1] = n end
+      end
+      found[t.prop] = #out > 0 and out or nil
     end
     return {
       properties = {
         ManagedPolicyName = p.PolicyName, Path = p.Path, Description = p.Description,
-        PolicyDocument = doc, Roles = #roles > 0 and roles or nil,
+        PolicyDocument = doc, Roles = found.Roles, Users = found.Users, Groups = found.Groups,
       },
       attributes = attributes(iam, id),
     }

@@ -1,11 +1,9 @@
--- AWS::IAM::Policy: an inline policy put on roles (and, on AWS, users and
--- groups), against the simulated IAM.
+-- AWS::IAM::Policy: an inline policy put on roles, users and groups,
+-- against the simulated IAM.
 --
 -- Every property updates with No interruption (aws-resource-iam-policy.md in
 -- awsdocs/aws-cloudformation-user-guide). PolicyDocument and PolicyName are
--- required; at least one of Groups, Roles, Users must be given. The
--- simulated IAM has no users or groups: a policy naming some fails with a
--- message saying so.
+-- required; at least one of Groups, Roles, Users must be given.
 -- Not AWS's verified wording: "At least one of [Groups, Roles, Users] must
 -- be specified." (no Groups, Roles or Users).
 -- Ref is a generated ID (the registry's Id): CloudFormation's physical-name
@@ -20,30 +18,30 @@ local ID_LENGTH = 24
 
 local function gone(err) return type(err) == "table" and err.code == "NoSuchEntity" end
 
-local function check_targets(ctx, props)
-  local users, groups = props.Users or {}, props.Groups or {}
-  if #users > 0 or #groups > 0 then
-    P.fail("IAM users and groups are not simulated by moonstack: AWS::IAM::Policy can only be put on Roles here"
-      .. " (resource " .. tostring(ctx.logical_id) .. ")", "InvalidRequest")
-  end
-  if #(props.Roles or {}) == 0 then
+-- The three kinds of principal: template property and IAM action stem.
+local TARGETS = {
+  { prop = "Roles", kind = "Role" },
+  { prop = "Users", kind = "User" },
+  { prop = "Groups", kind = "Group" },
+}
+
+local function check_targets(props)
+  if #(props.Roles or {}) + #(props.Users or {}) + #(props.Groups or {}) == 0 then
     P.fail("At least one of [Groups, Roles, Users] must be specified.", "InvalidRequest")
   end
 end
 
--- Remove the inline policy `name` from `roles`; a role or policy already
--- gone is fine.
-local function remove_from(iam, roles, name)
-  for _, role in ipairs(roles or {}) do
-    local ok, err = pcall(iam.DeleteRolePolicy, { RoleName = role, PolicyName = name })
+-- Remove the inline policy `name` from the principals of kind `kind`; one
+-- already gone (or without it) is fine.
+local function remove_from(iam, kind, list, name)
+  for _, who in ipairs(list or {}) do
+    local ok, err = pcall(iam["Delete" .. kind .. "Policy"], { [kind .. "Name"] = who, PolicyName = name })
     if not ok and not gone(err) then error(err, 0) end
   end
 end
 
-local function put_on(iam, roles, name, doc)
-  for _, role in ipairs(roles or {}) do
-    iam.PutRolePolicy { RoleName = role, PolicyName = name, PolicyDocument = doc }
-  end
+local function put_on(iam, kind, who, name, doc)
+  iam["Put" .. kind .. "Policy"] { [kind .. "Name"] = who, PolicyName = name, PolicyDocument = doc }
 end
 
 return P.define {
@@ -58,17 +56,20 @@ return P.define {
   attributes = { "Id" },
 
   create = function(ctx, props)
-    check_targets(ctx, props)
+    check_targets(props)
     local iam = ctx.world.iam
     local done = {}
     local ok, err = pcall(function()
-      for _, role in ipairs(props.Roles) do
-        iam.PutRolePolicy { RoleName = role, PolicyName = props.PolicyName, PolicyDocument = props.PolicyDocument }
-        done[#done + 1] = role
+      for _, t in ipairs(TARGETS) do
+        done[t.kind] = {}
+        for _, who in ipairs(props[t.prop] or {}) do
+          put_on(iam, t.kind, who, props.PolicyName, props.PolicyDocument)
+          table.insert(done[t.kind], who)
+        end
       end
     end)
     if not ok then
-      remove_from(iam, done, props.PolicyName)
+      for kind, list in pairs(done) do remove_from(iam, kind, list, props.PolicyName) end
       error(err, 0)
     end
     local id = names.physical(ctx.stack_name, ctx.logical_id, ID_LENGTH)
@@ -76,42 +77,48 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old)
-    check_targets(ctx, new)
+    check_targets(new)
     local iam = ctx.world.iam
-    local keep = {}
-    if new.PolicyName == old.PolicyName then
-      for _, r in ipairs(new.Roles) do keep[r:lower()] = true end
+    for _, t in ipairs(TARGETS) do
+      local keep = {}
+      if new.PolicyName == old.PolicyName then
+        for _, who in ipairs(new[t.prop] or {}) do keep[who:lower()] = true end
+      end
+      local drop = {}
+      for _, who in ipairs(old[t.prop] or {}) do
+        if not keep[who:lower()] then drop[#drop + 1] = who end
+      end
+      remove_from(iam, t.kind, drop, old.PolicyName)
     end
-    local drop = {}
-    for _, r in ipairs(old.Roles or {}) do
-      if not keep[r:lower()] then drop[#drop + 1] = r end
+    -- Put<kind>Policy replaces a document of the same name.
+    for _, t in ipairs(TARGETS) do
+      for _, who in ipairs(new[t.prop] or {}) do put_on(iam, t.kind, who, new.PolicyName, new.PolicyDocument) end
     end
-    remove_from(iam, drop, old.PolicyName)
-    -- PutRolePolicy replaces a document of the same name.
-    put_on(iam, new.Roles, new.PolicyName, new.PolicyDocument)
   end,
 
   delete = function(ctx, id, props)
-    remove_from(ctx.world.iam, props.Roles, props.PolicyName)
+    for _, t in ipairs(TARGETS) do remove_from(ctx.world.iam, t.kind, props[t.prop], props.PolicyName) end
   end,
 
   read = function(ctx, id, props)
     props = props or {}
     local iam = ctx.world.iam
-    local roles, doc = {}, nil
-    for _, role in ipairs(props.Roles or {}) do
-      local ok, r = pcall(iam.GetRolePolicy, { RoleName = role, PolicyName = props.PolicyName })
-      if ok then
-        roles[#roles + 1] = role
-        doc = doc or r.PolicyDocument
-      elseif not gone(r) then
-        error(r, 0)
+    local out, doc, found = { PolicyName = props.PolicyName }, nil, false
+    for _, t in ipairs(TARGETS) do
+      local have = {}
+      for _, who in ipairs(props[t.prop] or {}) do
+        local ok, r = pcall(iam["Get" .. t.kind .. "Policy"], { [t.kind .. "Name"] = who, PolicyName = props.PolicyName })
+        if ok then
+          have[#have + 1] = who
+          doc = doc or r.PolicyDocument
+        elseif not gone(r) then
+          error(r, 0)
+        end
       end
+      if #have > 0 then out[t.prop], found = have, true end
     end
-    if #roles == 0 then return nil end
-    return {
-      properties = { PolicyName = props.PolicyName, PolicyDocument = doc, Roles = roles },
-      attributes = { Id = id },
-    }
+    if not found then return nil end
+    out.PolicyDocument = doc
+    return { properties = out, attributes = { Id = id } }
   end,
 }

@@ -8,22 +8,17 @@
 #include "eval/evaluator.h"
 #include "eval/parameters.h"
 #include "graph/graph.h"
+#include "stack/op_common.h"
+#include "stack/dynamic_references.h"
 #include "stack/stack_environment.h"
+#include "stack/update_operation.h"
 #include "store/stack_tables.h"
 #include "template/template.h"
 
 namespace ms {
 namespace {
 
-constexpr const char* kStackType = "AWS::CloudFormation::Stack";
-
-std::string JoinNames(std::vector<std::string> names) {
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
+constexpr const char* kStackType = kStackResourceType;
 
 // A resource of the operation: its record and where the walk is with it.
 struct Node {
@@ -191,6 +186,11 @@ class Op {
     if (!SetStatus(n, ResourceStatus::kCreateInProgress, "", evaluated)) return;
     ProviderSession* session = Session();
     if (session == nullptr) return;
+    if (s.ok()) {  // {{resolve:ssm:...}}: read when the resource is created
+      s = ResolveDynamicReferences(&evaluated, [&](std::string_view name, std::string* value) {
+        return session->SsmParameter(name, ctx_.region, value);
+      });
+    }
     if (s.ok()) s = session->Validate(n.decl->type, Context(n), evaluated, &n.rec.properties);
     if (!s.ok()) {
       CreateFailed(n, s.message());
@@ -341,17 +341,6 @@ class Op {
       stack_.outputs.push_back(std::move(out));
     }
     return Status::OK();
-  }
-
-  static std::string ScalarText(const Value& v) {
-    if (v.is_list()) {
-      std::string out;
-      for (const Value& item : v.list()) out += (out.empty() ? "" : ",") + item.str();
-      return out;
-    }
-    if (v.is_bool()) return v.as_bool() ? "true" : "false";
-    if (v.is_map()) return v.ToJson();
-    return v.str();
   }
 
   std::string StackNameOf(const std::string& stack_id) {
@@ -715,18 +704,7 @@ class Op {
     batch_.events.push_back(std::move(e));
   }
 
-  std::string Uuid() {
-    static const char* kHex = "0123456789abcdef";
-    std::string out;
-    for (int i = 0; i < 32; ++i) {
-      if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
-      unsigned digit = static_cast<unsigned>(rng_() & 15u);
-      if (i == 12) digit = 4;
-      if (i == 16) digit = 8 | (digit & 3);
-      out += kHex[digit];
-    }
-    return out;
-  }
+  std::string Uuid() { return NewEventId(&rng_); }
 
   struct Queued {
     Node* node;
@@ -764,6 +742,12 @@ class Op {
 }  // namespace
 
 Status RunOperation(const OperationContext& ctx, const std::string& stack_id) {
+  {
+    StackRecord stack;
+    bool found = false;
+    MS_RETURN_IF_ERROR(LoadStack(ctx.db, stack_id, &stack, &found));
+    if (found && IsUpdateOperationStatus(stack.status)) return RunUpdateOperation(ctx, stack_id);
+  }
   Op op(ctx);
   return op.Run(stack_id);
 }

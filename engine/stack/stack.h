@@ -49,6 +49,11 @@ struct StackRecord {
   std::string client_request_token;
   std::vector<std::string> retain_resources;  // delete-stack --retain-resources, for the operation running
   std::vector<std::string> imports;           // export names its template imports (Fn::ImportValue)
+  // While an update runs (and after, until the next one): the template and
+  // parameters the stack had before it, what update rollback goes back to
+  // and what cleanup orders the removed resources' deletes by.
+  std::string previous_template_body;
+  std::vector<StackParameterValue> previous_parameters;
 
   bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
 };
@@ -69,6 +74,11 @@ struct ResourceRecord {
   Value attributes;  // what the provider returned (a map), for Fn::GetAtt
   std::string pending_hook;  // "create", "delete", ... while a call is under way; else empty
   Value progress;            // the in-progress context of pending_hook (null on its first call)
+  // A replacement made by the running update: the old physical resource,
+  // deleted by cleanup (or pointed back at by rollback). Empty otherwise.
+  std::string old_physical_id;
+  Value old_properties;
+  Value old_attributes;
 };
 
 struct StackEvent {

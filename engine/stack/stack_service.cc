@@ -5,6 +5,7 @@
 
 #include "eval/evaluator.h"
 #include "eval/validate.h"
+#include "plan/planner.h"
 #include "store/stack_tables.h"
 
 namespace ms {
@@ -135,6 +136,99 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   StoreBatch batch;
   batch.stacks.push_back(s);
   batch.events.push_back(StackStatusEvent(s, s.created_ms, "User Initiated"));
+  if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
+  MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
+  *stack_id = s.id;
+  return Status::OK();
+}
+
+Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_id) {
+  StackRecord s;
+  bool found = false;
+  if (in.stack_name.rfind("arn:", 0) == 0) {
+    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, in.stack_name, &s, &found));
+  } else {
+    MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, in.stack_name, &s, &found));
+  }
+  if (!found) return Status::Validation("Stack [" + in.stack_name + "] does not exist");
+  // Seed 000 run 3: every other state refuses, with the stack ID.
+  if (s.status != StackStatus::kCreateComplete && s.status != StackStatus::kUpdateComplete &&
+      s.status != StackStatus::kUpdateRollbackComplete && s.status != StackStatus::kUpdateFailed) {
+    return Status::Validation("Stack:" + s.id + " is in " + StackStatusName(s.status) +
+                              " state and can not be updated.");
+  }
+  if (in.use_previous_template && !in.template_body.empty()) {
+    return Status::Validation("You cannot specify both usePreviousTemplate and Template Body/Template URL");
+  }
+  const std::string body = in.use_previous_template ? s.template_body : in.template_body;
+
+  auto tmpl = std::make_shared<Template>();
+  TemplateSummary summary;
+  MS_RETURN_IF_ERROR(ValidateTemplate(body, tmpl.get(), &summary, ctx_.providers));
+  std::map<std::string, std::string> previous;
+  for (const StackParameterValue& p : s.parameters) previous[p.key] = p.value;
+  ParameterValues values;
+  MS_RETURN_IF_ERROR(ResolveParameters(*tmpl, in.parameters, previous, &values));
+  MS_RETURN_IF_ERROR(CheckCapabilities(*tmpl, in.capabilities));
+  PseudoParameters pseudo;
+  pseudo.region = ctx_.region;
+  pseudo.account_id = ctx_.account_id;
+  pseudo.stack_name = s.name;
+  pseudo.stack_id = s.id;
+  {
+    EvalEnvironment env;
+    Evaluator ev(*tmpl, values, pseudo, env);
+    MS_RETURN_IF_ERROR(ev.EvaluateConditions());
+    MS_RETURN_IF_ERROR(ev.CheckRules());
+  }
+
+  std::vector<ResourceRecord> resources;
+  MS_RETURN_IF_ERROR(LoadResources(ctx_.db, s.id, &resources));
+  std::unique_ptr<ProviderSession> session;
+  MS_RETURN_IF_ERROR(ctx_.providers->NewSession(&session));
+  PlanInput pin;
+  pin.stack = &s;
+  pin.resources = &resources;
+  pin.template_body = body;
+  pin.parameters = in.parameters;
+  pin.new_template = tmpl;
+  pin.pseudo = pseudo;
+  pin.runtime = ctx_.providers;
+  pin.session = session.get();
+  pin.exports = [this](const std::string& name, std::string* value) {
+    ExportRecord e;
+    bool f = false;
+    if (!FindExport(ctx_.db, name, &e, &f).ok() || !f) return false;
+    *value = e.value;
+    return true;
+  };
+  pin.ssm = [&session, this](std::string_view name, std::string* value) {
+    return session->SsmParameter(name, ctx_.region, value);
+  };
+  pin.now_ms = ctx_.clock->NowMs();
+  Plan plan;
+  MS_RETURN_IF_ERROR(MakePlan(pin, &plan));
+  if (plan.empty()) return Status::Validation("No updates are to be performed.");
+
+  s.previous_template_body = s.template_body;
+  s.previous_parameters = s.parameters;
+  s.template_body = body;
+  s.description = summary.description.value_or("");
+  s.parameters.clear();
+  for (const ResolvedParameter& p : plan.parameters.list) {
+    s.parameters.push_back({p.name, p.text, p.no_echo, p.ssm_resolved.value_or("")});
+  }
+  s.capabilities = in.capabilities;
+  // --disable-rollback is per operation (update-stack's own flag).
+  s.on_failure = in.disable_rollback ? "DO_NOTHING" : "ROLLBACK";
+  if (!in.client_request_token.empty()) s.client_request_token = in.client_request_token;
+  MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kUpdateInProgress));
+  s.status = StackStatus::kUpdateInProgress;
+  s.reason = "User Initiated";
+  s.updated_ms = ctx_.clock->NowMs();
+  StoreBatch batch;
+  batch.stacks.push_back(s);
+  batch.events.push_back(StackStatusEvent(s, s.updated_ms, "User Initiated"));
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
   MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
   *stack_id = s.id;

@@ -28,6 +28,16 @@ struct CreateStackInput {
   bool enable_termination_protection = false;
 };
 
+struct UpdateStackInput {
+  std::string stack_name;  // a name or a stack ID
+  std::string template_body;
+  bool use_previous_template = false;
+  std::vector<ParameterInput> parameters;  // use_previous_value: the deployed value
+  std::vector<std::string> capabilities;
+  bool disable_rollback = false;
+  std::string client_request_token;
+};
+
 struct DeleteStackInput {
   std::string stack_name;  // a name or a stack ID
   std::vector<std::string> retain_resources;
@@ -41,6 +51,10 @@ class StackService {
   // Checks everything AWS checks synchronously, saves the stack
   // CREATE_IN_PROGRESS with its "User Initiated" event, returns its ID.
   Status StartCreate(const CreateStackInput& in, std::string* stack_id);
+  // The same for update-stack: plans the update ("No updates are to be
+  // performed." when there is nothing to do) and saves the stack
+  // UPDATE_IN_PROGRESS, keeping its previous template and parameters.
+  Status StartUpdate(const UpdateStackInput& in, std::string* stack_id);
   // The same for delete-stack: DELETE_IN_PROGRESS. *stack_id is empty when
   // there was nothing to delete (AWS: deleting a missing stack succeeds).
   Status StartDelete(const DeleteStackInput& in, std::string* stack_id);

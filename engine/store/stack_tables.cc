@@ -150,6 +150,19 @@ Value StackToValue(const StackRecord& s) {
   v.set("client_request_token", Str(s.client_request_token));
   v.set("retain_resources", Value::StringList(s.retain_resources));
   v.set("imports", Value::StringList(s.imports));
+  if (!s.previous_template_body.empty()) {
+    v.set("previous_template_body", Str(s.previous_template_body));
+    std::vector<Value> prev;
+    for (const StackParameterValue& p : s.previous_parameters) {
+      Value pv = Value::MakeMap();
+      pv.set("key", Str(p.key));
+      pv.set("value", Str(p.value));
+      pv.set("no_echo", Value::Bool(p.no_echo));
+      pv.set("resolved_value", Str(p.resolved_value));
+      prev.push_back(std::move(pv));
+    }
+    v.set("previous_parameters", Value::MakeList(std::move(prev)));
+  }
   return v;
 }
 
@@ -178,6 +191,11 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.client_request_token = GetStr(v, "client_request_token");
   for (const Value& r : GetList(v, "retain_resources").list()) s.retain_resources.push_back(r.str());
   for (const Value& i : GetList(v, "imports").list()) s.imports.push_back(i.str());
+  s.previous_template_body = GetStr(v, "previous_template_body");
+  for (const Value& p : GetList(v, "previous_parameters").list()) {
+    s.previous_parameters.push_back(
+        {GetStr(p, "key"), GetStr(p, "value"), GetBool(p, "no_echo"), GetStr(p, "resolved_value")});
+  }
   *out = std::move(s);
   return Status::OK();
 }
@@ -216,6 +234,14 @@ std::string ResourceJson(const ResourceRecord& r) {
   AppendJsonQuoted(&out, r.pending_hook);
   field("progress");
   r.progress.AppendJsonTo(&out);
+  if (!r.old_physical_id.empty()) {
+    field("old_physical_id");
+    AppendJsonQuoted(&out, r.old_physical_id);
+    field("old_properties");
+    r.old_properties.AppendJsonTo(&out);
+    field("old_attributes");
+    r.old_attributes.AppendJsonTo(&out);
+  }
   out += '}';
   return out;
 }
@@ -233,6 +259,11 @@ Value ResourceToValue(const ResourceRecord& r) {
   v.set("attributes", r.attributes);
   v.set("pending_hook", Str(r.pending_hook));
   v.set("progress", r.progress);
+  if (!r.old_physical_id.empty()) {
+    v.set("old_physical_id", Str(r.old_physical_id));
+    v.set("old_properties", r.old_properties);
+    v.set("old_attributes", r.old_attributes);
+  }
   return v;
 }
 
@@ -251,6 +282,9 @@ Status ResourceFromValue(const Value& v, ResourceRecord* out) {
   r.attributes = GetValue(v, "attributes");
   r.pending_hook = GetStr(v, "pending_hook");
   r.progress = GetValue(v, "progress");
+  r.old_physical_id = GetStr(v, "old_physical_id");
+  r.old_properties = GetValue(v, "old_properties");
+  r.old_attributes = GetValue(v, "old_attributes");
   *out = std::move(r);
   return Status::OK();
 }

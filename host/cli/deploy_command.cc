@@ -92,28 +92,47 @@ int RunDeploy(const DeployArgs& a) {
   s = session.Open(a.session, &progress);
   if (!s.ok()) return ReportError(op, s);
   StackRecord existing;
-  if (session.service().FindStack(a.stack_name, &existing).ok()) {
-    if (existing.template_body == in.template_body) {
-      std::printf("\nNo changes to deploy. Stack %s is up to date\n", a.stack_name.c_str());
-      return a.no_fail_on_empty_changeset ? 0 : 255;
-    }
-    return ReportError(op, Status::Validation("Stack [" + a.stack_name + "] exists: updating a stack with deploy "
-                                              "needs update-stack, which moonstack does not implement yet"));
-  }
+  const bool update = session.service().FindStack(a.stack_name, &existing).ok();
   std::unique_ptr<StackLock> lock;
   s = session.Lock(a.stack_name, &lock);
   if (!s.ok()) return ReportError(op, s);
-  std::printf("\nWaiting for stack create to complete\n");
   std::string id;
-  s = session.service().StartCreate(in, &id);
-  if (!s.ok()) return ReportError(op, s);
+  if (update) {
+    // An existing stack is updated; parameters not overridden keep their
+    // values (aws cloudformation deploy does the same).
+    UpdateStackInput u;
+    u.stack_name = existing.id;
+    u.template_body = in.template_body;
+    u.parameters = in.parameters;
+    for (const StackParameterValue& p : existing.parameters) {
+      bool given = false;
+      for (const ParameterInput& g : in.parameters) given = given || g.key == p.key;
+      Template t;
+      if (!given && LoadTemplate(in.template_body, &t).ok() && t.FindParameter(p.key) != nullptr) {
+        u.parameters.push_back({p.key, std::nullopt, true});
+      }
+    }
+    u.capabilities = a.capabilities;
+    u.disable_rollback = a.disable_rollback;
+    s = session.service().StartUpdate(u, &id);
+    if (!s.ok() && s.message() == "No updates are to be performed.") {
+      std::printf("\nNo changes to deploy. Stack %s is up to date\n", a.stack_name.c_str());
+      return a.no_fail_on_empty_changeset ? 0 : 255;
+    }
+    if (!s.ok()) return ReportError(op, s);
+    std::printf("\nWaiting for stack create/update to complete\n");
+  } else {
+    std::printf("\nWaiting for stack create to complete\n");
+    s = session.service().StartCreate(in, &id);
+    if (!s.ok()) return ReportError(op, s);
+  }
   s = session.service().Run(id);
   if (s.ok()) s = session.Close();
   if (!s.ok()) return ReportError(op, s);
   StackRecord done;
   s = session.service().FindStack(id, &done);
   if (!s.ok()) return ReportError(op, s);
-  if (done.status == StackStatus::kCreateComplete) {
+  if (done.status == StackStatus::kCreateComplete || done.status == StackStatus::kUpdateComplete) {
     std::printf("\nSuccessfully created/updated stack - %s (%zu resources)\n", a.stack_name.c_str(), progress.done());
     for (const StackOutputValue& o : done.outputs) std::printf("  %s = %s\n", o.key.c_str(), o.value.c_str());
     return 0;

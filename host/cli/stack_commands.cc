@@ -23,6 +23,7 @@ struct StackArgs {
   std::vector<std::string> parameters, capabilities, tags, retain_resources, status_filter;
   std::string on_failure;
   bool disable_rollback = false;
+  bool use_previous_template = false;
   bool termination_protection = false;
   std::string client_request_token;
   std::string logical_id;
@@ -87,6 +88,35 @@ int RunCreate(const StackArgs& a) {
   if (s.ok()) s = session.Lock(in.stack_name, &lock);
   std::string id;
   if (s.ok()) s = session.service().StartCreate(in, &id);
+  if (!s.ok()) return Fail(op, s);
+  Emit(a, Json{{"StackId", id}}, op);
+  s = session.service().Run(id);
+  if (s.ok()) s = session.Close();
+  if (!s.ok()) return Fail(op, s);
+  return 0;
+}
+
+int RunUpdate(const StackArgs& a) {
+  const char* op = "UpdateStack";
+  UpdateStackInput in;
+  in.stack_name = a.stack_name;
+  in.use_previous_template = a.use_previous_template;
+  Status s;
+  if (!a.use_previous_template || !a.template_body.empty() || !a.template_file.empty()) {
+    s = ReadBody(a, &in.template_body);
+  }
+  if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
+  if (!s.ok()) return Fail(op, s);
+  in.capabilities = a.capabilities;
+  in.disable_rollback = a.disable_rollback;
+  in.client_request_token = a.client_request_token;
+  StackSession session;
+  s = session.Open(a.session);
+  StackRecord existing;
+  std::unique_ptr<StackLock> lock;
+  if (s.ok() && session.service().FindStack(a.stack_name, &existing).ok()) s = session.Lock(existing.name, &lock);
+  std::string id;
+  if (s.ok()) s = session.service().StartUpdate(in, &id);
   if (!s.ok()) return Fail(op, s);
   Emit(a, Json{{"StackId", id}}, op);
   s = session.service().Run(id);
@@ -355,6 +385,20 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   c->add_flag("--enable-termination-protection", create->termination_protection, "Refuse delete-stack");
   c->add_option("--client-request-token", create->client_request_token, "A token carried by the events");
   c->callback([create, exit_code] { *exit_code = RunCreate(*create); });
+
+  auto update = std::make_shared<StackArgs>();
+  CLI::App* u = AddStackCommand(app, "update-stack", "Update a stack and run the update to the end", update);
+  AddScenarioOption(u, update.get());
+  u->add_option("--stack-name", update->stack_name, "The stack's name or ID")->required();
+  u->add_option("--template-body", update->template_body, "Template text, or file://PATH");
+  u->add_option("--template-file", update->template_file, "Path of the template file");
+  u->add_flag("--use-previous-template", update->use_previous_template, "Keep the stack's current template");
+  u->add_option("--parameters", update->parameters,
+                "ParameterKey=K,ParameterValue=V or ParameterKey=K,UsePreviousValue=true ... (or JSON)");
+  u->add_option("--capabilities", update->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
+  u->add_flag("--disable-rollback", update->disable_rollback, "Keep what was done when the update fails");
+  u->add_option("--client-request-token", update->client_request_token, "A token carried by the events");
+  u->callback([update, exit_code] { *exit_code = RunUpdate(*update); });
 
   auto del = std::make_shared<StackArgs>();
   CLI::App* d = AddStackCommand(app, "delete-stack", "Delete a stack and run the delete to the end", del);

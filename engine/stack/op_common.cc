@@ -1,0 +1,39 @@
+#include "stack/op_common.h"
+
+#include <algorithm>
+
+namespace ms {
+
+std::string JoinNames(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::string ScalarText(const Value& v) {
+  if (v.is_list()) {
+    std::string out;
+    for (const Value& item : v.list()) out += (out.empty() ? "" : ",") + item.str();
+    return out;
+  }
+  if (v.is_bool()) return v.as_bool() ? "true" : "false";
+  if (v.is_map()) return v.ToJson();
+  return v.str();
+}
+
+std::string NewEventId(std::mt19937_64* rng) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 32; ++i) {
+    if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
+    unsigned digit = static_cast<unsigned>((*rng)() & 15u);
+    if (i == 12) digit = 4;
+    if (i == 16) digit = 8 | (digit & 3);
+    out += kHex[digit];
+  }
+  return out;
+}
+
+}  // namespace ms

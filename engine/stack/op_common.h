@@ -1,0 +1,25 @@
+// Small helpers shared by the stack operations (operation.cc: create and
+// delete; update_operation.cc: update).
+#pragma once
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "template/value.h"
+
+namespace ms {
+
+// The Type of a stack's own events.
+inline constexpr const char* kStackResourceType = "AWS::CloudFormation::Stack";
+
+// "A, B, C": sorted, unique (AWS's "The following resource(s) ...: [..]").
+std::string JoinNames(std::vector<std::string> names);
+
+// An output's value as describe-stacks shows it: lists joined by commas.
+std::string ScalarText(const Value& v);
+
+// An event ID (a version-4 UUID) from the operation's generator.
+std::string NewEventId(std::mt19937_64* rng);
+
+}  // namespace ms

@@ -1,0 +1,586 @@
+// update-stack scenarios with a C++ fake provider (update_fakes.h), in
+// virtual time: the exact event sequences of seed 000's update runs.
+#include <catch2/catch.hpp>
+
+#include "stack/stack_service.h"
+#include "store/schema.h"
+#include "store/stack_tables.h"
+#include "update_fakes.h"
+
+using ms::StackRecord;
+using ms::StackService;
+using ms::Status;
+using Lines = std::vector<std::string>;
+
+namespace {
+
+struct Harness {
+  std::unique_ptr<ms::Database> db;
+  ms::World world;
+  ms::testing::UpdFakeProviders providers;
+  std::unique_ptr<ms::Clock> clock = ms::NewVirtualClock(1700000000000);
+  std::unique_ptr<StackService> service;
+
+  Harness() {
+    REQUIRE(ms::OpenStore(":memory:", &db).ok());
+    ms::OperationContext ctx;
+    ctx.db = db.get();
+    ctx.world = &world;
+    ctx.providers = &providers;
+    ctx.clock = clock.get();
+    service = std::make_unique<StackService>(ctx);
+  }
+
+  std::string Create(const std::string& name, const std::string& body,
+                     std::vector<ms::ParameterInput> params = {}) {
+    ms::CreateStackInput in;
+    in.stack_name = name;
+    in.template_body = body;
+    in.parameters = std::move(params);
+    std::string id;
+    Status s = service->StartCreate(in, &id);
+    INFO(s.message());
+    REQUIRE(s.ok());
+    s = service->Run(id);
+    INFO(s.message());
+    REQUIRE(s.ok());
+    REQUIRE(ms::StackStatusName(Stack(id).status) == std::string("CREATE_COMPLETE"));
+    return id;
+  }
+
+  Status StartUpdate(const std::string& name, const std::string& body, std::vector<ms::ParameterInput> params = {}) {
+    ms::UpdateStackInput in;
+    in.stack_name = name;
+    in.template_body = body;
+    in.use_previous_template = body.empty();
+    in.parameters = std::move(params);
+    std::string id;
+    return service->StartUpdate(in, &id);
+  }
+
+  // update-stack run to the end; returns the events it made.
+  Lines Update(const std::string& id, const std::string& body, std::vector<ms::ParameterInput> params = {}) {
+    const size_t before = Events(id).size();
+    Status s = StartUpdate(id, body, std::move(params));
+    INFO(s.message());
+    REQUIRE(s.ok());
+    s = service->Run(id);
+    INFO(s.message());
+    REQUIRE(s.ok());
+    return Events(id, before);
+  }
+
+  StackRecord Stack(const std::string& name_or_id) {
+    StackRecord s;
+    REQUIRE(service->FindStack(name_or_id, &s).ok());
+    return s;
+  }
+
+  // logical ID -> "STATUS physical_id"
+  std::map<std::string, std::string> Resources(const std::string& id) {
+    std::vector<ms::ResourceRecord> rs;
+    REQUIRE(service->Resources(id, &rs).ok());
+    std::map<std::string, std::string> out;
+    for (const auto& r : rs) out[r.logical_id] = std::string(ms::ResourceStatusName(r.status)) + " " + r.physical_id;
+    return out;
+  }
+
+  Lines Events(const std::string& id, size_t from = 0) {
+    std::vector<ms::StackEvent> events;
+    REQUIRE(service->Events(id, &events).ok());
+    Lines out;
+    for (auto it = events.rbegin(); it != events.rend(); ++it) {
+      out.push_back(it->logical_id + " " + it->status + (it->reason.empty() ? "" : " " + it->reason));
+    }
+    return Lines(out.begin() + static_cast<long>(from), out.end());
+  }
+};
+
+ms::ParameterInput P(const std::string& k, const std::string& v) { return {k, v, false}; }
+
+// Seed 000 runs 4-6: two instances using two parameters.
+const char* kTwo = R"({
+  "Parameters": {"ImageId": {"Type": "String"}, "InstanceType": {"Type": "String"}},
+  "Resources": {
+    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}},
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}}
+  }})";
+const char* kTwoNext = R"({
+  "Parameters": {"ImageId": {"Type": "String"}, "InstanceType": {"Type": "String"}},
+  "Resources": {
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}},
+    "Instance3": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}, "CreateSeconds": 10}}
+  }})";
+
+// Seed 000 runs 7, 8: VPC <- Subnet <- Instance1.
+const char* kNet = R"({
+  "Parameters": {"CidrBlock": {"Type": "String"}, "ImageId": {"Type": "String"}},
+  "Resources": {
+    "VPC": {"Type": "Test::Upd::Thing", "Properties": {"CidrBlock": {"Ref": "CidrBlock"}}},
+    "Subnet": {"Type": "Test::Upd::Thing", "Properties": {"VpcId": {"Ref": "VPC"}}},
+    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"SubnetId": {"Ref": "Subnet"}, "ImageId": {"Ref": "ImageId"}}}
+  }})";
+
+// Seed 000 runs 9, 10: Role <- Policy (through an attribute).
+std::string RolePolicy(const std::string& role_props) {
+  return R"({"Resources": {
+    "Role": {"Type": "Test::Upd::Thing", "Properties": )" + role_props + R"(},
+    "Policy": {"Type": "Test::Upd::Thing", "Properties": {"Roles": [{"Fn::GetAtt": ["Role", "Arn"]}]}}
+  }})";
+}
+
+}  // namespace
+
+TEST_CASE("update-stack synchronous checks", "[update]") {
+  Harness h;
+  CHECK(h.StartUpdate("nope", kTwo).message() == "Stack [nope] does not exist");
+  std::string id = h.Create("s", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
+  // Same template, same values (run 1), and only an unused change: nothing to do.
+  CHECK(h.StartUpdate("s", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")}).message() ==
+        "No updates are to be performed.");
+  CHECK(h.StartUpdate("s", "", {{"ImageId", std::nullopt, true}, {"InstanceType", std::nullopt, true}}).message() ==
+        "No updates are to be performed.");
+  // Started: a second update is refused while the first is in progress (run 3).
+  REQUIRE(h.StartUpdate("s", "", {P("ImageId", "ami-1"), P("InstanceType", "t2.small")}).ok());
+  CHECK(h.StartUpdate("s", "", {P("ImageId", "ami-1"), P("InstanceType", "t2.large")}).message() ==
+        "Stack:" + id + " is in UPDATE_IN_PROGRESS state and can not be updated.");
+  REQUIRE(h.service->Run(id).ok());
+  CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_COMPLETE"));
+  // The previous template and parameters are kept with the stack.
+  StackRecord s = h.Stack(id);
+  CHECK(s.previous_template_body == kTwo);
+  REQUIRE(s.previous_parameters.size() == 2);
+  CHECK(s.previous_parameters[1].value == "t2.micro");
+  CHECK(s.parameters[1].value == "t2.small");
+}
+
+TEST_CASE("update-stack refuses a stack that is not updatable", "[update]") {
+  Harness h;
+  ms::CreateStackInput in;
+  in.stack_name = "bad";
+  in.template_body = R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"CreateFails": "boom"}}}})";
+  std::string id;
+  REQUIRE(h.service->StartCreate(in, &id).ok());
+  REQUIRE(h.service->Run(id).ok());
+  CHECK(h.StartUpdate("bad", kTwo).message() ==
+        "Stack:" + id + " is in ROLLBACK_COMPLETE state and can not be updated.");
+}
+
+TEST_CASE("run 4: a resource added, one removed in cleanup", "[update]") {
+  Harness h;
+  std::string id = h.Create("s4", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
+  Lines events = h.Update(id, kTwoNext, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
+  CHECK(events == Lines{
+                      "s4 UPDATE_IN_PROGRESS User Initiated",
+                      "Instance3 CREATE_IN_PROGRESS",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 CREATE_COMPLETE",
+                      "s4 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "Instance1 DELETE_IN_PROGRESS",
+                      "Instance1 DELETE_COMPLETE",
+                      "s4 UPDATE_COMPLETE",
+                  });
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"Instance2", "CREATE_COMPLETE Instance2-1"},
+                                                              {"Instance3", "CREATE_COMPLETE Instance3-1"}});
+  CHECK(h.providers.live() == std::set<std::string>{"Instance2-1", "Instance3-1"});
+}
+
+TEST_CASE("run 5: an add and a some-interruption update in parallel", "[update]") {
+  Harness h;
+  std::string id = h.Create("s5", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
+  Lines events = h.Update(id, kTwoNext, {P("ImageId", "ami-1"), P("InstanceType", "t2.small")});
+  CHECK(events == Lines{
+                      "s5 UPDATE_IN_PROGRESS User Initiated",
+                      "Instance2 UPDATE_IN_PROGRESS",
+                      "Instance3 CREATE_IN_PROGRESS",
+                      "Instance2 UPDATE_COMPLETE",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 CREATE_COMPLETE",
+                      "s5 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "Instance1 DELETE_IN_PROGRESS",
+                      "Instance1 DELETE_COMPLETE",
+                      "s5 UPDATE_COMPLETE",
+                  });
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "update Instance2-1 [InstanceType]") == 1);
+  CHECK(h.Resources(id)["Instance2"] == "UPDATE_COMPLETE Instance2-1");
+}
+
+TEST_CASE("run 6: replacement wins over some interruption; the old one goes in cleanup", "[update]") {
+  Harness h;
+  std::string id = h.Create("s6", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
+  Lines events = h.Update(id, kTwoNext, {P("ImageId", "ami-2"), P("InstanceType", "t2.small")});
+  CHECK(events ==
+        Lines{
+            "s6 UPDATE_IN_PROGRESS User Initiated",
+            "Instance2 UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one",
+            "Instance3 CREATE_IN_PROGRESS",
+            "Instance2 UPDATE_IN_PROGRESS Resource creation initiated",
+            "Instance2 UPDATE_COMPLETE",
+            "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+            "Instance3 CREATE_COMPLETE",
+            "s6 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+            // As the seed lists them: the replaced one's old resource, then the removed one.
+            "Instance2 DELETE_IN_PROGRESS",
+            "Instance1 DELETE_IN_PROGRESS",
+            "Instance2 DELETE_COMPLETE",
+            "Instance1 DELETE_COMPLETE",
+            "s6 UPDATE_COMPLETE",
+        });
+  // The record kept its status and has the new physical ID; the old one is gone.
+  CHECK(h.Resources(id)["Instance2"] == "UPDATE_COMPLETE Instance2-2");
+  CHECK(h.providers.live() == std::set<std::string>{"Instance2-2", "Instance3-1"});
+  Lines log = h.providers.log();
+  CHECK(std::find(log.begin(), log.end(), "delete Instance2-1") != log.end());
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  for (const auto& r : rs) CHECK(r.old_physical_id.empty());
+}
+
+TEST_CASE("run 7: a replacement cascades through references; cleanup in reverse order", "[update]") {
+  Harness h;
+  std::string id = h.Create("s7", kNet, {P("CidrBlock", "10.0.0.0/16"), P("ImageId", "ami-1")});
+  Lines events = h.Update(id, kNet, {P("CidrBlock", "10.1.0.0/16"), P("ImageId", "ami-1")});
+  const std::string replacing =
+      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+  CHECK(events == Lines{
+                      "s7 UPDATE_IN_PROGRESS User Initiated",
+                      "VPC" + replacing,
+                      "VPC UPDATE_IN_PROGRESS Resource creation initiated",
+                      "VPC UPDATE_COMPLETE",
+                      "Subnet" + replacing,
+                      "Subnet UPDATE_IN_PROGRESS Resource creation initiated",
+                      "Subnet UPDATE_COMPLETE",
+                      "Instance1" + replacing,
+                      "Instance1 UPDATE_IN_PROGRESS Resource creation initiated",
+                      "Instance1 UPDATE_COMPLETE",
+                      "s7 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "Instance1 DELETE_IN_PROGRESS",
+                      "Instance1 DELETE_COMPLETE",
+                      "Subnet DELETE_IN_PROGRESS",
+                      "Subnet DELETE_COMPLETE",
+                      "VPC DELETE_IN_PROGRESS",
+                      "VPC DELETE_COMPLETE",
+                      "s7 UPDATE_COMPLETE",
+                  });
+  CHECK(h.providers.live() == std::set<std::string>{"VPC-2", "Subnet-2", "Instance1-2"});
+  // The deletes went to the old physical resources, dependents first.
+  Lines log = h.providers.log();
+  CHECK(Lines(log.end() - 3, log.end()) == Lines{"delete Instance1-1", "delete Subnet-1", "delete VPC-1"});
+}
+
+TEST_CASE("run 8: an in-place update does not cascade to what refers to it", "[update]") {
+  Harness h;
+  std::string id = h.Create("s8", kNet, {P("CidrBlock", "10.0.0.0/16"), P("ImageId", "ami-1")});
+  std::string tagged = kNet;
+  tagged.replace(tagged.find(R"({"CidrBlock": {"Ref": "CidrBlock"}})"),
+                 std::string(R"({"CidrBlock": {"Ref": "CidrBlock"}})").size(),
+                 R"({"CidrBlock": {"Ref": "CidrBlock"}, "Tags": [{"Key": "k", "Value": "v"}]})");
+  Lines events = h.Update(id, tagged, {P("CidrBlock", "10.0.0.0/16"), P("ImageId", "ami-1")});
+  CHECK(events == Lines{
+                      "s8 UPDATE_IN_PROGRESS User Initiated",
+                      "VPC UPDATE_IN_PROGRESS",
+                      "VPC UPDATE_COMPLETE",
+                      "s8 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "s8 UPDATE_COMPLETE",
+                  });
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"VPC", "UPDATE_COMPLETE VPC-1"},
+                                                              {"Subnet", "CREATE_COMPLETE Subnet-1"},
+                                                              {"Instance1", "CREATE_COMPLETE Instance1-1"}});
+}
+
+TEST_CASE("run 9: a Dynamic reference to a replaced resource updates the referrer", "[update]") {
+  Harness h;
+  std::string id = h.Create("s9", RolePolicy(R"({"Path": "/a/"})"));
+  Lines events = h.Update(id, RolePolicy(R"({"Path": "/b/"})"));
+  CHECK(events ==
+        Lines{
+            "s9 UPDATE_IN_PROGRESS User Initiated",
+            "Role UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one",
+            "Role UPDATE_IN_PROGRESS Resource creation initiated",
+            "Role UPDATE_COMPLETE",
+            "Policy UPDATE_IN_PROGRESS",
+            "Policy UPDATE_COMPLETE",
+            "s9 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+            "Role DELETE_IN_PROGRESS",
+            "Role DELETE_COMPLETE",
+            "s9 UPDATE_COMPLETE",
+        });
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "update Policy-1 [Roles]") == 1);
+}
+
+TEST_CASE("run 10: a Dynamic reference whose value stays the same changes nothing", "[update]") {
+  Harness h;
+  std::string id = h.Create("s10", RolePolicy(R"({"Description": "a"})"));
+  Lines events = h.Update(id, RolePolicy(R"({"Description": "b"})"));
+  CHECK(events == Lines{
+                      "s10 UPDATE_IN_PROGRESS User Initiated",
+                      "Role UPDATE_IN_PROGRESS",
+                      "Role UPDATE_COMPLETE",
+                      "s10 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "s10 UPDATE_COMPLETE",
+                  });
+  Lines log = h.providers.log();
+  CHECK(std::count_if(log.begin(), log.end(), [](const std::string& l) { return l.rfind("update Policy", 0) == 0; }) ==
+        0);
+}
+
+TEST_CASE("run 15: outputs are evaluated again by an update", "[update]") {
+  Harness h;
+  const char* before = R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}},
+    "Outputs": {"Id": {"Value": {"Ref": "A"}}}})";
+  const char* after = R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/b/"}}},
+    "Outputs": {"Id": {"Value": {"Ref": "A"}}, "Arn": {"Value": {"Fn::GetAtt": ["A", "Arn"]}}}})";
+  std::string id = h.Create("s15", before);
+  REQUIRE(h.Stack(id).outputs.size() == 1);
+  CHECK(h.Stack(id).outputs[0].value == "A-1");
+  h.Update(id, after);
+  StackRecord s = h.Stack(id);
+  REQUIRE(s.outputs.size() == 2);
+  CHECK(s.outputs[0].key == "Id");
+  CHECK(s.outputs[0].value == "A-2");
+  CHECK(s.outputs[1].value == "arn:test:A-2");
+}
+
+TEST_CASE("run 26: a Metadata change alone completes without a provider call", "[update]") {
+  Harness h;
+  std::string id = h.Create("s26", R"({"Resources": {"Instance1": {"Type": "Test::Upd::Thing",
+    "Metadata": {"v": 1}, "Properties": {"ImageId": "ami-1"}}}})");
+  const size_t calls = h.providers.log().size();
+  Lines events = h.Update(id, R"({"Resources": {"Instance1": {"Type": "Test::Upd::Thing",
+    "Metadata": {"v": 2}, "Properties": {"ImageId": "ami-1"}}}})");
+  CHECK(events == Lines{
+                      "s26 UPDATE_IN_PROGRESS User Initiated",
+                      "Instance1 UPDATE_COMPLETE",
+                      "s26 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "s26 UPDATE_COMPLETE",
+                  });
+  CHECK(h.providers.log().size() == calls);
+}
+
+TEST_CASE("run 32: an unsupported update fails at run time and rolls back", "[update]") {
+  Harness h;
+  std::string id = h.Create("s32", R"({"Resources": {"W": {"Type": "Test::Upd::Thing", "Properties": {"Frozen": "300"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {"W": {"Type": "Test::Upd::Thing", "Properties": {"Frozen": "450"}}}})");
+  CHECK(events == Lines{
+                      "s32 UPDATE_IN_PROGRESS User Initiated",
+                      "W UPDATE_FAILED Update to resource type Test::Upd::Thing is not supported",
+                      "s32 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [W]. ",
+                      "W UPDATE_COMPLETE",
+                      "s32 UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "s32 UPDATE_ROLLBACK_COMPLETE",
+                  });
+  CHECK(h.providers.live() == std::set<std::string>{"W-1"});
+  // The stack is the previous one again: the same update is still a change.
+  StackRecord s = h.Stack(id);
+  CHECK(s.template_body.find("300") != std::string::npos);
+}
+
+TEST_CASE("run 33: update rollback undoes updates, points replacements back, deletes what was added", "[update]") {
+  Harness h;
+  std::string id = h.Create("s33", R"({"Resources": {
+    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.micro"}},
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.micro"}},
+    "Instance3": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.micro"}}}})");
+  Lines events = h.Update(id, R"T({"Resources": {
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.small", "UpdateSeconds": 10}},
+    "Instance3": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-2", "InstanceType": "t2.micro"}},
+    "Instance4": {"Type": "Test::Upd::Thing", "DependsOn": ["Instance2", "Instance3"], "Properties": {"ImageId": "ami-1"}},
+    "Instance5": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "Instance3"}, "InstanceType": {"Ref": "Instance4"},
+                  "CreateFails": "Invalid id: Instance3-2 (expecting ami-...)"}}}})T");
+  const std::string replacing =
+      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+  CHECK(events == Lines{
+                      "s33 UPDATE_IN_PROGRESS User Initiated",
+                      "Instance2 UPDATE_IN_PROGRESS",
+                      "Instance3" + replacing,
+                      "Instance3 UPDATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 UPDATE_COMPLETE",
+                      "Instance2 UPDATE_COMPLETE",
+                      "Instance4 CREATE_IN_PROGRESS",
+                      "Instance4 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance4 CREATE_COMPLETE",
+                      "Instance5 CREATE_IN_PROGRESS",
+                      "Instance5 CREATE_FAILED Invalid id: Instance3-2 (expecting ami-...)",
+                      "s33 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Instance5]. ",
+                      "Instance2 UPDATE_IN_PROGRESS",
+                      "Instance3 UPDATE_COMPLETE",
+                      "Instance2 UPDATE_COMPLETE",
+                      "s33 UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "Instance5 DELETE_COMPLETE",
+                      "Instance4 DELETE_IN_PROGRESS",
+                      "Instance4 DELETE_COMPLETE",
+                      "Instance3 DELETE_IN_PROGRESS",
+                      "Instance3 DELETE_COMPLETE",
+                      "s33 UPDATE_ROLLBACK_COMPLETE",
+                  });
+  // Back to the three original instances; Instance2 was updated back.
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"Instance1", "CREATE_COMPLETE Instance1-1"},
+                                                              {"Instance2", "UPDATE_COMPLETE Instance2-1"},
+                                                              {"Instance3", "UPDATE_COMPLETE Instance3-1"}});
+  CHECK(h.providers.live() == std::set<std::string>{"Instance1-1", "Instance2-1", "Instance3-1"});
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "rollback Instance2-1 [InstanceType,UpdateSeconds]") == 1);
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  for (const auto& r : rs) {
+    CHECK(r.old_physical_id.empty());
+    if (r.logical_id == "Instance2") CHECK(r.properties.find("InstanceType")->str() == "t2.micro");
+  }
+  CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_ROLLBACK_COMPLETE"));
+  // The stack can be updated again from UPDATE_ROLLBACK_COMPLETE.
+  CHECK(h.StartUpdate("s33", "").message() == "No updates are to be performed.");
+}
+
+TEST_CASE("--disable-rollback: a failed update stops UPDATE_FAILED and keeps what was made", "[update]") {
+  Harness h;
+  std::string id = h.Create("sf", R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}},
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"Source": {"Ref": "A"}}}}})");
+  ms::UpdateStackInput in;
+  in.stack_name = "sf";
+  in.template_body = R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/b/"}},
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"Source": {"Ref": "A"}, "UpdateFails": "nope"}},
+    "C": {"Type": "Test::Upd::Thing", "DependsOn": "B"}}})";
+  in.disable_rollback = true;
+  const size_t before = h.Events(id).size();
+  std::string sid;
+  REQUIRE(h.service->StartUpdate(in, &sid).ok());
+  REQUIRE(h.service->Run(id).ok());
+  CHECK(h.Events(id, before) ==
+        Lines{
+            "sf UPDATE_IN_PROGRESS User Initiated",
+            "A UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one",
+            "A UPDATE_IN_PROGRESS Resource creation initiated",
+            "A UPDATE_COMPLETE",
+            "B UPDATE_IN_PROGRESS",
+            "B UPDATE_FAILED nope",
+            "sf UPDATE_FAILED The following resource(s) failed to update: [B]. ",
+        });
+  // Nothing lost: A's old resource is still on its record.
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  for (const auto& r : rs) {
+    if (r.logical_id == "A") CHECK(r.old_physical_id == "A-1");
+  }
+  CHECK(h.providers.live() == std::set<std::string>{"A-1", "A-2", "B-1"});
+}
+
+TEST_CASE("a failed replacement leaves the old resource in place; rollback marks it UPDATE_COMPLETE", "[update]") {
+  Harness h;
+  std::string id = h.Create("s31", R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/b/", "CreateFails": "boom"}}}})");
+  CHECK(events ==
+        Lines{
+            "s31 UPDATE_IN_PROGRESS User Initiated",
+            "A UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one",
+            "A UPDATE_FAILED boom",
+            "s31 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [A]. ",
+            "A UPDATE_COMPLETE",
+            "s31 UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+            "s31 UPDATE_ROLLBACK_COMPLETE",
+        });
+  CHECK(h.Resources(id)["A"] == "UPDATE_COMPLETE A-1");
+  CHECK(h.providers.live() == std::set<std::string>{"A-1"});
+}
+
+TEST_CASE("run 37: a failing cleanup delete is tried 3 times, then disassociated", "[update]") {
+  Harness h;
+  std::string id = h.Create("s37", R"({"Resources": {
+    "SG1": {"Type": "Test::Upd::Thing", "Properties": {"DeleteFails": "resource SG1-1 has a dependent object"}},
+    "SG2": {"Type": "Test::Upd::Thing"}}})");
+  Lines events = h.Update(id, R"({"Resources": {
+    "SG2": {"Type": "Test::Upd::Thing"},
+    "SG3": {"Type": "Test::Upd::Thing"}}})");
+  CHECK(events == Lines{
+                      "s37 UPDATE_IN_PROGRESS User Initiated",
+                      "SG3 CREATE_IN_PROGRESS",
+                      "SG3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "SG3 CREATE_COMPLETE",
+                      "s37 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "SG1 DELETE_IN_PROGRESS",
+                      "SG1 DELETE_FAILED resource SG1-1 has a dependent object",
+                      "SG1 DELETE_IN_PROGRESS",
+                      "SG1 DELETE_FAILED resource SG1-1 has a dependent object",
+                      "SG1 DELETE_IN_PROGRESS",
+                      "SG1 DELETE_FAILED resource SG1-1 has a dependent object",
+                      "s37 UPDATE_COMPLETE Update successful. One or more resources could not be deleted.",
+                  });
+  // Disassociated: no longer a resource of the stack, still in the world.
+  CHECK(h.Resources(id).count("SG1") == 0);
+  CHECK(h.providers.live().count("SG1-1") == 1);
+  // The tries were spread out in time.
+  std::vector<ms::StackEvent> raw;
+  REQUIRE(h.service->Events(id, &raw).ok());
+  CHECK(raw.front().timestamp_ms - raw[5].timestamp_ms >= 180000);
+}
+
+TEST_CASE("a type change is a replacement", "[update]") {
+  Harness h;
+  std::string id = h.Create("st", R"({"Resources": {"A": {"Type": "Test::Upd::Thing"}}})");
+  Lines events = h.Update(id, R"({"Resources": {"A": {"Type": "Test::Upd::Other"}}})");
+  CHECK(events ==
+        Lines{
+            "st UPDATE_IN_PROGRESS User Initiated",
+            "A UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one",
+            "A UPDATE_IN_PROGRESS Resource creation initiated",
+            "A UPDATE_COMPLETE",
+            "st UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+            "A DELETE_IN_PROGRESS",
+            "A DELETE_COMPLETE",
+            "st UPDATE_COMPLETE",
+        });
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].type == "Test::Upd::Other");
+}
+
+TEST_CASE("a rollback cleanup interrupted by a restart resumes", "[update]") {
+  Harness h;
+  std::string id = h.Create("sr", R"({"Resources": {"A": {"Type": "Test::Upd::Thing"}}})");
+  // As a crash would leave it: the template is the previous one again, B
+  // (added by the update) is still there, A's replacement A-2 still to delete.
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  ms::ResourceRecord a = rs[0];
+  a.old_physical_id = "A-2";
+  a.old_properties = ms::Value::MakeMap();
+  a.old_attributes = ms::Value::MakeMap();
+  ms::ResourceRecord b = a;
+  b.logical_id = "B";
+  b.physical_id = "B-1";
+  b.old_physical_id.clear();
+  b.old_properties = ms::Value();
+  b.old_attributes = ms::Value();
+  StackRecord s = h.Stack(id);
+  s.previous_template_body = s.template_body;
+  s.previous_parameters = s.parameters;
+  s.status = ms::StackStatus::kUpdateRollbackCompleteCleanupInProgress;
+  ms::StoreBatch batch;
+  batch.stacks.push_back(s);
+  batch.resources = {a, b};
+  REQUIRE(ms::CommitBatch(h.db.get(), nullptr, &batch).ok());
+  const size_t before = h.Events(id).size();
+  std::vector<std::string> recovered;
+  REQUIRE(h.service->Recover(&recovered).ok());
+  CHECK(recovered == std::vector<std::string>{id});
+  CHECK(h.Events(id, before) == Lines{
+                                    "A DELETE_IN_PROGRESS",
+                                    "B DELETE_IN_PROGRESS",
+                                    "A DELETE_COMPLETE",
+                                    "B DELETE_COMPLETE",
+                                    "sr UPDATE_ROLLBACK_COMPLETE",
+                                });
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"A", "CREATE_COMPLETE A-1"}});
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "delete A-2") == 1);
+  CHECK(std::count(log.begin(), log.end(), "delete B-1") == 1);
+}

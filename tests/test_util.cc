@@ -1,5 +1,9 @@
 #include "test_util.h"
 
+#include <sys/wait.h>
+
+#include <cstdio>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
@@ -37,6 +41,17 @@ ParameterValues Params(const Template& t, const std::map<std::string, std::strin
   INFO(s.message());
   REQUIRE(s.ok());
   return out;
+}
+
+CommandResult RunCommand(const std::string& cmd) {
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = pclose(p);
+  return {WEXITSTATUS(status), out};
 }
 
 }  // namespace ms::test

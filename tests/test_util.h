@@ -19,4 +19,11 @@ Value Doc(const std::string& text);
 // neither is left out, as before values are given (its Ref is Unknown).
 ParameterValues Params(const Template& t, const std::map<std::string, std::string>& values = {});
 
+// What a shell command printed (stdout; add 2>&1 for stderr) and its exit status.
+struct CommandResult {
+  int exit_code;
+  std::string out;
+};
+CommandResult RunCommand(const std::string& cmd);
+
 }  // namespace ms::test

@@ -15,5 +15,7 @@ void AddWorldCommands(CLI::App& app, int* exit_code);
 void AddStackCommands(CLI::App& app, int* exit_code);
 // deploy (live progress)
 void AddDeployCommand(CLI::App& app, int* exit_code);
+// serve (the CloudFormation Query API over HTTP)
+void AddServeCommand(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

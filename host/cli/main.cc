@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   ms::cli::AddWorldCommands(app, &exit_code);
   ms::cli::AddStackCommands(app, &exit_code);
   ms::cli::AddDeployCommand(app, &exit_code);
+  ms::cli::AddServeCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

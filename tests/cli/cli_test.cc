@@ -1,5 +1,7 @@
 // The moonstack binary: validate-template and graph as a user runs them.
 #include <catch2/catch.hpp>
+
+#include "test_util.h"
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <map>
@@ -7,21 +9,11 @@
 
 namespace {
 
-struct Run {
-  int exit_code;
-  std::string out;  // stdout and stderr together
-};
+using Run = ms::test::CommandResult;
 
 Run Moonstack(const std::string& args) {
   std::string cmd = std::string(MOONSTACK_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WEXITSTATUS(status), out};
+  return ms::test::RunCommand(cmd);
 }
 
 const std::string kExample = std::string(MOONSTACK_SOURCE_DIR) + "/examples/templates/web-vpc.yaml";

@@ -4,6 +4,8 @@
 // status, and every resource the world holds is accounted for.
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,20 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int exit_code;
-  std::string out;
-};
+using Run = ms::test::CommandResult;
 
 Run Sh(const std::string& cmd) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WEXITSTATUS(status), out};
+  return ms::test::RunCommand(cmd + " 2>&1");
 }
 
 const char* kTemplate = R"({

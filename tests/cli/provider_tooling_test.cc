@@ -3,6 +3,8 @@
 // through the Lua provider host; --stub-unknown-types in validate-template.
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -25,21 +27,11 @@ namespace {
 const std::string kSource = MOONSTACK_SOURCE_DIR;
 const std::string kFixtures = kSource + "/tests/host/providers/";
 
-struct Run {
-  int exit_code;
-  std::string out;  // stdout and stderr together
-};
+using Run = ms::test::CommandResult;
 
 Run Moonstack(const std::string& args) {
   std::string cmd = std::string(MOONSTACK_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WEXITSTATUS(status), out};
+  return ms::test::RunCommand(cmd);
 }
 
 bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

@@ -3,6 +3,8 @@
 // providers and the simulated cloud, in virtual time (deterministic).
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -52,14 +54,8 @@ std::string Slurp(const std::string& path) {
 Run Moonstack(const std::string& args) {
   const std::string err_file = Dir() + "/stderr.txt";
   std::string cmd = std::string(MOONSTACK_BINARY) + " " + args + " --state " + Dir() + "/state.db 2>" + err_file;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WEXITSTATUS(status), out, Slurp(err_file)};
+  ms::test::CommandResult r = ms::test::RunCommand(cmd);
+  return {r.exit_code, r.out, Slurp(err_file)};
 }
 
 Run Create(const std::string& template_path, const std::string& scenario = "", const std::string& extra = "") {

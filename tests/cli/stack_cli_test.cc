@@ -3,6 +3,8 @@
 // messages, against the built-in providers in virtual time.
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,10 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int exit_code;
-  std::string out;
-};
+using Run = ms::test::CommandResult;
 
 struct Cli {
   std::string dir;
@@ -27,14 +26,7 @@ struct Cli {
   Run operator()(const std::string& args, bool with_stderr = true) const {
     std::string cmd = "cd " + dir + " && MOONSTACK_STATE=" + dir + "/state.db " + MOONSTACK_BINARY + " " + args +
                       (with_stderr ? " 2>&1" : " 2>/dev/null");
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    int status = pclose(p);
-    return {WEXITSTATUS(status), out};
+    return ms::test::RunCommand(cmd);
   }
   nlohmann::json Json(const std::string& args) const {
     Run r = (*this)(args, false);

@@ -2,6 +2,8 @@
 // persisted in the state file between commands.
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,10 +12,7 @@
 
 namespace {
 
-struct Run {
-  int exit_code;
-  std::string out;
-};
+using Run = ms::test::CommandResult;
 
 // Each test case its own state directory: ctest runs cases in parallel.
 std::string g_case = "default";
@@ -24,14 +23,7 @@ std::string StateDir() {
 Run World(const std::string& args, bool with_stderr = true) {
   std::string cmd = std::string(MOONSTACK_BINARY) + " world " + args + " --state " + StateDir() + "/state.db" +
                     (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WEXITSTATUS(status), out};
+  return ms::test::RunCommand(cmd);
 }
 
 void Fresh(const std::string& name) {

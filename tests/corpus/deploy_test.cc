@@ -3,6 +3,8 @@
 // others are not listed.
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,23 +16,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int exit_code;
-  std::string out;
-};
+using Run = ms::test::CommandResult;
 
 struct Cli {
   std::string state;
   Run operator()(const std::string& args) const {
     std::string cmd = "MOONSTACK_STATE=" + state + " " + MOONSTACK_BINARY + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    int status = pclose(p);
-    return {WEXITSTATUS(status), out};
+    return ms::test::RunCommand(cmd);
   }
   nlohmann::json Json(const std::string& args) const {
     Run r = (*this)(args);

@@ -1,0 +1,304 @@
+#include "server/cfn_api.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "cli/io.h"
+#include "eval/validate.h"
+#include "server/stack_xml.h"
+
+namespace ms::server {
+namespace {
+
+// AWS's limit on TemplateBody (service model: TemplateBody min 1; the API
+// reference: maximum length 51,200 bytes). Message: corpus AWS_ERROR_MESSAGES.md.
+constexpr size_t kMaxTemplateBody = 51200;
+
+Status CheckTemplateBody(const QueryRequest& q, std::string* body) {
+  *body = q.Get("TemplateBody");
+  if (body->empty()) {
+    if (!q.Get("TemplateURL").empty()) {
+      return Status::Validation("moonstack does not support TemplateURL yet: pass the template as TemplateBody");
+    }
+    return Status::Validation("Either Template URL or Template Body must be specified.");
+  }
+  if (body->size() > kMaxTemplateBody) {
+    return Status::Validation("1 validation error detected: Value '" + *body +
+                              "' at 'templateBody' failed to satisfy constraint: Member must have length less "
+                              "than or equal to 51200");
+  }
+  return Status::OK();
+}
+
+// AWS's wording for a required member that is missing (botocore checks this
+// before sending, so only hand-made requests see it).
+Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out) {
+  *out = q.Get(member);
+  if (out->empty()) {
+    return Status::Validation(std::string("1 validation error detected: Value null at '") + field +
+                              "' failed to satisfy constraint: Member must not be null");
+  }
+  return Status::OK();
+}
+
+std::string ResponseXml(const std::string& action, bool has_result, const std::string& result,
+                        const std::string& request_id) {
+  XmlWriter w;
+  w.Open(action + "Response", kXmlNamespace);
+  std::string out = w.str();
+  if (has_result) out += "<" + action + "Result>" + result + "</" + action + "Result>";
+  out += "<ResponseMetadata><RequestId>" + XmlEscape(request_id) + "</RequestId></ResponseMetadata>";
+  out += "</" + action + "Response>";
+  return out;
+}
+
+}  // namespace
+
+ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
+                          const std::string& request_id) {
+  XmlWriter w;
+  w.Open("ErrorResponse", kXmlNamespace);
+  w.Open("Error");
+  w.Text("Type", http_status >= 500 ? "Receiver" : "Sender");
+  w.Text("Code", code);
+  w.Text("Message", message);
+  w.Close();
+  w.Text("RequestId", request_id);
+  w.Close();
+  return ApiResponse{http_status, w.str()};
+}
+
+ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, const std::string& request_id) {
+  using Method = Status (CfnApi::*)(Call&);
+  struct Action {
+    Method method;
+    bool has_result;  // DeleteStack has no output shape: no <DeleteStackResult>
+  };
+  static const std::map<std::string, Action> kActions = {
+      {"ValidateTemplate", {&CfnApi::ValidateTemplate, true}},
+      {"CreateStack", {&CfnApi::CreateStack, true}},
+      {"DeleteStack", {&CfnApi::DeleteStack, false}},
+      {"DescribeStacks", {&CfnApi::DescribeStacks, true}},
+      {"DescribeStackEvents", {&CfnApi::DescribeStackEvents, true}},
+      {"DescribeStackResources", {&CfnApi::DescribeStackResources, true}},
+      {"ListStacks", {&CfnApi::ListStacks, true}},
+      {"GetTemplate", {&CfnApi::GetTemplate, true}},
+  };
+  const std::string action = q.Get("Action");
+  if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);
+  auto it = kActions.find(action);
+  if (it == kActions.end()) {
+    return ErrorResponse(400, "InvalidAction", "moonstack does not implement " + action + " yet", request_id);
+  }
+
+  std::lock_guard<std::mutex> lock(mu_);
+  OperationContext ctx = ctx_;
+  ctx.region = region;
+  StackService service(ctx);
+  XmlWriter w;
+  Call call{q, service, region, w};
+  Status s = (this->*(it->second.method))(call);
+  if (!s.ok()) {
+    return ErrorResponse(s.code() == Status::Code::kInternal ? 500 : 400, cli::ErrorCode(s), s.message(),
+                         request_id);
+  }
+  return ApiResponse{200, ResponseXml(action, it->second.has_result, w.str(), request_id)};
+}
+
+Status CfnApi::ValidateTemplate(Call& c) {
+  std::string body;
+  MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, &body));
+  Template t;
+  TemplateSummary summary;
+  MS_RETURN_IF_ERROR(ms::ValidateTemplate(body, &t, &summary, ctx_.providers));
+  WriteTemplateSummary(c.w, summary);
+  return Status::OK();
+}
+
+Status CfnApi::CreateStack(Call& c) {
+  CreateStackInput in;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
+  MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, &in.template_body));
+  for (const auto& p : c.q.Structs("Parameters")) {
+    ParameterInput input;
+    auto field = [&](const char* name) {
+      auto f = p.find(name);
+      return f == p.end() ? std::optional<std::string>() : std::optional<std::string>(f->second);
+    };
+    input.key = field("ParameterKey").value_or("");
+    input.value = field("ParameterValue");
+    input.use_previous_value = field("UsePreviousValue").value_or("") == "true";
+    in.parameters.push_back(std::move(input));
+  }
+  for (const auto& t : c.q.Structs("Tags")) {
+    auto get = [&](const char* name) {
+      auto f = t.find(name);
+      return f == t.end() ? std::string() : f->second;
+    };
+    in.tags.push_back(StackTag{get("Key"), get("Value")});
+  }
+  in.capabilities = c.q.List("Capabilities");
+  in.on_failure = c.q.Get("OnFailure");
+  in.disable_rollback = c.q.Flag("DisableRollback");
+  in.enable_termination_protection = c.q.Flag("EnableTerminationProtection");
+  in.client_request_token = c.q.Get("ClientRequestToken");
+
+  MS_RETURN_IF_ERROR(runner_->Reserve(in.stack_name));
+  std::string id;
+  Status s = c.service.StartCreate(in, &id);
+  if (!s.ok()) {
+    runner_->Release(in.stack_name);
+    return s;
+  }
+  runner_->Enqueue(in.stack_name, id, c.region);
+  c.w.Text("StackId", id);
+  return Status::OK();
+}
+
+Status CfnApi::DeleteStack(Call& c) {
+  DeleteStackInput in;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
+  in.retain_resources = c.q.List("RetainResources");
+  in.client_request_token = c.q.Get("ClientRequestToken");
+  StackRecord existing;
+  if (!c.service.FindStack(in.stack_name, &existing).ok()) {
+    std::string ignored;
+    return c.service.StartDelete(in, &ignored);  // AWS: deleting a missing stack succeeds
+  }
+  MS_RETURN_IF_ERROR(runner_->Reserve(existing.name));
+  std::string id;
+  Status s = c.service.StartDelete(in, &id);
+  if (!s.ok() || id.empty()) {
+    runner_->Release(existing.name);
+    return s;
+  }
+  runner_->Enqueue(existing.name, id, c.region);
+  return Status::OK();
+}
+
+Status CfnApi::DescribeStacks(Call& c) {
+  const std::string name = c.q.Get("StackName");
+  std::vector<StackRecord> stacks;
+  if (!name.empty()) {
+    StackRecord r;
+    MS_RETURN_IF_ERROR(c.service.FindStack(name, &r));
+    stacks.push_back(std::move(r));
+  } else {
+    std::vector<StackRecord> all;
+    MS_RETURN_IF_ERROR(c.service.ListStacks(&all));
+    for (auto it = all.rbegin(); it != all.rend(); ++it) {  // newest first, as AWS lists them
+      if (it->status != StackStatus::kDeleteComplete) stacks.push_back(std::move(*it));
+    }
+  }
+  if (stacks.empty()) {
+    c.w.Empty("Stacks");
+    return Status::OK();
+  }
+  c.w.Open("Stacks");
+  for (const StackRecord& s : stacks) WriteStack(c.w, s);
+  c.w.Close();
+  return Status::OK();
+}
+
+Status CfnApi::DescribeStackEvents(Call& c) {
+  std::string name;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
+  StackRecord stack;
+  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  std::vector<StackEvent> events;
+  MS_RETURN_IF_ERROR(c.service.Events(stack.id, &events));
+  c.w.Open("StackEvents");
+  for (const StackEvent& e : events) WriteEvent(c.w, e);
+  c.w.Close();
+  return Status::OK();
+}
+
+Status CfnApi::DescribeStackResources(Call& c) {
+  const std::string name = c.q.Get("StackName");
+  const std::string physical_id = c.q.Get("PhysicalResourceId");
+  const std::string logical_id = c.q.Get("LogicalResourceId");
+  std::vector<std::pair<StackRecord, ResourceRecord>> found;
+  if (!name.empty()) {
+    StackRecord stack;
+    MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+    std::vector<ResourceRecord> resources;
+    MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
+    for (ResourceRecord& r : resources) {
+      if (!logical_id.empty() && r.logical_id != logical_id) continue;
+      if (!physical_id.empty() && r.physical_id != physical_id) continue;
+      found.emplace_back(stack, std::move(r));
+    }
+  } else if (!physical_id.empty()) {
+    // The stack that owns the physical resource (AWS: the resources of that stack).
+    std::vector<StackRecord> all;
+    MS_RETURN_IF_ERROR(c.service.ListStacks(&all));
+    for (const StackRecord& stack : all) {
+      if (stack.status == StackStatus::kDeleteComplete) continue;
+      std::vector<ResourceRecord> resources;
+      MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
+      bool owns = std::any_of(resources.begin(), resources.end(),
+                              [&](const ResourceRecord& r) { return r.physical_id == physical_id; });
+      if (!owns) continue;
+      for (ResourceRecord& r : resources) {
+        if (logical_id.empty() || r.logical_id == logical_id) found.emplace_back(stack, std::move(r));
+      }
+      break;
+    }
+    if (found.empty()) return Status::Validation("Stack for " + physical_id + " does not exist");
+  } else {
+    return Status::Validation("Either StackName or PhysicalResourceId must be specified.");
+  }
+  if (found.empty()) {
+    c.w.Empty("StackResources");
+    return Status::OK();
+  }
+  c.w.Open("StackResources");
+  for (const auto& [stack, r] : found) WriteStackResource(c.w, stack, r);
+  c.w.Close();
+  return Status::OK();
+}
+
+Status CfnApi::ListStacks(Call& c) {
+  const std::vector<std::string> filter = c.q.List("StackStatusFilter");
+  for (const std::string& f : filter) {
+    StackStatus ignored;
+    if (!ParseStackStatus(f, &ignored)) {
+      // The same message as the CLI's list-stacks (cli/stack_commands.cc).
+      return Status::Validation("1 validation error detected: Value '[" + f +
+                                "]' at 'stackStatusFilter' failed to satisfy constraint: Member must satisfy "
+                                "constraint: [Member must satisfy enum value set]");
+    }
+  }
+  std::vector<StackRecord> all;
+  MS_RETURN_IF_ERROR(c.service.ListStacks(&all));
+  bool any = false;
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    const std::string status = StackStatusName(it->status);
+    if (!filter.empty() && std::find(filter.begin(), filter.end(), status) == filter.end()) continue;
+    if (!any) c.w.Open("StackSummaries");
+    any = true;
+    WriteStackSummary(c.w, *it);
+  }
+  if (any) {
+    c.w.Close();
+  } else {
+    c.w.Empty("StackSummaries");
+  }
+  return Status::OK();
+}
+
+Status CfnApi::GetTemplate(Call& c) {
+  std::string name;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
+  if (!c.q.Get("ChangeSetName").empty()) {
+    return Status::Validation("moonstack does not implement change sets yet");
+  }
+  StackRecord stack;
+  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  c.w.Text("TemplateBody", stack.template_body);
+  c.w.Members("StagesAvailable", {"Original", "Processed"});
+  return Status::OK();
+}
+
+}  // namespace ms::server

@@ -1,0 +1,63 @@
+// CfnApi: the CloudFormation Query API actions the server answers — the
+// request parameters in, the XML response (or AWS's ErrorResponse) out.
+//
+// Actions read and start operations through their own StackService over the
+// request connection (one SQLite connection, used by one request at a time);
+// operations run on the OperationRunner's thread with its own connection.
+// The request side never changes the world (its context has no World), so
+// only the runner's checkpoints persist world changes.
+#pragma once
+
+#include <mutex>
+#include <string>
+
+#include "base/status.h"
+#include "server/operation_runner.h"
+#include "server/query_request.h"
+#include "server/xml.h"
+#include "stack/stack_service.h"
+
+namespace ms::server {
+
+constexpr const char* kXmlNamespace = "http://cloudformation.amazonaws.com/doc/2010-05-15/";
+
+struct ApiResponse {
+  int http_status = 200;
+  std::string body;  // XML
+};
+
+// <ErrorResponse><Error><Type>Sender</Type><Code>..</Code><Message>..</Message></Error>
+// <RequestId>..</RequestId></ErrorResponse>, as botocore's query parser reads it.
+ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
+                          const std::string& request_id);
+
+class CfnApi {
+ public:
+  // `ctx`: db is the request connection; world must be null.
+  CfnApi(OperationContext ctx, OperationRunner* runner) : ctx_(std::move(ctx)), runner_(runner) {}
+
+  // Answers one request; `region` comes from the SigV4 credential scope.
+  ApiResponse Handle(const QueryRequest& q, const std::string& region, const std::string& request_id);
+
+ private:
+  struct Call {
+    const QueryRequest& q;
+    StackService& service;
+    const std::string& region;
+    XmlWriter& w;  // inside <XResult>
+  };
+  Status ValidateTemplate(Call& c);
+  Status CreateStack(Call& c);
+  Status DeleteStack(Call& c);
+  Status DescribeStacks(Call& c);
+  Status DescribeStackEvents(Call& c);
+  Status DescribeStackResources(Call& c);
+  Status ListStacks(Call& c);
+  Status GetTemplate(Call& c);
+
+  std::mutex mu_;  // one request at a time uses ctx_.db
+  OperationContext ctx_;
+  OperationRunner* runner_;
+};
+
+}  // namespace ms::server

@@ -1,0 +1,115 @@
+#include "server/cfn_server.h"
+
+#include <httplib.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+#include <random>
+#include <thread>
+
+#include "cli/io.h"
+#include "server/cfn_api.h"
+#include "server/operation_runner.h"
+#include "store/schema.h"
+
+namespace ms::server {
+namespace {
+
+// A request ID in AWS's form (a UUID).
+std::string NewRequestId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 32; ++i) {
+    if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
+    out += kHex[rng() & 15u];
+  }
+  return out;
+}
+
+void Reply(httplib::Response& res, const ApiResponse& api, const std::string& request_id) {
+  res.status = api.http_status;
+  res.set_header("x-amzn-RequestId", request_id);
+  res.set_content(api.body, "text/xml");
+}
+
+}  // namespace
+
+Status Serve(const ServeOptions& options) {
+  const std::string state_path = cli::StatePath(options.session.state);
+  if (state_path == ":memory:") {
+    return Status::Validation("moonstack serve needs a state file: an in-memory store is private to one connection");
+  }
+  // Block the stop signals before any thread starts, so every thread inherits
+  // the mask and only the waiter below receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  // The world, the providers, the clock; resumes operations a crash left in progress.
+  cli::StackSession session;
+  MS_RETURN_IF_ERROR(session.Open(options.session));
+  std::unique_ptr<Database> request_db;
+  MS_RETURN_IF_ERROR(OpenStore(state_path, &request_db));
+  OperationContext request_ctx = session.service().context();
+  request_ctx.db = request_db.get();
+  request_ctx.world = nullptr;  // the request side never changes the world
+  request_ctx.observer = nullptr;
+
+  OperationRunner runner(session.service().context(), state_path);
+  CfnApi api(request_ctx, &runner);
+
+  httplib::Server http;
+  http.set_payload_max_length(options.max_body_bytes);
+  const std::string default_region = options.session.region;
+  http.Get("/moonstack/health", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("{\"status\":\"ok\"}", "application/json");
+  });
+  // A content-reader handler: it receives the body itself, so cpp-httplib's
+  // own 8 KiB cap on form-encoded bodies (compiled into the library) does not
+  // apply; set_payload_max_length still does.
+  http.Post("/", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    const std::string request_id = NewRequestId();
+    std::string body;
+    const bool read = reader([&](const char* data, size_t length) {
+      body.append(data, length);
+      return true;
+    });
+    if (!read) {  // over max_body_bytes (or the client went away)
+      Reply(res,
+            ErrorResponse(413, "RequestEntityTooLarge",
+                          "Request body is larger than " + std::to_string(options.max_body_bytes) + " bytes",
+                          request_id),
+            request_id);
+      return;
+    }
+    std::map<std::string, std::string> params = ParseForm(body);
+    for (const auto& [k, v] : req.params) params.emplace(k, v);  // ?Action=... in the URL too
+    const std::string region = RegionFromAuthorization(req.get_header_value("Authorization"), default_region);
+    Reply(res, api.Handle(QueryRequest(std::move(params)), region, request_id), request_id);
+  });
+
+  if (!http.bind_to_port(options.host, options.port)) {
+    return Status::Validation("moonstack serve: cannot listen on " + options.host + ":" +
+                              std::to_string(options.port));
+  }
+  runner.Start();
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    http.stop();
+  });
+  std::cerr << "moonstack serve: listening on http://" << options.host << ":" << options.port << std::endl;
+  bool listened = http.listen_after_bind();
+  if (!listened) pthread_kill(waiter.native_handle(), SIGTERM);  // the waiter is still waiting
+  waiter.join();
+  runner.Stop();
+  MS_RETURN_IF_ERROR(session.Close());
+  if (!listened) return Status::Internal("moonstack serve: the HTTP server stopped unexpectedly");
+  return Status::OK();
+}
+
+}  // namespace ms::server

@@ -1,0 +1,32 @@
+// `moonstack serve`: the CloudFormation Query API over HTTP, so the aws CLI,
+// boto3 and the SDKs work against moonstack with --endpoint-url.
+//
+//   POST /                   form-encoded Action=...&Version=2010-05-15 (cfn_api.h)
+//   GET  /moonstack/health   {"status":"ok"} once the server is ready
+//
+// SigV4 headers are accepted but not verified; the region is the one of the
+// credential scope. Bodies over max_body_bytes are refused (413). Workflows
+// run on a background thread (operation_runner.h) in real or scaled time, so
+// clients see *_IN_PROGRESS and waiters work.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "base/status.h"
+#include "cli/stack_session.h"
+
+namespace ms::server {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";  // loopback only unless told otherwise
+  int port = 4581;
+  size_t max_body_bytes = 1 << 20;
+  cli::SessionOptions session;  // state file, providers, clock (time_scale 1: real time), region
+};
+
+// Serves until SIGINT or SIGTERM; then lets the running operation finish and
+// saves the world. Errors: the state file, the providers, the port.
+Status Serve(const ServeOptions& options);
+
+}  // namespace ms::server

@@ -1,0 +1,140 @@
+#include "server/stack_xml.h"
+
+#include "run/clock.h"
+
+namespace ms::server {
+namespace {
+
+void Timestamp(XmlWriter& w, const char* tag, int64_t ms) { w.Text(tag, FormatTimestamp(ms)); }
+
+// Drift detection is not simulated: every stack and resource is NOT_CHECKED.
+void Drift(XmlWriter& w, const char* key) {
+  w.Open("DriftInformation");
+  w.Text(key, "NOT_CHECKED");
+  w.Close();
+}
+
+}  // namespace
+
+void WriteStack(XmlWriter& w, const StackRecord& s) {
+  w.Open("member");
+  w.Text("StackId", s.id);
+  w.Text("StackName", s.name);
+  w.Optional("Description", s.description);
+  if (!s.parameters.empty()) {
+    w.Open("Parameters");
+    for (const StackParameterValue& p : s.parameters) {
+      w.Open("member");
+      w.Text("ParameterKey", p.key);
+      w.Text("ParameterValue", p.no_echo ? "****" : p.value);
+      w.Optional("ResolvedValue", p.resolved_value);
+      w.Close();
+    }
+    w.Close();
+  }
+  Timestamp(w, "CreationTime", s.created_ms);
+  if (s.deleted_ms != 0) Timestamp(w, "DeletionTime", s.deleted_ms);
+  if (s.updated_ms != 0) Timestamp(w, "LastUpdatedTime", s.updated_ms);
+  w.Empty("RollbackConfiguration");
+  w.Text("StackStatus", StackStatusName(s.status));
+  w.Optional("StackStatusReason", s.reason);
+  w.Bool("DisableRollback", s.disable_rollback());
+  w.Empty("NotificationARNs");
+  if (!s.capabilities.empty()) w.Members("Capabilities", s.capabilities);
+  if (!s.outputs.empty()) {
+    w.Open("Outputs");
+    for (const StackOutputValue& o : s.outputs) {
+      w.Open("member");
+      w.Text("OutputKey", o.key);
+      w.Text("OutputValue", o.value);
+      w.Optional("Description", o.description);
+      w.Optional("ExportName", o.export_name);
+      w.Close();
+    }
+    w.Close();
+  }
+  if (s.tags.empty()) {
+    w.Empty("Tags");
+  } else {
+    w.Open("Tags");
+    for (const StackTag& t : s.tags) {
+      w.Open("member");
+      w.Text("Key", t.key);
+      w.Text("Value", t.value);
+      w.Close();
+    }
+    w.Close();
+  }
+  w.Bool("EnableTerminationProtection", s.termination_protection);
+  Drift(w, "StackDriftStatus");
+  w.Close();
+}
+
+void WriteStackSummary(XmlWriter& w, const StackRecord& s) {
+  w.Open("member");
+  w.Text("StackId", s.id);
+  w.Text("StackName", s.name);
+  w.Optional("TemplateDescription", s.description);
+  Timestamp(w, "CreationTime", s.created_ms);
+  if (s.updated_ms != 0) Timestamp(w, "LastUpdatedTime", s.updated_ms);
+  if (s.deleted_ms != 0) Timestamp(w, "DeletionTime", s.deleted_ms);
+  w.Text("StackStatus", StackStatusName(s.status));
+  w.Optional("StackStatusReason", s.reason);
+  Drift(w, "StackDriftStatus");
+  w.Close();
+}
+
+void WriteEvent(XmlWriter& w, const StackEvent& e) {
+  w.Open("member");
+  w.Text("StackId", e.stack_id);
+  w.Text("EventId", e.event_id);
+  w.Text("StackName", e.stack_name);
+  w.Text("LogicalResourceId", e.logical_id);
+  w.Text("PhysicalResourceId", e.physical_id);
+  w.Text("ResourceType", e.type);
+  Timestamp(w, "Timestamp", e.timestamp_ms);
+  w.Text("ResourceStatus", e.status);
+  w.Optional("ResourceStatusReason", e.reason);
+  w.Optional("ResourceProperties", e.properties);
+  w.Optional("ClientRequestToken", e.client_request_token);
+  w.Close();
+}
+
+void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r) {
+  w.Open("member");
+  w.Text("StackName", s.name);
+  w.Text("StackId", s.id);
+  w.Text("LogicalResourceId", r.logical_id);
+  w.Optional("PhysicalResourceId", r.physical_id);
+  w.Text("ResourceType", r.type);
+  Timestamp(w, "Timestamp", r.updated_ms);
+  w.Text("ResourceStatus", ResourceStatusName(r.status));
+  w.Optional("ResourceStatusReason", r.reason);
+  Drift(w, "StackResourceDriftStatus");
+  w.Close();
+}
+
+void WriteTemplateSummary(XmlWriter& w, const TemplateSummary& summary) {
+  if (summary.parameters.empty()) {
+    w.Empty("Parameters");
+  } else {
+    w.Open("Parameters");
+    for (const TemplateSummary::Parameter& p : summary.parameters) {
+      w.Open("member");
+      w.Text("ParameterKey", p.key);
+      if (p.default_value) w.Text("DefaultValue", p.no_echo ? "****" : *p.default_value);
+      w.Bool("NoEcho", p.no_echo);
+      w.Optional("Description", p.description);
+      w.Close();
+    }
+    w.Close();
+  }
+  if (summary.description) w.Text("Description", *summary.description);
+  if (!summary.capabilities.empty()) {
+    w.Members("Capabilities", summary.capabilities);
+    w.Text("CapabilitiesReason", summary.capabilities_reason);
+  }
+  if (!summary.declared_transforms.empty()) w.Members("DeclaredTransforms", summary.declared_transforms);
+}
+
+}  // namespace ms::server

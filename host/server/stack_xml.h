@@ -1,0 +1,20 @@
+// Stack records in the XML shapes of the CloudFormation service model
+// (botocore data/cloudformation/2010-05-15/service-2.json): member names and
+// order as the model has them; lists as <member> elements; timestamps ISO 8601.
+// The JSON twins the CLI prints are in cli/stack_json.h.
+#pragma once
+
+#include "eval/validate.h"
+#include "server/xml.h"
+#include "stack/stack.h"
+
+namespace ms::server {
+
+void WriteStack(XmlWriter& w, const StackRecord& s);                            // Stacks.member
+void WriteStackSummary(XmlWriter& w, const StackRecord& s);                     // StackSummaries.member
+void WriteEvent(XmlWriter& w, const StackEvent& e);                             // StackEvents.member
+void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r);  // StackResources.member
+// ValidateTemplateResult's members.
+void WriteTemplateSummary(XmlWriter& w, const TemplateSummary& summary);
+
+}  // namespace ms::server

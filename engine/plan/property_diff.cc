@@ -136,7 +136,10 @@ Status DiffProperties(const DiffInput& in, const Value& before, const Value& aft
     } else if (!p->conditional) {
       c.behavior = p->update;
     } else if (c.dynamic_refs.empty() && in.session != nullptr && in.ctx != nullptr) {
-      MS_RETURN_IF_ERROR(in.session->DecideUpdate(in.type, name, b, a, *in.ctx, &c.behavior));
+      HookContext ctx = *in.ctx;  // with both sides whole: the decision may depend on other properties
+      ctx.old_properties = &before;
+      ctx.new_properties = &after;
+      MS_RETURN_IF_ERROR(in.session->DecideUpdate(in.type, name, b, a, ctx, &c.behavior));
     } else {
       c.decided = false;  // the provider decides when the new value is known
     }

@@ -65,6 +65,11 @@ struct HookContext {
   Value update_policy;  // null when the resource has none
   Value progress;       // null on a hook's first call; else what it returned in progress
   int64_t now_ms = 0;   // the engine clock (real, scaled or virtual)
+  // DecideUpdate only: the resource's whole properties before and after, for
+  // a behaviour that depends on other properties (an instance type change is
+  // some interruption or replacement depending on the ImageId). May be null.
+  const Value* old_properties = nullptr;
+  const Value* new_properties = nullptr;
 };
 
 enum class Hook { kCreate, kUpdate, kDelete, kRollback, kRead };

@@ -206,7 +206,11 @@ class LuaProviderSession : public ProviderSession {
     Value name = Value::String(std::string(property));
     Value c = ContextValue(ctx);
     world_->set_now_ms(ctx.now_ms);
-    CallResult r = rt_->CallField(host_, "decide_update", {p->decl, name, old_value, new_value, c});
+    static const Value kNone = Value::MakeMap();
+    const Value& old_props = ctx.old_properties != nullptr ? *ctx.old_properties : kNone;
+    const Value& new_props = ctx.new_properties != nullptr ? *ctx.new_properties : kNone;
+    CallResult r =
+        rt_->CallField(host_, "decide_update", {p->decl, name, old_value, new_value, c, old_props, new_props});
     if (!r.ok()) return Status::Validation(r.error->message);
     if (!ParseUpdateBehavior(r.value().str(), out)) {
       return Status::Validation(p->schema.source + ": update function for " + std::string(property) +

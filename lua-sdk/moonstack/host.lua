@@ -61,9 +61,6 @@ function H.validate(decl, props, ctx)
   return decl:validate(props, ctx)
 end
 
-function H.decide_update(decl, name, old, new, ctx)
-  return decl:update_behavior(name, old, new, ctx)
-end
 
 -- The simulated cloud's client, when the providers' `sim` package is on the
 -- module path (it is for the built-in providers/): ctx.world.ec2.RunInstances{...}.
@@ -94,6 +91,13 @@ local function with_defaults(ctx)
   ctx.log = ctx.log or P.log(nil)
   if ctx.world == nil then ctx.world = sim_client(ctx) end
   return ctx
+end
+
+-- The provider's update-behaviour function for one property, with ctx.world
+-- and the resource's whole properties (an instance type change depends on
+-- the ImageId).
+function H.decide_update(decl, name, old, new, ctx, old_props, new_props)
+  return decl:update_behavior(name, old, new, with_defaults(ctx), old_props, new_props)
 end
 
 ---Runs one hook and describes what came back:

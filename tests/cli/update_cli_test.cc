@@ -134,3 +134,41 @@ TEST_CASE("deploy updates an existing stack; parameters not overridden keep thei
   CHECK(stack["StackStatus"] == "UPDATE_COMPLETE");
   CHECK(stack["Parameters"][0]["ParameterValue"] == "10.0.0.0/16");
 }
+
+TEST_CASE("update-stack: an instance type change is stop/modify/start on EBS, replacement on instance store",
+          "[cli][stacks][update]") {
+  Cli cli("instance_type");
+  const char* tmpl = R"({"Parameters": {"Type": {"Type": "String"}, "Image": {"Type": "String"}},
+    "Resources": {"Server": {"Type": "AWS::EC2::Instance",
+                             "Properties": {"ImageId": {"Ref": "Image"}, "InstanceType": {"Ref": "Type"}}}}})";
+  std::string t = cli.Write("t.json", tmpl);
+  cli.Json("create-stack --stack-name ebs --template-body file://" + t +
+           " --parameters ParameterKey=Type,ParameterValue=t3.micro ParameterKey=Image,ParameterValue=ami-12345678");
+  const std::string before = cli.Json("describe-stack-resource --stack-name ebs --logical-resource-id Server")
+                                 ["StackResourceDetail"]["PhysicalResourceId"];
+  size_t from = cli.Events("ebs", 0).size();
+  cli.Json("update-stack --stack-name ebs --use-previous-template --parameters "
+           "ParameterKey=Type,ParameterValue=t3.large ParameterKey=Image,UsePreviousValue=true");
+  CHECK(cli.Events("ebs", from) == std::vector<std::string>{
+                                       "ebs UPDATE_IN_PROGRESS User Initiated",
+                                       "Server UPDATE_IN_PROGRESS ",
+                                       "Server UPDATE_COMPLETE ",
+                                       "ebs UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",
+                                       "ebs UPDATE_COMPLETE ",
+                                   });
+  auto instance = cli.Json("world show " + before + " --kind ec2.instance")["Data"];
+  CHECK(instance["InstanceType"] == "t3.large");  // the same instance, resized
+  CHECK(instance["State"]["Name"] == "running");
+
+  const std::string store =
+      cli.Json("world call ec2 RegisterImage '{\"Name\":\"s\",\"RootDeviceType\":\"instance-store\"}'")["ImageId"];
+  cli.Json("create-stack --stack-name store --template-body file://" + t +
+           " --parameters ParameterKey=Type,ParameterValue=t3.micro ParameterKey=Image,ParameterValue=" + store);
+  from = cli.Events("store", 0).size();
+  cli.Json("update-stack --stack-name store --use-previous-template --parameters "
+           "ParameterKey=Type,ParameterValue=t3.large ParameterKey=Image,UsePreviousValue=true");
+  auto events = cli.Events("store", from);
+  REQUIRE(events.size() >= 2);
+  CHECK(events[1] ==
+        "Server UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one");
+}

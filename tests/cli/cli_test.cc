@@ -69,7 +69,7 @@ TEST_CASE("graph prints dot and mermaid", "[cli]") {
   CHECK(Moonstack("graph --template-file " + kExample + " --format png").exit_code != 0);
 }
 
-TEST_CASE("--help lists the commands", "[cli]") {
+TEST_CASE("moonstack --help lists the commands", "[cli]") {
   Run r = Moonstack("--help");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("validate-template") != std::string::npos);

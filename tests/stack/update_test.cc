@@ -435,7 +435,7 @@ TEST_CASE("run 33: update rollback undoes updates, points replacements back, del
   CHECK(h.StartUpdate("s33", "").message() == "No updates are to be performed.");
 }
 
-TEST_CASE("--disable-rollback: a failed update stops UPDATE_FAILED and keeps what was made", "[update]") {
+TEST_CASE("disable-rollback: a failed update stops UPDATE_FAILED and keeps what was made", "[update]") {
   Harness h;
   std::string id = h.Create("sf", R"({"Resources": {
     "A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}},

@@ -1,6 +1,7 @@
 #include "stack/operation.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <random>
 #include <unordered_map>
@@ -93,7 +94,24 @@ class Op {
     ConditionOracle oracle = [this](std::string_view c) -> std::optional<bool> { return evaluator_->ConditionValue(c); };
     MS_RETURN_IF_ERROR(DependencyGraph::Build(template_, &included, &oracle, &graph_));
 
-    nodes_.resize(graph_.size());
+    // Records the template no longer has (an update that failed before its
+    // cleanup removed them): extra nodes after the graph's, deleted first.
+    for (const ResourceRecord& r : records) {
+      if (template_.resource_index.count(r.logical_id) == 0 ||
+          !evaluator_->Included(template_.resources[template_.resource_index.at(r.logical_id)].condition)) {
+        ResourceDecl d;
+        d.logical_id = r.logical_id;
+        d.type = r.type;
+        extra_decls_.push_back(std::move(d));
+      }
+    }
+    nodes_.resize(graph_.size() + extra_decls_.size());  // once: env_ keeps pointers into it
+    for (size_t k = 0; k < extra_decls_.size(); ++k) {
+      Node& n = nodes_[graph_.size() + k];
+      n.index = -1;
+      n.decl = &extra_decls_[k];
+      by_name_[extra_decls_[k].logical_id] = static_cast<int>(graph_.size() + k);
+    }
     for (size_t i = 0; i < graph_.size(); ++i) {
       nodes_[i].index = static_cast<int>(i);
       nodes_[i].decl = &graph_.resource(static_cast<int>(i));
@@ -101,7 +119,7 @@ class Op {
     }
     for (ResourceRecord& r : records) {
       auto it = by_name_.find(r.logical_id);
-      if (it == by_name_.end()) continue;  // not in this template (cannot happen for create/delete)
+      if (it == by_name_.end()) continue;
       Node& n = nodes_[it->second];
       n.rec = std::move(r);
       n.has_record = true;
@@ -136,6 +154,7 @@ class Op {
     }
     created_ = 0;
     for (Node& n : nodes_) {
+      if (n.index < 0) continue;  // extras only matter to a delete
       if (IsCreated(n)) ++created_;  // before a restart
       n.waiting_on = 0;
       for (int d : graph_.dependencies(n.index)) {
@@ -302,7 +321,7 @@ class Op {
   }
 
   void MaybeFinishCreate() {
-    if (failing_ || stack_.status != StackStatus::kCreateInProgress || created_ < nodes_.size()) return;
+    if (failing_ || stack_.status != StackStatus::kCreateInProgress || created_ < graph_.size()) return;
     Status s = EvaluateOutputs();
     if (!s.ok()) {
       EndCreate(s.message());
@@ -368,20 +387,32 @@ class Op {
       n.started = false;
       n.waiting_on = 0;
     }
+    extras_left_ = 0;
     for (Node& n : nodes_) {
       if (!Deletable(n)) continue;
+      if (n.index < 0) {
+        ++extras_left_;
+        continue;
+      }
       for (int d : graph_.dependencies(n.index)) ++nodes_[d].waiting_on;
     }
-    // Resume deletes a crash interrupted, then start those nothing depends on.
-    for (int i : graph_.order()) {
-      Node& n = nodes_[i];
+    // Resume deletes a crash interrupted, then start those nothing depends on:
+    // first the records the template no longer has (they may depend on the
+    // others), then the template's resources in reverse dependency order.
+    for (Node& n : nodes_) {
       if (Deletable(n) && n.rec.status == ResourceStatus::kDeleteInProgress && !n.rec.pending_hook.empty()) {
         n.started = true;
         CallDelete(n);
       }
     }
-    for (auto it = graph_.order().rbegin(); it != graph_.order().rend(); ++it) TryDelete(nodes_[*it]);
+    for (size_t k = graph_.size(); k < nodes_.size(); ++k) TryDelete(nodes_[k]);
+    StartGraphDeletes();
     MaybeEndDelete();
+  }
+
+  void StartGraphDeletes() {
+    if (extras_left_ > 0) return;
+    for (auto it = graph_.order().rbegin(); it != graph_.order().rend(); ++it) TryDelete(nodes_[*it]);
   }
 
   // AWS's reason when another stack imports one of this stack's exports.
@@ -420,13 +451,13 @@ class Op {
   void TryDelete(Node& n) {
     if (!Deletable(n) || n.started || n.waiting_on > 0) return;
     n.started = true;
-    if (Retained(n)) {
-      if (!SetStatus(n, ResourceStatus::kDeleteSkipped, "")) return;
+    if (n.rec.physical_id.empty()) {  // nothing was made: nothing to delete, nothing to retain
+      if (!SetStatus(n, ResourceStatus::kDeleteComplete, "")) return;
       Deleted(n);
       return;
     }
-    if (n.rec.physical_id.empty()) {  // nothing was made: nothing to delete
-      if (!SetStatus(n, ResourceStatus::kDeleteComplete, "")) return;
+    if (Retained(n)) {
+      if (!SetStatus(n, ResourceStatus::kDeleteSkipped, "")) return;
       Deleted(n);
       return;
     }
@@ -463,6 +494,10 @@ class Op {
 
   void Deleted(Node& n) {
     env_.ClearResource(n.rec.logical_id);
+    if (n.index < 0) {
+      if (--extras_left_ == 0) StartGraphDeletes();
+      return;
+    }
     for (int d : graph_.dependencies(n.index)) {
       if (Deletable(nodes_[d]) && --nodes_[d].waiting_on == 0) TryDelete(nodes_[d]);
     }
@@ -725,6 +760,8 @@ class Op {
   DependencyGraph graph_;
   std::vector<Node> nodes_;
   std::vector<Node*> dirty_;  // nodes whose record the next checkpoint writes
+  std::deque<ResourceDecl> extra_decls_;  // records the template no longer has (see Load)
+  int extras_left_ = 0;                   // of those, not yet deleted
   size_t created_ = 0;        // nodes CREATE_COMPLETE
   std::unordered_map<std::string, int> by_name_;
   StoreBatch batch_;

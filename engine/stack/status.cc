@@ -230,6 +230,10 @@ const EdgeTable& ResourceEdges() {
     // the resources that failed to delete. (001 only draws
     // DELETE_IN_PROGRESS -> DELETE_SKIPPED.)
     allow({R::kCreateComplete, R::kUpdateComplete, R::kDeleteFailed}, {R::kDeleteSkipped});
+    // ... and a Retain resource whose create was cancelled after it was made,
+    // or whose update failed, is kept the same way (found by the property
+    // test, tests/stack/property_test.cc).
+    allow({R::kCreateFailed, R::kUpdateFailed}, {R::kDeleteSkipped});
     return t;
   }();
   return table;

@@ -24,6 +24,8 @@ namespace {
 constexpr const char* kReplacing =
     "Requested update requires the creation of a new physical resource; hence creating one";
 constexpr const char* kInitiated = "Resource creation initiated";
+constexpr const char* kCreationCancelled = "Resource creation cancelled";
+constexpr const char* kUpdateCancelled = "Resource update cancelled";
 constexpr const char* kCleanupFailed = "Update successful. One or more resources could not be deleted.";
 // A cleanup delete is tried this many times before the resource is
 // disassociated (run 37 shows three DELETE_FAILED events), waiting
@@ -47,6 +49,10 @@ struct Res {
   bool replacing = false;  // creating its replacement
   bool added = false;      // created by this update
   bool touched = false;    // updated in place by this update: prev_* is what it had
+  // Cancelled because a sibling failed (seed 000 run 34): its hook is still
+  // followed, silently, until it answers, so what it made is known (and
+  // rolled back or cleaned up), as create does (operation.cc).
+  bool cancelled = false;
   Value prev_props, prev_attrs;
   Value new_props;         // update in place: the properties being applied
   std::vector<std::string> changed;
@@ -344,6 +350,10 @@ class UpdateOp {
 
   // Create answers, for an added resource and for a replacement.
   void OnCreate(Res& r, const HookOutcome& o) {
+    if (r.cancelled) {
+      OnCancelledCreate(r, o);
+      return;
+    }
     const ResourceStatus progress = r.replacing ? ResourceStatus::kUpdateInProgress : ResourceStatus::kCreateInProgress;
     switch (o.kind) {
       case HookOutcome::Kind::kInProgress:
@@ -369,18 +379,50 @@ class UpdateOp {
         EndCall(r);
         if (r.replacing) {
           // Nothing new was made: the record points at the old resource again.
-          r.rec.physical_id = r.rec.old_physical_id;
-          r.rec.properties = r.rec.old_properties;
-          r.rec.attributes = r.rec.old_attributes;
-          r.rec.old_physical_id.clear();
-          r.rec.old_properties = Value();
-          r.rec.old_attributes = Value();
+          RestoreOld(r);
           ResourceFailed(r, ResourceStatus::kUpdateFailed, o.reason);
         } else {
           ResourceFailed(r, ResourceStatus::kCreateFailed, o.reason);
         }
         return;
     }
+  }
+
+  // A cancelled create or replacement answering: no events, the record
+  // learns what exists. A replacement that got made stays on the record (the
+  // old resource in old_physical_id), so rollback points back and its cleanup
+  // deletes the new one.
+  void OnCancelledCreate(Res& r, const HookOutcome& o) {
+    switch (o.kind) {
+      case HookOutcome::Kind::kInProgress:
+        if (!o.physical_id.empty()) r.rec.physical_id = o.physical_id;
+        Poll(r, o, [this, &r] { CallCreate(r); });
+        return;
+      case HookOutcome::Kind::kDone:
+        r.rec.physical_id = o.physical_id;
+        r.rec.attributes = o.attributes.is_map() ? o.attributes : Value::MakeMap();
+        EndCall(r);
+        return;
+      case HookOutcome::Kind::kFailed:
+        EndCall(r);
+        if (r.replacing) {
+          RestoreOld(r);
+        } else {
+          r.rec.physical_id.clear();  // nothing was made
+        }
+        return;
+    }
+  }
+
+  // A replacement that was not made: the record points at the old resource again.
+  static void RestoreOld(Res& r) {
+    r.rec.physical_id = r.rec.old_physical_id;
+    r.rec.properties = r.rec.old_properties;
+    r.rec.attributes = r.rec.old_attributes;
+    r.rec.old_physical_id.clear();
+    r.rec.old_properties = Value();
+    r.rec.old_attributes = Value();
+    r.replacing = false;
   }
 
   // --- modified resources ---
@@ -467,17 +509,24 @@ class UpdateOp {
   }
 
   void OnUpdate(Res& r, const HookOutcome& o) {
+    if (r.cancelled) {
+      // Followed silently: an update that got through is undone by rollback
+      // (touched); one that failed is assumed not to have changed anything.
+      if (o.kind == HookOutcome::Kind::kInProgress) {
+        Poll(r, o, [this, &r] { CallUpdate(r); });
+        return;
+      }
+      EndCall(r);
+      if (o.kind == HookOutcome::Kind::kDone) Applied(r, o);
+      return;
+    }
     switch (o.kind) {
       case HookOutcome::Kind::kInProgress:
         Poll(r, o, [this, &r] { CallUpdate(r); });
         return;
       case HookOutcome::Kind::kDone:
         EndCall(r);
-        r.touched = true;
-        r.prev_props = r.rec.properties;
-        r.prev_attrs = r.rec.attributes;
-        r.rec.properties = r.new_props;
-        if (o.attributes.is_map() && !o.attributes.map().empty()) r.rec.attributes = o.attributes;
+        Applied(r, o);
         if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
         Done(r);
         return;
@@ -486,6 +535,16 @@ class UpdateOp {
         ResourceFailed(r, ResourceStatus::kUpdateFailed, o.reason);
         return;
     }
+  }
+
+  // An update in place went through: what it had is kept for rollback.
+  void Applied(Res& r, const HookOutcome& o) {
+    r.touched = true;
+    r.prev_props = r.rec.properties;
+    r.prev_attrs = r.rec.attributes;
+    r.rec.properties = r.new_props;
+    if (o.attributes.is_map() && !o.attributes.map().empty()) r.rec.attributes = o.attributes;
+    MarkDirty(r);
   }
 
   void Done(Res& r) {
@@ -502,7 +561,26 @@ class UpdateOp {
   void ResourceFailed(Res& r, ResourceStatus status, const std::string& reason) {
     if (!SetStatus(r, status, reason)) return;
     (status == ResourceStatus::kCreateFailed ? failed_create_ : failed_update_).push_back(r.rec.logical_id);
-    failing_ = true;
+    if (!failing_) {
+      failing_ = true;
+      // Siblings still being created or updated are cancelled (seed 000 run
+      // 34: "Resource creation cancelled"; AWS says "Resource update
+      // cancelled" for an update), and the stack says so at once, naming
+      // them too; the rollback itself waits until every hook has answered.
+      for (Res& other : res_) {
+        if (&other == &r || !other.busy || other.cancelled || other.node < 0) continue;
+        other.cancelled = true;
+        const bool create = other.added;
+        if (!SetStatus(other, create ? ResourceStatus::kCreateFailed : ResourceStatus::kUpdateFailed,
+                       create ? kCreationCancelled : kUpdateCancelled)) {
+          return;
+        }
+        (create ? failed_create_ : failed_update_).push_back(other.rec.logical_id);
+      }
+      if (!stack_.disable_rollback() && pending_reason_.empty()) {
+        if (!SetStackStatus(StackStatus::kUpdateRollbackInProgress, FailureReason())) return;
+      }
+    }
     MaybeEndFailed();
   }
 
@@ -526,7 +604,10 @@ class UpdateOp {
       SetStackStatus(StackStatus::kUpdateFailed, reason);
       return;
     }
-    if (!SetStackStatus(StackStatus::kUpdateRollbackInProgress, reason)) return;
+    if (stack_.status != StackStatus::kUpdateRollbackInProgress &&
+        !SetStackStatus(StackStatus::kUpdateRollbackInProgress, reason)) {
+      return;
+    }
     StartRollback();
   }
 
@@ -716,33 +797,52 @@ class UpdateOp {
   bool Replaced(const Res& r) const { return !r.drop; }
 
   // DeletionPolicy (removed resources) / UpdateReplacePolicy (replaced ones)
-  // Retain: the old resource is left in the world.
+  // Retain: the old resource is left in the world (DELETE_SKIPPED).
+  // Rollback cleanup: what the failed update added is kept when its
+  // DeletionPolicy says Retain, and a replacement it made when its
+  // UpdateReplacePolicy does; RetainExceptOnCreate does not keep them, as they
+  // were created by the operation being rolled back (AWS DeletionPolicy docs:
+  // "If the stack operation that created the resource is rolled back,
+  // CloudFormation deletes the resource"). In update cleanup both Retain and
+  // RetainExceptOnCreate keep the old resource (it was not created by this
+  // update). After a restart of a rollback cleanup the failed template is no
+  // longer known: everything is deleted.
   bool Retained(const Res& r) {
-    if (rolling_) return false;  // what the failed update made goes
+    if (resumed_rollback_cleanup_) return false;
     const Value* policy = nullptr;
-    if (Replaced(r)) {
-      if (r.decl != nullptr && !r.decl->update_replace_policy.is_null()) policy = &r.decl->update_replace_policy;
-    } else if (r.old_decl != nullptr && !r.old_decl->deletion_policy.is_null()) {
+    const Evaluator* ev = nullptr;
+    if (rolling_) {
+      if (r.decl == nullptr) return false;
+      policy = Replaced(r) ? &r.decl->update_replace_policy : &r.decl->deletion_policy;
+      ev = evaluator_.get();
+    } else if (Replaced(r)) {
+      if (r.decl != nullptr) policy = &r.decl->update_replace_policy;
+      ev = evaluator_.get();
+    } else if (r.old_decl != nullptr) {
       policy = &r.old_decl->deletion_policy;
     }
-    if (policy == nullptr) return false;
-    if (policy->is_string()) return policy->str() == "Retain";
-    Value v;
-    const Evaluator* ev = Replaced(r) ? evaluator_.get() : nullptr;
-    if (ev == nullptr || !ev->Evaluate(*policy, Section::kResourcePolicy, &v).ok()) return false;
-    return v.str() == "Retain";
+    if (policy == nullptr || policy->is_null()) return false;
+    std::string value;
+    if (policy->is_string()) {
+      value = policy->str();
+    } else {
+      Value v;
+      if (ev == nullptr || !ev->Evaluate(*policy, Section::kResourcePolicy, &v).ok()) return false;
+      value = v.str();
+    }
+    return value == "Retain" || (value == "RetainExceptOnCreate" && !rolling_);
   }
 
   void TryCleanup(Res& r) {
     if (!r.cleanup || r.cleanup_started || r.cleanup_waiting > 0) return;
     r.cleanup_started = true;
-    if (Retained(r)) {
-      if (!CleanupEvent(r, ResourceStatus::kDeleteSkipped, "")) return;
+    if (CleanupPhysicalId(r).empty()) {  // nothing was made: nothing to delete, nothing to retain
+      if (!CleanupEvent(r, ResourceStatus::kDeleteComplete, "")) return;
       CleanedUp(r);
       return;
     }
-    if (CleanupPhysicalId(r).empty()) {  // nothing was made: nothing to delete
-      if (!CleanupEvent(r, ResourceStatus::kDeleteComplete, "")) return;
+    if (Retained(r)) {
+      if (!CleanupEvent(r, ResourceStatus::kDeleteSkipped, "")) return;
       CleanedUp(r);
       return;
     }
@@ -917,7 +1017,17 @@ class UpdateOp {
     }
     std::vector<Queued> calls;
     calls.swap(queued_);
+    bool dropped = false;
     for (Queued& q : calls) {
+      Res& r = *q.res;
+      if (r.cancelled && r.rec.progress.is_null() &&
+          (q.call.hook == Hook::kUpdate || (q.call.hook == Hook::kCreate && r.rec.physical_id.empty()))) {
+        // Cancelled before its first call went out: nothing was made or changed.
+        EndCall(r);
+        if (r.replacing) RestoreOld(r);
+        dropped = true;
+        continue;
+      }
       HookOutcome injected;
       double latency = 0;
       const bool inject = ctx_.observer != nullptr && ctx_.observer->BeforeCall(q.call, &injected, &latency);
@@ -941,6 +1051,7 @@ class UpdateOp {
         send();
       }
     }
+    if (dropped) MaybeEndFailed();
   }
 
   void MarkDirty(Res& r) {

@@ -3,7 +3,7 @@
 // (operation.h) hands these statuses here; the create/delete executor stays
 // in operation.cc.
 //
-// The walk (seed 000 runs 4-10, 15, 26, 32, 37; DESIGN.md "Lifecycle"):
+// The walk (seed 000 runs 4-10, 15, 26, 31-38; DESIGN.md "Lifecycle"):
 //  - the plan is made again from the stack's previous template and the
 //    records as they stand, so a resource already updated before a restart
 //    plans as unchanged;
@@ -17,7 +17,15 @@
 //    resources in the reverse of the OLD template's dependency order; its
 //    events leave the resources' statuses as they are; a failing delete is
 //    tried 3 times, then the resource is disassociated (run 37).
-//  - a failure stops new work; once nothing is outstanding the update rolls
+//  - DeletionPolicy / UpdateReplacePolicy Retain: cleanup (and rollback
+//    cleanup, for what the failed update made) skips the delete
+//    (DELETE_SKIPPED) and the resource stays in the world;
+//  - a failure stops new work and cancels siblings still being created or
+//    updated (CREATE_FAILED "Resource creation cancelled" / UPDATE_FAILED
+//    "Resource update cancelled", run 34); their hooks are followed silently
+//    until they answer, so what they made is rolled back or cleaned up; the
+//    stack goes UPDATE_ROLLBACK_IN_PROGRESS at once, and once nothing is
+//    outstanding the update rolls
 //    back (UPDATE_ROLLBACK_IN_PROGRESS: in-place updates undone with the
 //    rollback hook, replacements pointed back, the failed resource assumed
 //    unchanged; UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS deletes what the
@@ -27,8 +35,8 @@
 // (done work plans as unchanged; a create hook under way is resumed), the
 // cleanups resume; UPDATE_ROLLBACK_IN_PROGRESS cannot resume (what in-place
 // updates replaced is kept in memory only) and ends UPDATE_ROLLBACK_FAILED.
-// Not yet: continue-update-rollback, cancelling siblings still running when
-// a resource fails, providers' leaves_partial_updates.
+// Not yet: continue-update-rollback, providers' leaves_partial_updates,
+// the stack's RetainExceptOnCreate flag (only the DeletionPolicy value is).
 #pragma once
 
 #include <string>

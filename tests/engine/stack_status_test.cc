@@ -135,6 +135,9 @@ const std::vector<Edge<R>> kResourceEdges = {
     {R::kCreateComplete, R::kDeleteSkipped},
     {R::kUpdateComplete, R::kDeleteSkipped},
     {R::kDeleteFailed, R::kDeleteSkipped},
+    // Retain on a resource whose create was cancelled after it was made, or whose update failed.
+    {R::kCreateFailed, R::kDeleteSkipped},
+    {R::kUpdateFailed, R::kDeleteSkipped},
 };
 
 std::string Show(std::optional<S> s) { return s ? ms::StackStatusName(*s) : "(new)"; }

@@ -11,6 +11,7 @@
 // DeleteFails (every delete of it fails), UpdateFails, UpdateSeconds (update and
 // rollback hooks: the rollback hook gets the properties to go back to).
 // Physical IDs are "<LogicalId>-<n>", n counting that logical ID's creates.
+// SetMissing names AWS-specific parameter values that do not exist.
 #pragma once
 
 #include <map>
@@ -59,6 +60,12 @@ class UpdFakeProviders : public ProviderRuntime {
     std::lock_guard<std::mutex> l(mu_);
     return live_;
   }
+  // AWS-specific parameter values (AWS::EC2::Image::Id, ...) that do not
+  // exist in the world: ValueExists answers false for them.
+  void SetMissing(std::set<std::string> values) {
+    std::lock_guard<std::mutex> l(mu_);
+    missing_ = std::move(values);
+  }
   // "hook physical_id [changed,...]" per call, in call order.
   std::vector<std::string> log() const {
     std::lock_guard<std::mutex> l(mu_);
@@ -72,6 +79,7 @@ class UpdFakeProviders : public ProviderRuntime {
   std::set<std::string> live_;
   std::map<std::string, int> next_id_;
   std::vector<std::string> log_;
+  std::set<std::string> missing_;
 };
 
 class UpdFakeSession : public ProviderSession {
@@ -87,6 +95,10 @@ class UpdFakeSession : public ProviderSession {
                       UpdateBehavior* out) override {
     *out = UpdateBehavior::kNone;
     return Status::OK();
+  }
+  bool ValueExists(std::string_view, std::string_view value, std::string_view) override {
+    std::lock_guard<std::mutex> l(p_->mu_);
+    return p_->missing_.count(std::string(value)) == 0;
   }
   HookOutcome Call(const HookCall& call) override {
     std::lock_guard<std::mutex> l(p_->mu_);

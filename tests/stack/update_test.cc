@@ -584,3 +584,231 @@ TEST_CASE("a rollback cleanup interrupted by a restart resumes", "[update]") {
   CHECK(std::count(log.begin(), log.end(), "delete A-2") == 1);
   CHECK(std::count(log.begin(), log.end(), "delete B-1") == 1);
 }
+
+TEST_CASE("run 34: a failed update cancels a sibling's create; rollback deletes what it made", "[update]") {
+  Harness h;
+  std::string id = h.Create("s34", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
+  // Instance2 was terminated by hand: its update fails (after 10 s) while
+  // Instance3 is still being created (30 s).
+  Lines events = h.Update(id, R"({
+  "Parameters": {"ImageId": {"Type": "String"}, "InstanceType": {"Type": "String"}},
+  "Resources": {
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"},
+                  "UpdateSeconds": 10, "UpdateFails": "This instance 'Instance2-1' is not in a state from which it can be stopped."}},
+    "Instance3": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}, "CreateSeconds": 30}}
+  }})",
+                          {P("ImageId", "ami-1"), P("InstanceType", "t2.small")});
+  CHECK(events == Lines{
+                      "s34 UPDATE_IN_PROGRESS User Initiated",
+                      "Instance2 UPDATE_IN_PROGRESS",
+                      "Instance3 CREATE_IN_PROGRESS",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance2 UPDATE_FAILED This instance 'Instance2-1' is not in a state from which it can be stopped.",
+                      "Instance3 CREATE_FAILED Resource creation cancelled",
+                      "s34 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Instance3]. "
+                      "The following resource(s) failed to update: [Instance2]. ",
+                      "Instance2 UPDATE_COMPLETE",
+                      "s34 UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "Instance3 DELETE_IN_PROGRESS",
+                      "Instance3 DELETE_COMPLETE",
+                      "s34 UPDATE_ROLLBACK_COMPLETE",
+                  });
+  // The cancelled create was followed to its end, so what it made was deleted.
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "create Instance3-1") == 1);
+  CHECK(std::count(log.begin(), log.end(), "delete Instance3-1") == 1);
+  CHECK(h.providers.live() == std::set<std::string>{"Instance1-1", "Instance2-1"});
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"Instance1", "CREATE_COMPLETE Instance1-1"},
+                                                              {"Instance2", "UPDATE_COMPLETE Instance2-1"}});
+}
+
+TEST_CASE("a failure cancels an update in flight; what it changed is rolled back", "[update]") {
+  Harness h;
+  std::string id = h.Create("sc", R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"InstanceType": "t2.micro"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "Properties": {"InstanceType": "t2.small", "UpdateSeconds": 20}},
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"CreateFails": "boom"}}}})");
+  CHECK(events == Lines{
+                      "sc UPDATE_IN_PROGRESS User Initiated",
+                      "A UPDATE_IN_PROGRESS",
+                      "B CREATE_IN_PROGRESS",
+                      "B CREATE_FAILED boom",
+                      "A UPDATE_FAILED Resource update cancelled",
+                      "sc UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [B]. "
+                      "The following resource(s) failed to update: [A]. ",
+                      "A UPDATE_IN_PROGRESS",
+                      "A UPDATE_COMPLETE",
+                      "sc UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "B DELETE_COMPLETE",
+                      "sc UPDATE_ROLLBACK_COMPLETE",
+                  });
+  // The cancelled update went through, so the rollback hook undid it.
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "rollback A-1 [InstanceType,UpdateSeconds]") == 1);
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].properties.find("InstanceType")->str() == "t2.micro");
+}
+
+TEST_CASE("run 31: an AWS-specific parameter value that does not exist fails at workflow start", "[update]") {
+  Harness h;
+  const char* body = R"({
+  "Parameters": {"ImageId": {"Type": "AWS::EC2::Image::Id"}},
+  "Resources": {"Instance1": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}}}}})";
+  std::string id = h.Create("s31p", body, {P("ImageId", "ami-1")});
+  h.providers.SetMissing({"ami-bad"});
+  Lines events = h.Update(id, body, {P("ImageId", "ami-bad")});
+  CHECK(events ==
+        Lines{
+            "s31p UPDATE_IN_PROGRESS User Initiated",
+            "s31p UPDATE_ROLLBACK_IN_PROGRESS Parameter validation failed: parameter value ami-bad for parameter name "
+            "ImageId does not exist",
+            "s31p UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+            "s31p UPDATE_ROLLBACK_COMPLETE",
+        });
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"Instance1", "CREATE_COMPLETE Instance1-1"}});
+  CHECK(h.Stack(id).parameters.at(0).value == "ami-1");
+}
+
+TEST_CASE("run 38: a failing rollback cleanup delete is retried, then disassociated", "[update]") {
+  Harness h;
+  std::string id = h.Create("s38", R"({"Resources": {
+    "SG1": {"Type": "Test::Upd::Thing"}, "SG2": {"Type": "Test::Upd::Thing"}}})");
+  // SG3 gets used outside the stack before Instance3 fails.
+  Lines events = h.Update(id, R"T({"Resources": {
+    "SG2": {"Type": "Test::Upd::Thing"},
+    "SG3": {"Type": "Test::Upd::Thing", "Properties": {"DeleteFails": "resource SG3-1 has a dependent object"}},
+    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"Groups": [{"Ref": "SG3"}]}},
+    "Instance2": {"Type": "Test::Upd::Thing", "DependsOn": "Instance1"},
+    "Instance3": {"Type": "Test::Upd::Thing", "DependsOn": "Instance2",
+                  "Properties": {"CreateFails": "Invalid id: \"bogus\" (expecting \"ami-...\")"}}}})T");
+  const std::string failed = "SG3 DELETE_FAILED resource SG3-1 has a dependent object";
+  CHECK(events == Lines{
+                      "s38 UPDATE_IN_PROGRESS User Initiated",
+                      "SG3 CREATE_IN_PROGRESS",
+                      "SG3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "SG3 CREATE_COMPLETE",
+                      "Instance1 CREATE_IN_PROGRESS",
+                      "Instance1 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance1 CREATE_COMPLETE",
+                      "Instance2 CREATE_IN_PROGRESS",
+                      "Instance2 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance2 CREATE_COMPLETE",
+                      "Instance3 CREATE_IN_PROGRESS",
+                      "Instance3 CREATE_FAILED Invalid id: \"bogus\" (expecting \"ami-...\")",
+                      "s38 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Instance3]. ",
+                      "s38 UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "Instance3 DELETE_COMPLETE",
+                      "Instance2 DELETE_IN_PROGRESS",
+                      "Instance2 DELETE_COMPLETE",
+                      "Instance1 DELETE_IN_PROGRESS",
+                      "Instance1 DELETE_COMPLETE",
+                      "SG3 DELETE_IN_PROGRESS",
+                      failed,
+                      "SG3 DELETE_IN_PROGRESS",
+                      failed,
+                      "SG3 DELETE_IN_PROGRESS",
+                      failed,
+                      "s38 UPDATE_ROLLBACK_COMPLETE Update successful. One or more resources could not be deleted.",
+                  });
+  // SG3 is disassociated: gone from the stack, still in the world.
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"SG1", "CREATE_COMPLETE SG1-1"},
+                                                              {"SG2", "CREATE_COMPLETE SG2-1"}});
+  CHECK(h.providers.live() == std::set<std::string>{"SG1-1", "SG2-1", "SG3-1"});
+}
+
+TEST_CASE("run 36: a failing rollback step ends UPDATE_ROLLBACK_FAILED", "[update]") {
+  Harness h;
+  // The fake's rollback hook gets the properties to go back to: a failing
+  // rollback of Instance2 (terminated by hand after its update) is scripted
+  // on its old properties.
+  std::string id = h.Create("s36", R"({"Resources": {
+    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.micro"}},
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.micro",
+                  "UpdateFails": "This instance 'Instance2-1' is not in a state from which it can be stopped."}}}})");
+  Lines events = h.Update(id, R"T({"Resources": {
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.small"}},
+    "Instance3": {"Type": "Test::Upd::Thing", "DependsOn": "Instance2", "Properties": {"ImageId": "ami-1"}},
+    "Instance4": {"Type": "Test::Upd::Thing", "DependsOn": ["Instance2", "Instance3"],
+                  "Properties": {"ImageId": {"Ref": "Instance2"}, "CreateFails": "Invalid id: \"Instance2-1\" (expecting \"ami-...\")"}}}})T");
+  CHECK(events == Lines{
+                      "s36 UPDATE_IN_PROGRESS User Initiated",
+                      "Instance2 UPDATE_IN_PROGRESS",
+                      "Instance2 UPDATE_COMPLETE",
+                      "Instance3 CREATE_IN_PROGRESS",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 CREATE_COMPLETE",
+                      "Instance4 CREATE_IN_PROGRESS",
+                      "Instance4 CREATE_FAILED Invalid id: \"Instance2-1\" (expecting \"ami-...\")",
+                      "s36 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Instance4]. ",
+                      "Instance2 UPDATE_IN_PROGRESS",
+                      "Instance2 UPDATE_FAILED This instance 'Instance2-1' is not in a state from which it can be stopped.",
+                      "s36 UPDATE_ROLLBACK_FAILED The following resource(s) failed to update: [Instance2]. ",
+                  });
+  CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_ROLLBACK_FAILED"));
+  // No further action: nothing was cleaned up.
+  CHECK(h.providers.live() == std::set<std::string>{"Instance1-1", "Instance2-1", "Instance3-1"});
+}
+
+TEST_CASE("Retain policies: update cleanup skips the delete and leaves the resource", "[update]") {
+  Harness h;
+  std::string id = h.Create("sk", R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "DeletionPolicy": "Retain"},
+    "B": {"Type": "Test::Upd::Thing", "UpdateReplacePolicy": "Retain", "Properties": {"Path": "/a/"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {
+    "B": {"Type": "Test::Upd::Thing", "UpdateReplacePolicy": "Retain", "Properties": {"Path": "/b/"}}}})");
+  CHECK(events ==
+        Lines{
+            "sk UPDATE_IN_PROGRESS User Initiated",
+            "B UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one",
+            "B UPDATE_IN_PROGRESS Resource creation initiated",
+            "B UPDATE_COMPLETE",
+            "sk UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+            "B DELETE_SKIPPED",
+            "A DELETE_SKIPPED",
+            "sk UPDATE_COMPLETE",
+        });
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"B", "UPDATE_COMPLETE B-2"}});
+  CHECK(h.providers.live() == std::set<std::string>{"A-1", "B-1", "B-2"});
+  Lines log = h.providers.log();
+  CHECK(std::count_if(log.begin(), log.end(), [](const std::string& l) { return l.rfind("delete", 0) == 0; }) == 0);
+}
+
+TEST_CASE("Retain policies: update rollback cleanup keeps what Retain marks", "[update]") {
+  Harness h;
+  std::string id = h.Create("sq", R"({"Resources": {"X": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {
+    "X": {"Type": "Test::Upd::Thing", "UpdateReplacePolicy": "Retain", "Properties": {"Path": "/b/"}},
+    "N": {"Type": "Test::Upd::Thing", "DeletionPolicy": "Retain"},
+    "M": {"Type": "Test::Upd::Thing", "DeletionPolicy": "RetainExceptOnCreate"},
+    "F": {"Type": "Test::Upd::Thing", "DependsOn": ["X", "N", "M"], "Properties": {"CreateFails": "boom"}}}})");
+  const std::string replacing =
+      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+  CHECK(events == Lines{
+                      "sq UPDATE_IN_PROGRESS User Initiated",
+                      "X" + replacing,
+                      "N CREATE_IN_PROGRESS",
+                      "M CREATE_IN_PROGRESS",
+                      "X UPDATE_IN_PROGRESS Resource creation initiated",
+                      "X UPDATE_COMPLETE",
+                      "N CREATE_IN_PROGRESS Resource creation initiated",
+                      "N CREATE_COMPLETE",
+                      "M CREATE_IN_PROGRESS Resource creation initiated",
+                      "M CREATE_COMPLETE",
+                      "F CREATE_IN_PROGRESS",
+                      "F CREATE_FAILED boom",
+                      "sq UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [F]. ",
+                      "X UPDATE_COMPLETE",
+                      "sq UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "F DELETE_COMPLETE",
+                      "X DELETE_SKIPPED",
+                      "N DELETE_SKIPPED",
+                      "M DELETE_IN_PROGRESS",
+                      "M DELETE_COMPLETE",
+                      "sq UPDATE_ROLLBACK_COMPLETE",
+                  });
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"X", "UPDATE_COMPLETE X-1"}});
+  CHECK(h.providers.live() == std::set<std::string>{"N-1", "X-1", "X-2"});
+}

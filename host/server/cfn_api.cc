@@ -7,6 +7,9 @@
 #include "cli/io.h"
 #include "eval/validate.h"
 #include "server/stack_xml.h"
+#include "store/stack_tables.h"
+#include "store/world_table.h"
+#include "template/template.h"
 
 namespace ms::server {
 namespace {
@@ -53,6 +56,24 @@ std::string ResponseXml(const std::string& action, bool has_result, const std::s
   return out;
 }
 
+// AWS pages DescribeStackEvents and ListStacks 100 items at a time.
+constexpr size_t kPageSize = 100;
+
+// The page of `ids` (in listing order) that NextToken starts: the token is the
+// id of the page's first item, so items added to the front meanwhile (newer
+// events) do not shift the pages. *end is one past the page.
+Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t* begin, size_t* end) {
+  *begin = 0;
+  if (q.Has("NextToken")) {
+    const std::string token = q.Get("NextToken");
+    auto it = std::find(ids.begin(), ids.end(), token);
+    if (it == ids.end()) return Status::Validation("Invalid NextToken: " + token);
+    *begin = static_cast<size_t>(it - ids.begin());
+  }
+  *end = std::min(ids.size(), *begin + kPageSize);
+  return Status::OK();
+}
+
 }  // namespace
 
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
@@ -84,6 +105,13 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"DescribeStackResources", {&CfnApi::DescribeStackResources, true}},
       {"ListStacks", {&CfnApi::ListStacks, true}},
       {"GetTemplate", {&CfnApi::GetTemplate, true}},
+      {"UpdateStack", {&CfnApi::UpdateStack, true}},
+      {"DescribeStackResource", {&CfnApi::DescribeStackResource, true}},
+      {"ListStackResources", {&CfnApi::ListStackResources, true}},
+      {"ListExports", {&CfnApi::ListExports, true}},
+      {"ListImports", {&CfnApi::ListImports, true}},
+      {"GetTemplateSummary", {&CfnApi::GetTemplateSummary, true}},
+      {"UpdateTerminationProtection", {&CfnApi::UpdateTerminationProtection, true}},
   };
   const std::string action = q.Get("Action");
   if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);
@@ -208,9 +236,18 @@ Status CfnApi::DescribeStackEvents(Call& c) {
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
   std::vector<StackEvent> events;
   MS_RETURN_IF_ERROR(c.service.Events(stack.id, &events));
-  c.w.Open("StackEvents");
-  for (const StackEvent& e : events) WriteEvent(c.w, e);
-  c.w.Close();
+  std::vector<std::string> ids;
+  for (const StackEvent& e : events) ids.push_back(e.event_id);
+  size_t begin = 0, end = 0;
+  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
+  if (begin == end) {
+    c.w.Empty("StackEvents");
+  } else {
+    c.w.Open("StackEvents");
+    for (size_t i = begin; i < end; ++i) WriteEvent(c.w, events[i]);
+    c.w.Close();
+  }
+  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
   return Status::OK();
 }
 
@@ -272,19 +309,24 @@ Status CfnApi::ListStacks(Call& c) {
   }
   std::vector<StackRecord> all;
   MS_RETURN_IF_ERROR(c.service.ListStacks(&all));
-  bool any = false;
-  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+  std::vector<const StackRecord*> listed;
+  std::vector<std::string> ids;
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {  // newest first
     const std::string status = StackStatusName(it->status);
     if (!filter.empty() && std::find(filter.begin(), filter.end(), status) == filter.end()) continue;
-    if (!any) c.w.Open("StackSummaries");
-    any = true;
-    WriteStackSummary(c.w, *it);
+    listed.push_back(&*it);
+    ids.push_back(it->id);
   }
-  if (any) {
-    c.w.Close();
-  } else {
+  size_t begin = 0, end = 0;
+  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
+  if (begin == end) {
     c.w.Empty("StackSummaries");
+  } else {
+    c.w.Open("StackSummaries");
+    for (size_t i = begin; i < end; ++i) WriteStackSummary(c.w, *listed[i]);
+    c.w.Close();
   }
+  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
   return Status::OK();
 }
 
@@ -299,6 +341,171 @@ Status CfnApi::GetTemplate(Call& c) {
   c.w.Text("TemplateBody", stack.template_body);
   c.w.Members("StagesAvailable", {"Original", "Processed"});
   return Status::OK();
+}
+
+Status CfnApi::UpdateStack(Call& c) {
+  UpdateStackInput in;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
+  in.use_previous_template = c.q.Flag("UsePreviousTemplate");
+  if (!in.use_previous_template || !c.q.Get("TemplateBody").empty() || !c.q.Get("TemplateURL").empty()) {
+    MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, &in.template_body));
+  }
+  for (const auto& p : c.q.Structs("Parameters")) {
+    ParameterInput input;
+    auto f = p.find("ParameterKey");
+    input.key = f == p.end() ? "" : f->second;
+    f = p.find("ParameterValue");
+    if (f != p.end()) input.value = f->second;
+    f = p.find("UsePreviousValue");
+    input.use_previous_value = f != p.end() && f->second == "true";
+    in.parameters.push_back(std::move(input));
+  }
+  in.capabilities = c.q.List("Capabilities");
+  in.disable_rollback = c.q.Flag("DisableRollback");
+  in.client_request_token = c.q.Get("ClientRequestToken");
+
+  StackRecord existing;
+  if (!c.service.FindStack(in.stack_name, &existing).ok()) {
+    std::string ignored;
+    return c.service.StartUpdate(in, &ignored);  // AWS's "Stack [x] does not exist"
+  }
+  MS_RETURN_IF_ERROR(runner_->Reserve(existing.name));
+  std::string id;
+  Status s = c.service.StartUpdate(in, &id);  // "No updates are to be performed." is a ValidationError
+  if (!s.ok()) {
+    runner_->Release(existing.name);
+    return s;
+  }
+  runner_->Enqueue(existing.name, id, c.region);
+  c.w.Text("StackId", id);
+  return Status::OK();
+}
+
+Status CfnApi::DescribeStackResource(Call& c) {
+  std::string name, logical_id;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
+  MS_RETURN_IF_ERROR(Required(c.q, "LogicalResourceId", "logicalResourceId", &logical_id));
+  StackRecord stack;
+  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  std::vector<ResourceRecord> resources;
+  MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
+  for (const ResourceRecord& r : resources) {
+    if (r.logical_id != logical_id) continue;
+    WriteStackResourceDetail(c.w, stack, r);
+    return Status::OK();
+  }
+  // The same message as the CLI's describe-stack-resource (cli/stack_commands.cc).
+  return Status::Validation("Resource " + logical_id + " does not exist for stack " + name);
+}
+
+Status CfnApi::ListStackResources(Call& c) {
+  std::string name;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
+  StackRecord stack;
+  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  std::vector<ResourceRecord> resources;
+  MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
+  if (resources.empty()) {
+    c.w.Empty("StackResourceSummaries");
+    return Status::OK();
+  }
+  c.w.Open("StackResourceSummaries");
+  for (const ResourceRecord& r : resources) WriteStackResourceSummary(c.w, r);
+  c.w.Close();
+  return Status::OK();
+}
+
+Status CfnApi::ListExports(Call& c) {
+  std::vector<StackRecord> stacks;
+  MS_RETURN_IF_ERROR(c.service.ListStacks(&stacks));
+  bool any = false;
+  for (const StackRecord& st : stacks) {
+    if (st.status == StackStatus::kDeleteComplete) continue;
+    for (const StackOutputValue& o : st.outputs) {
+      if (o.export_name.empty()) continue;
+      if (!any) c.w.Open("Exports");
+      any = true;
+      c.w.Open("member");
+      c.w.Text("ExportingStackId", st.id);
+      c.w.Text("Name", o.export_name);
+      c.w.Text("Value", o.value);
+      c.w.Close();
+    }
+  }
+  if (any) {
+    c.w.Close();
+  } else {
+    c.w.Empty("Exports");
+  }
+  return Status::OK();
+}
+
+Status CfnApi::ListImports(Call& c) {
+  std::string export_name;
+  MS_RETURN_IF_ERROR(Required(c.q, "ExportName", "exportName", &export_name));
+  std::vector<StackRecord> stacks;
+  MS_RETURN_IF_ERROR(c.service.ListStacks(&stacks));
+  std::vector<std::string> names;
+  for (const StackRecord& st : stacks) {
+    if (st.status == StackStatus::kDeleteComplete) continue;
+    if (std::find(st.imports.begin(), st.imports.end(), export_name) != st.imports.end()) names.push_back(st.name);
+  }
+  // The same message as the CLI's list-imports (cli/stack_commands.cc).
+  if (names.empty()) return Status::Validation("Export '" + export_name + "' is not imported by any stack.");
+  c.w.Members("Imports", names);
+  return Status::OK();
+}
+
+Status CfnApi::GetTemplateSummary(Call& c) {
+  std::string body;
+  const std::string name = c.q.Get("StackName");
+  if (!name.empty()) {
+    StackRecord stack;
+    MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+    body = stack.template_body;
+  } else {
+    MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, &body));
+  }
+  Template t;
+  TemplateSummary summary;
+  MS_RETURN_IF_ERROR(ms::ValidateTemplate(body, &t, &summary, ctx_.providers));
+  WriteTemplateSummaryDetail(c.w, t, summary);
+  return Status::OK();
+}
+
+Status CfnApi::UpdateTerminationProtection(Call& c) {
+  std::string name, flag;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
+  MS_RETURN_IF_ERROR(Required(c.q, "EnableTerminationProtection", "enableTerminationProtection", &flag));
+  StackRecord stack;
+  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  // The runner's thread saves its stack record whole at each checkpoint, so a
+  // change made meanwhile would be lost: moonstack refuses it (AWS does not).
+  if (runner_->Busy(stack.name)) {
+    return Status::Validation("moonstack cannot change termination protection while an operation is in progress "
+                              "on stack [" + stack.name + "]");
+  }
+  stack.termination_protection = c.q.Flag("EnableTerminationProtection");
+  StoreBatch batch;
+  batch.stacks.push_back(stack);
+  MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, nullptr, &batch));
+  c.w.Text("StackId", stack.id);
+  return Status::OK();
+}
+
+Status CfnApi::Reset(World* world) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!runner_->Idle()) {
+    return Status::Validation("moonstack cannot reset while a stack operation is in progress");
+  }
+  MS_RETURN_IF_ERROR(ctx_.db->Transaction([&] {
+    for (const char* table : {"events", "resources", "exports", "stacks"}) {
+      MS_RETURN_IF_ERROR(ctx_.db->Exec(std::string("DELETE FROM ") + table));
+    }
+    return Status::OK();
+  }));
+  world->Clear();
+  return SaveWorld(ctx_.db, world);
 }
 
 }  // namespace ms::server

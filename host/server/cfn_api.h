@@ -39,6 +39,11 @@ class CfnApi {
   // Answers one request; `region` comes from the SigV4 credential scope.
   ApiResponse Handle(const QueryRequest& q, const std::string& region, const std::string& request_id);
 
+  // POST /moonstack/reset: forgets every stack (records, resources, events,
+  // exports) and every world record, so tests start from nothing. Refused
+  // while an operation is queued or running (its thread owns those rows).
+  Status Reset(World* world);
+
  private:
   struct Call {
     const QueryRequest& q;
@@ -54,6 +59,13 @@ class CfnApi {
   Status DescribeStackResources(Call& c);
   Status ListStacks(Call& c);
   Status GetTemplate(Call& c);
+  Status UpdateStack(Call& c);
+  Status DescribeStackResource(Call& c);
+  Status ListStackResources(Call& c);
+  Status ListExports(Call& c);
+  Status ListImports(Call& c);
+  Status GetTemplateSummary(Call& c);
+  Status UpdateTerminationProtection(Call& c);
 
   std::mutex mu_;  // one request at a time uses ctx_.db
   OperationContext ctx_;

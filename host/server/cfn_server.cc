@@ -11,6 +11,7 @@
 #include "cli/io.h"
 #include "server/cfn_api.h"
 #include "server/operation_runner.h"
+#include "server/wait_signal.h"
 #include "store/schema.h"
 
 namespace ms::server {
@@ -62,11 +63,36 @@ Status Serve(const ServeOptions& options) {
   OperationRunner runner(session.service().context(), state_path);
   CfnApi api(request_ctx, &runner);
 
+  WaitSignals signals;
+  MS_RETURN_IF_ERROR(signals.Open(session.service().context().world, &session.clock(), options.session.providers));
+
   httplib::Server http;
   http.set_payload_max_length(options.max_body_bytes);
   const std::string default_region = options.session.region;
   http.Get("/moonstack/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("{\"status\":\"ok\"}", "application/json");
+  });
+  // Test isolation: every stack and world record forgotten.
+  http.Post("/moonstack/reset", [&](const httplib::Request&, httplib::Response& res) {
+    Status s = api.Reset(session.service().context().world);
+    if (s.ok()) {
+      res.set_content("{\"status\":\"reset\"}", "application/json");
+    } else {
+      res.status = s.code() == Status::Code::kInternal ? 500 : 409;
+      res.set_content(cli::Json{{"status", "error"}, {"message", s.message()}}.dump(), "application/json");
+    }
+  });
+  // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
+  http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
+    WaitSignals::Reply reply;
+    if (WaitSignals::IsHandlePath(req.path)) {
+      reply = signals.Signal(req.path, req.body);
+    } else {
+      reply = WaitSignals::Reply{404, "<Error><Code>NoSuchKey</Code><Message>moonstack accepts PUT only on a "
+                                      "wait-condition handle's path</Message></Error>"};
+    }
+    res.status = reply.http_status;
+    if (!reply.body.empty()) res.set_content(reply.body, "application/xml");
   });
   // A content-reader handler: it receives the body itself, so cpp-httplib's
   // own 8 KiB cap on form-encoded bodies (compiled into the library) does not

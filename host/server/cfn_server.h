@@ -3,6 +3,10 @@
 //
 //   POST /                   form-encoded Action=...&Version=2010-05-15 (cfn_api.h)
 //   GET  /moonstack/health   {"status":"ok"} once the server is ready
+//   POST /moonstack/reset    forgets every stack and world record ({"status":"reset"};
+//                            409 while an operation is in progress)
+//   PUT  /<handle ARN>?...   a wait-condition signal: the handle URL's path and
+//                            query on this host (wait_signal.h)
 //
 // SigV4 headers are accepted but not verified; the region is the one of the
 // credential scope. Bodies over max_body_bytes are refused (413). Workflows

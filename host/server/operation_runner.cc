@@ -36,6 +36,16 @@ void OperationRunner::Release(const std::string& stack_name) {
   ReleaseLocked(stack_name);
 }
 
+bool OperationRunner::Idle() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return locks_.empty() && queue_.empty();
+}
+
+bool OperationRunner::Busy(const std::string& stack_name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return locks_.count(stack_name) != 0;
+}
+
 void OperationRunner::ReleaseLocked(const std::string& stack_name) {
   auto it = locks_.find(stack_name);
   if (it == locks_.end()) return;

@@ -43,6 +43,10 @@ class OperationRunner {
   // one Enqueue or Release.
   Status Reserve(const std::string& stack_name);
   void Release(const std::string& stack_name);
+  // True when no operation is reserved, queued or running.
+  bool Idle();
+  // True while an operation on the stack is reserved, queued or running.
+  bool Busy(const std::string& stack_name);
   // Runs the operation in progress on stack_id (its name reserved) in `region`.
   void Enqueue(const std::string& stack_name, const std::string& stack_id, const std::string& region);
 

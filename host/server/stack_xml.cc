@@ -1,6 +1,9 @@
 #include "server/stack_xml.h"
 
+#include <algorithm>
+
 #include "run/clock.h"
+#include "template/template.h"
 
 namespace ms::server {
 namespace {
@@ -100,18 +103,76 @@ void WriteEvent(XmlWriter& w, const StackEvent& e) {
   w.Close();
 }
 
-void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r) {
-  w.Open("member");
+// StackResource and StackResourceDetail: the same members but the
+// element's name and the timestamp's.
+static void WriteResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const char* element,
+                          const char* timestamp) {
+  w.Open(element);
   w.Text("StackName", s.name);
   w.Text("StackId", s.id);
   w.Text("LogicalResourceId", r.logical_id);
   w.Optional("PhysicalResourceId", r.physical_id);
   w.Text("ResourceType", r.type);
-  Timestamp(w, "Timestamp", r.updated_ms);
+  Timestamp(w, timestamp, r.updated_ms);
   w.Text("ResourceStatus", ResourceStatusName(r.status));
   w.Optional("ResourceStatusReason", r.reason);
   Drift(w, "StackResourceDriftStatus");
   w.Close();
+}
+
+void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r) {
+  WriteResource(w, s, r, "member", "Timestamp");
+}
+
+void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r) {
+  WriteResource(w, s, r, "StackResourceDetail", "LastUpdatedTimestamp");
+}
+
+void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r) {
+  w.Open("member");
+  w.Text("LogicalResourceId", r.logical_id);
+  w.Optional("PhysicalResourceId", r.physical_id);
+  w.Text("ResourceType", r.type);
+  Timestamp(w, "LastUpdatedTimestamp", r.updated_ms);
+  w.Text("ResourceStatus", ResourceStatusName(r.status));
+  w.Optional("ResourceStatusReason", r.reason);
+  Drift(w, "StackResourceDriftStatus");
+  w.Close();
+}
+
+void WriteTemplateSummaryDetail(XmlWriter& w, const Template& t, const TemplateSummary& summary) {
+  if (summary.parameters.empty()) {
+    w.Empty("Parameters");
+  } else {
+    w.Open("Parameters");
+    for (const TemplateSummary::Parameter& p : summary.parameters) {
+      const ParameterDecl* decl = t.FindParameter(p.key);
+      w.Open("member");
+      w.Text("ParameterKey", p.key);
+      if (p.default_value) w.Text("DefaultValue", p.no_echo ? "****" : *p.default_value);
+      if (decl != nullptr) w.Text("ParameterType", decl->type);
+      w.Bool("NoEcho", p.no_echo);
+      w.Optional("Description", p.description);
+      w.Open("ParameterConstraints");
+      if (decl != nullptr && !decl->allowed_values.empty()) w.Members("AllowedValues", decl->allowed_values);
+      w.Close();
+      w.Close();
+    }
+    w.Close();
+  }
+  if (summary.description) w.Text("Description", *summary.description);
+  if (!summary.capabilities.empty()) {
+    w.Members("Capabilities", summary.capabilities);
+    w.Text("CapabilitiesReason", summary.capabilities_reason);
+  }
+  std::vector<std::string> types;  // each once, in document order
+  for (const ResourceDecl& r : t.resources) {
+    if (std::find(types.begin(), types.end(), r.type) == types.end()) types.push_back(r.type);
+  }
+  w.Members("ResourceTypes", types);
+  // Templates without AWSTemplateFormatVersion are read as the only version there is.
+  w.Text("Version", t.format_version.empty() ? "2010-09-09" : t.format_version);
+  if (!summary.declared_transforms.empty()) w.Members("DeclaredTransforms", summary.declared_transforms);
 }
 
 void WriteTemplateSummary(XmlWriter& w, const TemplateSummary& summary) {

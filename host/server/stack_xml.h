@@ -14,6 +14,11 @@ void WriteStack(XmlWriter& w, const StackRecord& s);                            
 void WriteStackSummary(XmlWriter& w, const StackRecord& s);                     // StackSummaries.member
 void WriteEvent(XmlWriter& w, const StackEvent& e);                             // StackEvents.member
 void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r);  // StackResources.member
+void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r);  // StackResourceDetail
+void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r);  // StackResourceSummaries.member
+// GetTemplateSummaryResult's members: ValidateTemplate's summary with each
+// parameter's type and constraints, the resource types and the format version.
+void WriteTemplateSummaryDetail(XmlWriter& w, const Template& t, const TemplateSummary& summary);
 // ValidateTemplateResult's members.
 void WriteTemplateSummary(XmlWriter& w, const TemplateSummary& summary);
 

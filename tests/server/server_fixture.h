@@ -1,0 +1,161 @@
+// The fixture of the server tests: a `moonstack serve` child process on a
+// free port, driven by the real aws CLI and boto3 (the machine's python3).
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include "test_util.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+namespace ms::test::server {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+using Run = ms::test::CommandResult;
+
+inline Run Sh(const std::string& cmd) {
+  return ms::test::RunCommand(cmd + " 2>&1");
+}
+
+// A port nobody listens on now (the kernel's pick for port 0).
+inline int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// GET path over a plain socket: the whole response, or "" when nothing listens.
+inline std::string HttpGet(int port, const std::string& path) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  std::string out;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+    std::string req = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+    if (write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size())) {
+      char buf[4096];
+      ssize_t n;
+      while ((n = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+    }
+  }
+  close(fd);
+  return out;
+}
+
+inline const char* kTemplate = R"({
+  "Description": "a network",
+  "Parameters": {"Cidr": {"Type": "String", "Default": "10.0.0.0/16", "Description": "the VPC's range"}},
+  "Resources": {
+    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": {"Ref": "Cidr"}}},
+    "Group": {"Type": "AWS::EC2::SecurityGroup",
+              "Properties": {"GroupDescription": "web", "VpcId": {"Ref": "Vpc"}}}
+  },
+  "Outputs": {"VpcId": {"Value": {"Ref": "Vpc"}}}
+})";
+
+// A `moonstack serve` child process on a free port with a fresh state file;
+// stopped (SIGTERM, then SIGKILL) when the test ends.
+class Server {
+ public:
+  explicit Server(const std::string& name, const std::string& time_scale = "0.001") {
+    dir_ = (fs::temp_directory_path() / ("moonstack_server_" + name)).string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::ofstream(dir_ + "/t.json") << kTemplate;
+    port_ = FreePort();
+    const std::string port = std::to_string(port_), state = dir_ + "/state.db", log = dir_ + "/serve.log";
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      FILE* f = freopen(log.c_str(), "w", stderr);
+      (void)f;
+      execl(MOONSTACK_BINARY, MOONSTACK_BINARY, "serve", "--port", port.c_str(), "--state", state.c_str(),
+            "--time-scale", time_scale.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 200; ++i) {  // up to 20 s: the providers load first
+      if (HttpGet(port_, "/moonstack/health").find("\"status\":\"ok\"") != std::string::npos) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    FAIL("the server did not answer /moonstack/health");
+  }
+  ~Server() {
+    kill(pid_, SIGTERM);
+    for (int i = 0; i < 100; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+
+  const std::string& dir() const { return dir_; }
+  int port() const { return port_; }
+  std::string Env(const std::string& region = "us-east-1") const {
+    return "AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x AWS_DEFAULT_REGION=" + region +
+           " AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null ";
+  }
+  // `aws cloudformation <args>` against the server.
+  Run Aws(const std::string& args) const {
+    return Sh(Env() + "aws cloudformation " + args + " --endpoint-url http://127.0.0.1:" + std::to_string(port_));
+  }
+  json AwsJson(const std::string& args) const {
+    Run r = Aws(args + " --output json");
+    INFO("aws cloudformation " << args << "\n" << r.out);
+    REQUIRE(r.exit_code == 0);
+    return r.out.empty() ? json() : json::parse(r.out);
+  }
+  // A python3 script with `cf`, a boto3 CloudFormation client for the server,
+  // and `template`; it prints one JSON document.
+  json Python(const std::string& body) const {
+    const std::string file = dir_ + "/script.py";
+    std::ofstream(file) << "import boto3, botocore, json\n"
+                        << "cf = boto3.client('cloudformation', endpoint_url='http://127.0.0.1:" << port_
+                        << "', region_name='us-east-1')\n"
+                        << "template = open('" << dir_ << "/t.json').read()\n"
+                        << "def error(fn, **kw):\n"
+                        << "    try:\n"
+                        << "        fn(**kw)\n"
+                        << "    except botocore.exceptions.ClientError as e:\n"
+                        << "        return {'Code': e.response['Error']['Code'], 'Message': e.response['Error']['Message'],\n"
+                        << "                'Status': e.response['ResponseMetadata']['HTTPStatusCode']}\n"
+                        << "    return None\n"
+                        << body;
+    Run r = Sh(Env() + "python3 " + file);
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out);
+  }
+
+ private:
+  std::string dir_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+}  // namespace ms::test::server

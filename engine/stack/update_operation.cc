@@ -1051,7 +1051,10 @@ class UpdateOp {
         send();
       }
     }
-    if (dropped) MaybeEndFailed();
+    if (dropped) {  // the failure phase may be over now, and may have queued the rollback's calls
+      MaybeEndFailed();
+      if (!queued_.empty()) RequestPump();
+    }
   }
 
   void MarkDirty(Res& r) {

@@ -433,15 +433,11 @@ struct Iteration {
 // TODO(engine bugs): seeds whose run currently finds an engine bug. They are
 // kept out so the suite stays green; remove them once the bugs are fixed
 // (MOONSTACK_PROP_SEED=<seed> replays one with its templates and events).
-const std::set<uint32_t> kKnownBad = {
-    // C. An update rollback stops with the stack in UPDATE_ROLLBACK_IN_PROGRESS
-    //    (RunOperation: "update stopped with the stack in ...") after a failed
-    //    replacement and a cancelled in-place update. TODO: fix in
-    //    engine/stack/update_operation.cc. (Bugs A, B and D this test found —
-    //    Retain on CREATE_FAILED / UPDATE_FAILED resources, and records a failed
-    //    update left behind not deleted by delete-stack — are fixed.)
-    20261125, 20261222, 20261252, 20261348,
-};
+// Seeds that exposed engine bugs are kept out here while a bug is open (none
+// now: the four this test found — Retain on CREATE_FAILED / UPDATE_FAILED
+// resources, records a failed update left behind, an update rollback whose
+// calls were queued after a dropped call and never sent — are fixed).
+const std::set<uint32_t> kKnownBad = {};
 
 }  // namespace
 

@@ -104,6 +104,27 @@ void CrashPoint() {
   if (crash_after > 0 && ++commits == crash_after) std::raise(SIGKILL);
 }
 
+Value ParametersToValue(const std::vector<StackParameterValue>& params) {
+  Value::List out;
+  for (const StackParameterValue& p : params) {
+    Value pv = Value::MakeMap();
+    pv.set("key", Str(p.key));
+    pv.set("value", Str(p.value));
+    pv.set("no_echo", Value::Bool(p.no_echo));
+    pv.set("resolved_value", Str(p.resolved_value));
+    out.push_back(std::move(pv));
+  }
+  return Value::MakeList(std::move(out));
+}
+
+std::vector<StackParameterValue> ParametersFromValue(const Value& list) {
+  std::vector<StackParameterValue> out;
+  for (const Value& p : list.list()) {
+    out.push_back({GetStr(p, "key"), GetStr(p, "value"), GetBool(p, "no_echo"), GetStr(p, "resolved_value")});
+  }
+  return out;
+}
+
 }  // namespace
 
 Value StackToValue(const StackRecord& s) {
@@ -116,16 +137,7 @@ Value StackToValue(const StackRecord& s) {
   v.set("created_ms", Value::Integer(s.created_ms));
   v.set("updated_ms", Value::Integer(s.updated_ms));
   v.set("deleted_ms", Value::Integer(s.deleted_ms));
-  Value::List params;
-  for (const StackParameterValue& p : s.parameters) {
-    Value pv = Value::MakeMap();
-    pv.set("key", Str(p.key));
-    pv.set("value", Str(p.value));
-    pv.set("no_echo", Value::Bool(p.no_echo));
-    pv.set("resolved_value", Str(p.resolved_value));
-    params.push_back(std::move(pv));
-  }
-  v.set("parameters", Value::MakeList(std::move(params)));
+  v.set("parameters", ParametersToValue(s.parameters));
   v.set("capabilities", Value::StringList(s.capabilities));
   Value::List tags;
   for (const StackTag& t : s.tags) {
@@ -152,16 +164,7 @@ Value StackToValue(const StackRecord& s) {
   v.set("imports", Value::StringList(s.imports));
   if (!s.previous_template_body.empty()) {
     v.set("previous_template_body", Str(s.previous_template_body));
-    std::vector<Value> prev;
-    for (const StackParameterValue& p : s.previous_parameters) {
-      Value pv = Value::MakeMap();
-      pv.set("key", Str(p.key));
-      pv.set("value", Str(p.value));
-      pv.set("no_echo", Value::Bool(p.no_echo));
-      pv.set("resolved_value", Str(p.resolved_value));
-      prev.push_back(std::move(pv));
-    }
-    v.set("previous_parameters", Value::MakeList(std::move(prev)));
+    v.set("previous_parameters", ParametersToValue(s.previous_parameters));
   }
   return v;
 }
@@ -178,9 +181,7 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.created_ms = GetInt(v, "created_ms");
   s.updated_ms = GetInt(v, "updated_ms");
   s.deleted_ms = GetInt(v, "deleted_ms");
-  for (const Value& p : GetList(v, "parameters").list()) {
-    s.parameters.push_back({GetStr(p, "key"), GetStr(p, "value"), GetBool(p, "no_echo"), GetStr(p, "resolved_value")});
-  }
+  s.parameters = ParametersFromValue(GetList(v, "parameters"));
   for (const Value& c : GetList(v, "capabilities").list()) s.capabilities.push_back(c.str());
   for (const Value& t : GetList(v, "tags").list()) s.tags.push_back({GetStr(t, "key"), GetStr(t, "value")});
   for (const Value& o : GetList(v, "outputs").list()) {
@@ -192,10 +193,7 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   for (const Value& r : GetList(v, "retain_resources").list()) s.retain_resources.push_back(r.str());
   for (const Value& i : GetList(v, "imports").list()) s.imports.push_back(i.str());
   s.previous_template_body = GetStr(v, "previous_template_body");
-  for (const Value& p : GetList(v, "previous_parameters").list()) {
-    s.previous_parameters.push_back(
-        {GetStr(p, "key"), GetStr(p, "value"), GetBool(p, "no_echo"), GetStr(p, "resolved_value")});
-  }
+  s.previous_parameters = ParametersFromValue(GetList(v, "previous_parameters"));
   *out = std::move(s);
   return Status::OK();
 }

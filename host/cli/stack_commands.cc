@@ -198,6 +198,13 @@ Status OpenStack(const StackArgs& a, StackSession* session, StackRecord* stack) 
   return session->service().FindStack(a.stack_name, stack);
 }
 
+// OpenStack, and the stack's resources.
+Status OpenStackResources(const StackArgs& a, StackSession* session, StackRecord* stack,
+                          std::vector<ResourceRecord>* resources) {
+  MS_RETURN_IF_ERROR(OpenStack(a, session, stack));
+  return session->service().Resources(stack->id, resources);
+}
+
 int RunDescribeEvents(const StackArgs& a) {
   const char* op = "DescribeStackEvents";
   StackSession session;
@@ -216,9 +223,8 @@ int RunDescribeResources(const StackArgs& a) {
   const char* op = "DescribeStackResources";
   StackSession session;
   StackRecord stack;
-  Status s = OpenStack(a, &session, &stack);
   std::vector<ResourceRecord> resources;
-  if (s.ok()) s = session.service().Resources(stack.id, &resources);
+  Status s = OpenStackResources(a, &session, &stack, &resources);
   if (!s.ok()) return Fail(op, s);
   Json list = Json::array();
   for (const ResourceRecord& r : resources) {
@@ -233,9 +239,8 @@ int RunDescribeResource(const StackArgs& a) {
   const char* op = "DescribeStackResource";
   StackSession session;
   StackRecord stack;
-  Status s = OpenStack(a, &session, &stack);
   std::vector<ResourceRecord> resources;
-  if (s.ok()) s = session.service().Resources(stack.id, &resources);
+  Status s = OpenStackResources(a, &session, &stack, &resources);
   if (!s.ok()) return Fail(op, s);
   for (const ResourceRecord& r : resources) {
     if (r.logical_id == a.logical_id) {
@@ -250,9 +255,8 @@ int RunListResources(const StackArgs& a) {
   const char* op = "ListStackResources";
   StackSession session;
   StackRecord stack;
-  Status s = OpenStack(a, &session, &stack);
   std::vector<ResourceRecord> resources;
-  if (s.ok()) s = session.service().Resources(stack.id, &resources);
+  Status s = OpenStackResources(a, &session, &stack, &resources);
   if (!s.ok()) return Fail(op, s);
   Json list = Json::array();
   for (const ResourceRecord& r : resources) list.push_back(StackResourceSummaryJson(r));

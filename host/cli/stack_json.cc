@@ -89,19 +89,22 @@ Json EventJson(const StackEvent& e) {
   return j;
 }
 
-Json StackResourceJson(const StackRecord& s, const ResourceRecord& r) {
+// StackResource and StackResourceDetail: the same members but the timestamp's name.
+static Json ResourceJson(const StackRecord& s, const ResourceRecord& r, const char* timestamp) {
   Json j;
   j["StackName"] = s.name;
   j["StackId"] = s.id;
   j["LogicalResourceId"] = r.logical_id;
   if (!r.physical_id.empty()) j["PhysicalResourceId"] = r.physical_id;
   j["ResourceType"] = r.type;
-  j["Timestamp"] = CliTimestamp(r.updated_ms);
+  j[timestamp] = CliTimestamp(r.updated_ms);
   j["ResourceStatus"] = ResourceStatusName(r.status);
   if (!r.reason.empty()) j["ResourceStatusReason"] = r.reason;
   j["DriftInformation"] = Drift("StackResourceDriftStatus");
   return j;
 }
+
+Json StackResourceJson(const StackRecord& s, const ResourceRecord& r) { return ResourceJson(s, r, "Timestamp"); }
 
 Json StackResourceSummaryJson(const ResourceRecord& r) {
   Json j;
@@ -116,17 +119,7 @@ Json StackResourceSummaryJson(const ResourceRecord& r) {
 }
 
 Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r) {
-  Json j;
-  j["StackName"] = s.name;
-  j["StackId"] = s.id;
-  j["LogicalResourceId"] = r.logical_id;
-  if (!r.physical_id.empty()) j["PhysicalResourceId"] = r.physical_id;
-  j["ResourceType"] = r.type;
-  j["LastUpdatedTimestamp"] = CliTimestamp(r.updated_ms);
-  j["ResourceStatus"] = ResourceStatusName(r.status);
-  if (!r.reason.empty()) j["ResourceStatusReason"] = r.reason;
-  j["DriftInformation"] = Drift("StackResourceDriftStatus");
-  return j;
+  return ResourceJson(s, r, "LastUpdatedTimestamp");
 }
 
 }  // namespace ms::cli

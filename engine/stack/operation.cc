@@ -10,6 +10,7 @@
 #include "eval/parameters.h"
 #include "graph/graph.h"
 #include "stack/op_common.h"
+#include "stack/operation_core.h"
 #include "stack/dynamic_references.h"
 #include "stack/stack_environment.h"
 #include "stack/update_operation.h"
@@ -19,36 +20,18 @@
 namespace ms {
 namespace {
 
-constexpr const char* kStackType = kStackResourceType;
-
 // A resource of the operation: its record and where the walk is with it.
-struct Node {
+struct Node : TrackedResource {
   int index = 0;               // graph node
   const ResourceDecl* decl = nullptr;
-  ResourceRecord rec;
-  bool has_record = false;     // the stack has this resource (a record exists)
   int waiting_on = 0;          // create: dependencies not complete; delete: dependents not deleted
   bool started = false;        // this phase has begun work on it
-  bool busy = false;           // a call or a timer of this node is outstanding
   bool initiated = false;      // "Resource creation initiated" recorded
-  bool cancelled = false;      // create cancelled: followed silently until its hook answers
-  bool dirty = false;          // its record changed since the last checkpoint
 };
 
-class Op {
+class Op : public OperationCore {
  public:
-  explicit Op(const OperationContext& ctx)
-      : ctx_(ctx),
-        scheduler_(ctx.providers, ctx.clock, ctx.scheduler),
-        env_([this](const std::string& name, std::string* value) { return LookupExport(name, value); },
-             [this](std::string_view type, std::string_view value) {
-               ProviderSession* s = Session();
-               return s == nullptr || s->ValueExists(type, value, ctx_.region);
-             },
-             [this](std::string_view name, std::string* value) {
-               ProviderSession* s = Session();
-               return s != nullptr && s->SsmParameter(name, ctx_.region, value);
-             }) {}
+  explicit Op(const OperationContext& ctx) : OperationCore(ctx) {}
 
   Status Run(const std::string& stack_id) {
     MS_RETURN_IF_ERROR(Load(stack_id));
@@ -59,26 +42,15 @@ class Op {
       default:
         return Status::Internal(std::string("no operation to run on a stack in ") + StackStatusName(stack_.status));
     }
-    Pump();
-    MS_RETURN_IF_ERROR(scheduler_.Run());
-    MS_RETURN_IF_ERROR(error_);
-    MS_RETURN_IF_ERROR(Flush());
-    if (!IsTerminal(stack_.status)) {
-      return Status::Internal(std::string("operation stopped with the stack in ") + StackStatusName(stack_.status));
-    }
-    return Status::OK();
+    return RunToEnd();
   }
 
  private:
   // --- loading -----------------------------------------------------------------
 
   Status Load(const std::string& stack_id) {
-    bool found = false;
-    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, stack_id, &stack_, &found));
-    if (!found) return Status::NotFound("Stack with id " + stack_id + " does not exist");
-    rng_.seed(std::hash<std::string>()(stack_id) ^ static_cast<uint64_t>(ctx_.clock->NowMs()));
     std::vector<ResourceRecord> records;
-    MS_RETURN_IF_ERROR(LoadResources(ctx_.db, stack_id, &records));
+    MS_RETURN_IF_ERROR(LoadStackAndRecords(stack_id, &records));
 
     MS_RETURN_IF_ERROR(LoadTemplate(stack_.template_body, &template_));
     std::vector<ParameterInput> given;
@@ -126,14 +98,6 @@ class Op {
       if (!n.rec.physical_id.empty()) env_.SetResource(&n.rec);
     }
     return Status::OK();
-  }
-
-  bool LookupExport(const std::string& name, std::string* value) {
-    ExportRecord e;
-    bool found = false;
-    if (!FindExport(ctx_.db, name, &e, &found).ok() || !found) return false;
-    *value = e.value;
-    return true;
   }
 
   // --- create --------------------------------------------------------------------
@@ -322,51 +286,13 @@ class Op {
 
   void MaybeFinishCreate() {
     if (failing_ || stack_.status != StackStatus::kCreateInProgress || created_ < graph_.size()) return;
-    Status s = EvaluateOutputs();
+    Status s = EvaluateOutputs(template_, *evaluator_);
     if (!s.ok()) {
       EndCreate(s.message());
       return;
     }
     stack_.imports.assign(env_.imports().begin(), env_.imports().end());
     SetStackStatus(StackStatus::kCreateComplete, "");
-  }
-
-  Status EvaluateOutputs() {
-    stack_.outputs.clear();
-    for (const OutputDecl& o : template_.outputs) {
-      if (!evaluator_->Included(o.condition)) continue;
-      StackOutputValue out;
-      out.key = o.name;
-      Value v;
-      MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.value, Section::kOutputs, &v));
-      out.value = ScalarText(v);
-      if (!o.description.is_null()) {
-        Value d;
-        MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.description, Section::kOutputs, &d));
-        out.description = d.str();
-      }
-      if (!o.export_name.is_null()) {
-        Value e;
-        MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.export_name, Section::kOutputs, &e));
-        out.export_name = e.str();
-        ExportRecord existing;
-        bool found = false;
-        MS_RETURN_IF_ERROR(FindExport(ctx_.db, out.export_name, &existing, &found));
-        if (found && existing.stack_id != stack_.id) {
-          return Status::Validation("Export with name " + out.export_name +
-                                    " is already exported by stack " + StackNameOf(existing.stack_id));
-        }
-      }
-      stack_.outputs.push_back(std::move(out));
-    }
-    return Status::OK();
-  }
-
-  std::string StackNameOf(const std::string& stack_id) {
-    StackRecord other;
-    bool found = false;
-    if (LoadStack(ctx_.db, stack_id, &other, &found).ok() && found) return other.name;
-    return stack_id;
   }
 
   // --- delete (stack deletion and create rollback) ----------------------------------
@@ -526,17 +452,7 @@ class Op {
 
   // --- calls ----------------------------------------------------------------------
 
-  HookContext Context(const Node& n) const {
-    HookContext c;
-    c.stack_name = stack_.name;
-    c.stack_id = stack_.id;
-    c.logical_id = n.decl->logical_id;
-    c.region = ctx_.region;
-    c.account_id = ctx_.account_id;
-    c.update_policy = n.decl->update_policy;
-    c.now_ms = ctx_.clock->NowMs();
-    return c;
-  }
+  HookContext Context(const Node& n) const { return BaseContext(n.decl->logical_id, n.decl->update_policy); }
 
   HookCall NewCall(const Node& n, Hook hook) const {
     HookCall call;
@@ -547,233 +463,28 @@ class Op {
     return call;
   }
 
-  // Journals the intent, then queues the call (sent by Pump after a commit).
-  void Dispatch(Node& n, HookCall call, Scheduler::CallDone done) {
-    if (!n.busy) {
-      n.busy = true;
-      ++outstanding_;
-    }
-    n.rec.pending_hook = HookName(call.hook);
-    MarkDirty(n);
-    queued_.push_back({&n, std::move(call), std::move(done)});
-  }
-
-  // An in-progress answer: save the progress, call again after its delay.
-  void Poll(Node& n, const HookOutcome& o, std::function<void()> again) {
-    n.rec.progress = o.progress;
-    MarkDirty(n);
-    scheduler_.After(o.after_seconds, [this, again = std::move(again)] {
-      again();
-      RequestPump();
-    });
-  }
-
-  void EndCall(Node& n) {
-    n.rec.pending_hook.clear();
-    n.rec.progress = Value();
-    if (n.busy) {
-      n.busy = false;
-      --outstanding_;
-    }
-  }
-
-  // Pumps once the scheduler has run every callback of this round: under a
-  // virtual clock no call is then in flight, so the checkpoint holds the
-  // world exactly as the recorded outcomes left it (a crash loses nothing the
-  // journal does not know about), and one commit serves the whole round.
-  void RequestPump() {
-    if (pump_requested_) return;
-    pump_requested_ = true;
-    scheduler_.After(0, [this] {
-      pump_requested_ = false;
-      Pump();
-    });
-  }
-
-  // Commits the checkpoint, then hands the queued calls to the scheduler.
-  void Pump() {
-    if (!error_.ok()) return;
-    Status s = Flush();
-    if (!s.ok()) {
-      Abort(s);
-      return;
-    }
-    std::vector<Queued> calls;
-    calls.swap(queued_);
-    bool dropped = false;
-    for (Queued& q : calls) {
-      Node& n = *q.node;
-      if (n.cancelled && q.call.hook == Hook::kCreate && n.rec.physical_id.empty() && n.rec.progress.is_null()) {
-        // Cancelled before its first call went out: nothing was made.
-        EndCall(n);
-        MarkDirty(n);
-        dropped = true;
-        continue;
-      }
-      HookOutcome injected;
-      double latency = 0;
-      const bool inject = ctx_.observer != nullptr && ctx_.observer->BeforeCall(q.call, &injected, &latency);
-      auto done = std::make_shared<Scheduler::CallDone>(
-          [this, d = std::move(q.done)](const HookOutcome& o) {
-            if (!error_.ok()) return;
-            d(o);
-            RequestPump();
-          });
-      auto send = [this, inject, injected, call = std::move(q.call), done]() mutable {
-        if (inject) {
-          (*done)(injected);
-        } else {
-          call.ctx.now_ms = ctx_.clock->NowMs();
-          scheduler_.Call(std::move(call), *done);
-        }
-      };
-      if (latency > 0 || inject) {
-        scheduler_.After(latency, std::move(send));
-      } else {
-        send();
-      }
-    }
-    if (dropped) {  // the phase may be over now
-      MaybeEndCreate();
-      if (!queued_.empty() || !batch_.empty() || stack_dirty_) Pump();
-    }
-  }
-
-  // The record goes into the next checkpoint once, however often it changed.
-  void MarkDirty(Node& n) {
-    if (n.dirty) return;
-    n.dirty = true;
-    dirty_.push_back(&n);
-  }
-
-  Status Flush() {
-    for (Node* n : dirty_) {
-      batch_.resources.push_back(n->rec);
-      n->dirty = false;
-    }
-    dirty_.clear();
-    if (stack_dirty_) {
-      batch_.stacks.push_back(stack_);
-      stack_dirty_ = false;
-    }
-    return CommitBatch(ctx_.db, ctx_.world, &batch_);
-  }
-
-  void Abort(const Status& s) {
-    if (error_.ok()) error_ = s;
-    scheduler_.Stop();
-  }
-
-  ProviderSession* Session() {
-    if (!session_) {
-      Status s = ctx_.providers->NewSession(&session_);
-      if (!s.ok()) {
-        Abort(s);
-        return nullptr;
-      }
-    }
-    return session_.get();
-  }
-
-  // --- statuses and events ---------------------------------------------------------
-
-  bool SetStatus(Node& n, ResourceStatus to, const std::string& reason, const Value& properties = Value()) {
-    std::optional<ResourceStatus> from;
-    if (n.rec.updated_ms != 0) from = n.rec.status;
-    // "Resource creation initiated" repeats CREATE_IN_PROGRESS with a reason.
-    const bool repeat = from && *from == to && to == ResourceStatus::kCreateInProgress;
-    if (!repeat) {
-      Status s = CheckResourceTransition(from, to);
-      if (!s.ok()) {
-        Abort(Status::Internal(s.message() + " (" + n.decl->logical_id + ")"));
-        return false;
-      }
-    }
-    n.rec.status = to;
-    n.rec.reason = reason;
-    n.rec.updated_ms = ctx_.clock->NowMs();
-    MarkDirty(n);
-    StackEvent e = NewEvent();
-    e.logical_id = n.rec.logical_id;
-    e.physical_id = n.rec.physical_id;
-    e.type = n.rec.type;
-    e.status = ResourceStatusName(to);
-    e.reason = reason;
-    if (!properties.is_null()) e.properties = properties.ToJson();
-    Record(std::move(e));
+  bool DropCancelled(TrackedResource& r, const HookCall& call) override {
+    if (call.hook != Hook::kCreate || !r.rec.physical_id.empty() || !r.rec.progress.is_null()) return false;
+    EndCall(r);  // cancelled before its first call went out: nothing was made
     return true;
   }
 
-  bool SetStackStatus(StackStatus to, const std::string& reason) {
-    Status s = CheckStackTransition(stack_.status, to);
-    if (!s.ok()) {
-      Abort(s);
-      return false;
-    }
-    stack_.status = to;
-    stack_.reason = reason;
-    if (to == StackStatus::kDeleteComplete) stack_.deleted_ms = ctx_.clock->NowMs();
-    stack_dirty_ = true;
-    StackEvent e = NewEvent();
-    e.logical_id = stack_.name;
-    e.physical_id = stack_.id;
-    e.type = kStackType;
-    e.status = StackStatusName(to);
-    e.reason = reason;
-    Record(std::move(e));
-    return true;
-  }
+  void Settle() override { MaybeEndCreate(); }
 
-  StackEvent NewEvent() {
-    StackEvent e;
-    e.event_id = Uuid();
-    e.stack_id = stack_.id;
-    e.stack_name = stack_.name;
-    e.timestamp_ms = ctx_.clock->NowMs();
-    e.client_request_token = stack_.client_request_token;
-    return e;
-  }
-
-  void Record(StackEvent e) {
-    if (ctx_.observer != nullptr) ctx_.observer->OnEvent(e);
-    batch_.events.push_back(std::move(e));
-  }
-
-  std::string Uuid() { return NewEventId(&rng_); }
-
-  struct Queued {
-    Node* node;
-    HookCall call;
-    Scheduler::CallDone done;
-  };
-
-  const OperationContext& ctx_;
-  Scheduler scheduler_;
-  StackEnvironment env_;
-  std::unique_ptr<ProviderSession> session_;  // this thread's: validation
-  StackRecord stack_;
-  bool stack_dirty_ = false;
   Template template_;
   ParameterValues params_;
   PseudoParameters pseudo_;
   std::unique_ptr<Evaluator> evaluator_;
   DependencyGraph graph_;
   std::vector<Node> nodes_;
-  std::vector<Node*> dirty_;  // nodes whose record the next checkpoint writes
   std::deque<ResourceDecl> extra_decls_;  // records the template no longer has (see Load)
   int extras_left_ = 0;                   // of those, not yet deleted
   size_t created_ = 0;        // nodes CREATE_COMPLETE
   std::unordered_map<std::string, int> by_name_;
-  StoreBatch batch_;
-  std::vector<Queued> queued_;
-  int outstanding_ = 0;  // nodes with a call or timer outstanding
-  bool pump_requested_ = false;
   bool failing_ = false, create_ended_ = false;
   bool deleting_ = false, delete_ended_ = false, rollback_ = false;
   std::vector<std::string> failed_, delete_failed_;
   std::string pending_stack_reason_;
-  std::mt19937_64 rng_;
-  Status error_;
 };
 
 }  // namespace

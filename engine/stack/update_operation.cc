@@ -12,6 +12,7 @@
 #include "plan/property_diff.h"
 #include "stack/dynamic_references.h"
 #include "stack/op_common.h"
+#include "stack/operation_core.h"
 #include "stack/stack_environment.h"
 #include "store/stack_tables.h"
 #include "template/template.h"
@@ -35,9 +36,7 @@ constexpr double kRetryBaseSeconds = 60;
 
 // A resource of the update: of the new template (node >= 0), of the old one
 // only (removed: node < 0), or both.
-struct Res {
-  ResourceRecord rec;
-  bool has_record = false;
+struct Res : TrackedResource {
   const ResourceDecl* decl = nullptr;      // the new template's; null when removed
   const ResourceDecl* old_decl = nullptr;  // the old template's; null when added
   const ResourcePlan* plan = nullptr;      // null when removed
@@ -49,10 +48,6 @@ struct Res {
   bool replacing = false;  // creating its replacement
   bool added = false;      // created by this update
   bool touched = false;    // updated in place by this update: prev_* is what it had
-  // Cancelled because a sibling failed (seed 000 run 34): its hook is still
-  // followed, silently, until it answers, so what it made is known (and
-  // rolled back or cleaned up), as create does (operation.cc).
-  bool cancelled = false;
   Value prev_props, prev_attrs;
   Value new_props;         // update in place: the properties being applied
   std::vector<std::string> changed;
@@ -62,24 +57,11 @@ struct Res {
   bool cleanup_started = false, cleanup_done = false;
   int tries = 0;
   ResourceStatus cleanup_status = ResourceStatus::kCreateComplete;  // its events' own lifecycle
-  // Calls.
-  bool busy = false, dirty = false;
 };
 
-class UpdateOp {
+class UpdateOp : public OperationCore {
  public:
-  explicit UpdateOp(const OperationContext& ctx)
-      : ctx_(ctx),
-        scheduler_(ctx.providers, ctx.clock, ctx.scheduler),
-        env_([this](const std::string& name, std::string* value) { return LookupExport(name, value); },
-             [this](std::string_view type, std::string_view value) {
-               ProviderSession* s = Session();
-               return s == nullptr || s->ValueExists(type, value, ctx_.region);
-             },
-             [this](std::string_view name, std::string* value) {
-               ProviderSession* s = Session();
-               return s != nullptr && s->SsmParameter(name, ctx_.region, value);
-             }) {}
+  explicit UpdateOp(const OperationContext& ctx) : OperationCore(ctx) {}
 
   Status Run(const std::string& stack_id) {
     MS_RETURN_IF_ERROR(Load(stack_id));
@@ -102,26 +84,15 @@ class UpdateOp {
     } else {
       return Status::Internal(std::string("no update to run on a stack in ") + StackStatusName(stack_.status));
     }
-    Pump();
-    MS_RETURN_IF_ERROR(scheduler_.Run());
-    MS_RETURN_IF_ERROR(error_);
-    MS_RETURN_IF_ERROR(Flush());
-    if (!IsTerminal(stack_.status)) {
-      return Status::Internal(std::string("update stopped with the stack in ") + StackStatusName(stack_.status));
-    }
-    return Status::OK();
+    return RunToEnd();
   }
 
  private:
   // --- loading -----------------------------------------------------------------
 
   Status Load(const std::string& stack_id) {
-    bool found = false;
-    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, stack_id, &stack_, &found));
-    if (!found) return Status::NotFound("Stack with id " + stack_id + " does not exist");
-    rng_.seed(std::hash<std::string>()(stack_id) ^ static_cast<uint64_t>(ctx_.clock->NowMs()));
     std::vector<ResourceRecord> records;
-    MS_RETURN_IF_ERROR(LoadResources(ctx_.db, stack_id, &records));
+    MS_RETURN_IF_ERROR(LoadStackAndRecords(stack_id, &records));
 
     // The plan, from the previous template to the current one, against the
     // records as they are (after a restart, what was done plans as no change).
@@ -148,7 +119,7 @@ class UpdateOp {
     if (pin.session == nullptr) return error_;
     pin.exports = [this](const std::string& name, std::string* value) { return LookupExport(name, value); };
     pin.ssm = [this](std::string_view name, std::string* value) {
-      return session_->SsmParameter(name, ctx_.region, value);
+      return Session()->SsmParameter(name, ctx_.region, value);
     };
     pin.now_ms = ctx_.clock->NowMs();
     MS_RETURN_IF_ERROR(MakePlan(pin, &plan_));
@@ -215,14 +186,6 @@ class UpdateOp {
     return Status::OK();
   }
 
-  bool LookupExport(const std::string& name, std::string* value) {
-    ExportRecord e;
-    bool found = false;
-    if (!FindExport(ctx_.db, name, &e, &found).ok() || !found) return false;
-    *value = e.value;
-    return true;
-  }
-
   // --- the update phase ---------------------------------------------------------------
 
   void StartUpdate() {
@@ -275,16 +238,9 @@ class UpdateOp {
   }
 
   HookContext ContextOf(const Res& r) const {
-    HookContext c;
-    c.stack_name = stack_.name;
-    c.stack_id = stack_.id;
-    c.logical_id = r.rec.logical_id.empty() ? r.decl->logical_id : r.rec.logical_id;
-    c.region = ctx_.region;
-    c.account_id = ctx_.account_id;
     const ResourceDecl* d = r.decl != nullptr ? r.decl : r.old_decl;
-    if (d != nullptr) c.update_policy = d->update_policy;
-    c.now_ms = ctx_.clock->NowMs();
-    return c;
+    return BaseContext(r.rec.logical_id.empty() ? r.decl->logical_id : r.rec.logical_id,
+                       d != nullptr ? d->update_policy : Value());
   }
 
   void TryStart(Res& r) {
@@ -703,7 +659,7 @@ class UpdateOp {
       return;
     }
     finished_update_ = true;
-    Status s = EvaluateOutputs();
+    Status s = EvaluateOutputs(*plan_.tmpl, *evaluator_);
     if (!s.ok()) {
       Fail(s.message());
       return;
@@ -711,46 +667,6 @@ class UpdateOp {
     stack_.imports.assign(env_.imports().begin(), env_.imports().end());
     if (!SetStackStatus(StackStatus::kUpdateCompleteCleanupInProgress, "")) return;
     StartCleanup();
-  }
-
-  Status EvaluateOutputs() {
-    std::vector<StackOutputValue> outputs;
-    for (const OutputDecl& o : plan_.tmpl->outputs) {
-      if (!evaluator_->Included(o.condition)) continue;
-      StackOutputValue out;
-      out.key = o.name;
-      Value v;
-      MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.value, Section::kOutputs, &v));
-      out.value = ScalarText(v);
-      if (!o.description.is_null()) {
-        Value d;
-        MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.description, Section::kOutputs, &d));
-        out.description = d.str();
-      }
-      if (!o.export_name.is_null()) {
-        Value e;
-        MS_RETURN_IF_ERROR(evaluator_->Evaluate(o.export_name, Section::kOutputs, &e));
-        out.export_name = e.str();
-        ExportRecord existing;
-        bool found = false;
-        MS_RETURN_IF_ERROR(FindExport(ctx_.db, out.export_name, &existing, &found));
-        if (found && existing.stack_id != stack_.id) {
-          return Status::Validation("Export with name " + out.export_name + " is already exported by stack " +
-                                    StackNameOf(existing.stack_id));
-        }
-      }
-      outputs.push_back(std::move(out));
-    }
-    stack_.outputs = std::move(outputs);
-    stack_dirty_ = true;
-    return Status::OK();
-  }
-
-  std::string StackNameOf(const std::string& stack_id) {
-    StackRecord other;
-    bool found = false;
-    if (LoadStack(ctx_.db, stack_id, &other, &found).ok() && found) return other.name;
-    return stack_id;
   }
 
   // --- cleanup ---------------------------------------------------------------------
@@ -885,14 +801,9 @@ class UpdateOp {
         if (++r.tries < kCleanupTries) {
           // Tried again later (run 37); the wait keeps the phase open.
           const double wait = kRetryBaseSeconds * static_cast<double>(1 << (r.tries - 1));
-          r.busy = true;
-          ++outstanding_;
-          scheduler_.After(wait, [this, &r] {
-            r.busy = false;
-            --outstanding_;
+          Wait(r, wait, [this, &r] {
             if (!CleanupEvent(r, ResourceStatus::kDeleteInProgress, "")) return;
             CallCleanupDelete(r);
-            RequestPump();
           });
           return;
         }
@@ -917,10 +828,7 @@ class UpdateOp {
     } else {
       env_.ClearResource(r.rec.logical_id);
       r.has_record = false;
-      if (r.dirty) {
-        dirty_.erase(std::remove(dirty_.begin(), dirty_.end(), &r), dirty_.end());
-        r.dirty = false;
-      }
+      ForgetDirty(r);
       batch_.removed_resources.emplace_back(stack_.id, r.rec.logical_id);
     }
     if (CleanupNode(r) >= 0) {
@@ -959,7 +867,7 @@ class UpdateOp {
     return true;
   }
 
-  // --- calls (as operation.cc) ---------------------------------------------------------
+  // --- calls ---------------------------------------------------------------------------
 
   HookCall NewCall(const Res& r, Hook hook) {
     HookCall call;
@@ -970,199 +878,18 @@ class UpdateOp {
     return call;
   }
 
-  void Dispatch(Res& r, HookCall call, Scheduler::CallDone done) {
-    if (!r.busy) {
-      r.busy = true;
-      ++outstanding_;
-    }
-    r.rec.pending_hook = HookName(call.hook);
-    MarkDirty(r);
-    queued_.push_back({&r, std::move(call), std::move(done)});
-  }
-
-  void Poll(Res& r, const HookOutcome& o, std::function<void()> again) {
-    r.rec.progress = o.progress;
-    MarkDirty(r);
-    scheduler_.After(o.after_seconds, [this, again = std::move(again)] {
-      again();
-      RequestPump();
-    });
-  }
-
-  void EndCall(Res& r) {
-    r.rec.pending_hook.clear();
-    r.rec.progress = Value();
-    MarkDirty(r);
-    if (r.busy) {
-      r.busy = false;
-      --outstanding_;
-    }
-  }
-
-  void RequestPump() {
-    if (pump_requested_) return;
-    pump_requested_ = true;
-    scheduler_.After(0, [this] {
-      pump_requested_ = false;
-      Pump();
-    });
-  }
-
-  void Pump() {
-    if (!error_.ok()) return;
-    Status s = Flush();
-    if (!s.ok()) {
-      Abort(s);
-      return;
-    }
-    std::vector<Queued> calls;
-    calls.swap(queued_);
-    bool dropped = false;
-    for (Queued& q : calls) {
-      Res& r = *q.res;
-      if (r.cancelled && r.rec.progress.is_null() &&
-          (q.call.hook == Hook::kUpdate || (q.call.hook == Hook::kCreate && r.rec.physical_id.empty()))) {
-        // Cancelled before its first call went out: nothing was made or changed.
-        EndCall(r);
-        if (r.replacing) RestoreOld(r);
-        dropped = true;
-        continue;
-      }
-      HookOutcome injected;
-      double latency = 0;
-      const bool inject = ctx_.observer != nullptr && ctx_.observer->BeforeCall(q.call, &injected, &latency);
-      auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done)](const HookOutcome& o) {
-        if (!error_.ok()) return;
-        d(o);
-        MaybeEndFailed();
-        RequestPump();
-      });
-      auto send = [this, inject, injected, call = std::move(q.call), done]() mutable {
-        if (inject) {
-          (*done)(injected);
-        } else {
-          call.ctx.now_ms = ctx_.clock->NowMs();
-          scheduler_.Call(std::move(call), *done);
-        }
-      };
-      if (latency > 0 || inject) {
-        scheduler_.After(latency, std::move(send));
-      } else {
-        send();
-      }
-    }
-    if (dropped) {  // the failure phase may be over now, and may have queued the rollback's calls
-      MaybeEndFailed();
-      if (!queued_.empty()) RequestPump();
-    }
-  }
-
-  void MarkDirty(Res& r) {
-    if (r.dirty || !r.has_record) return;
-    r.dirty = true;
-    dirty_.push_back(&r);
-  }
-
-  Status Flush() {
-    for (Res* r : dirty_) {
-      batch_.resources.push_back(r->rec);
-      r->dirty = false;
-    }
-    dirty_.clear();
-    if (stack_dirty_) {
-      batch_.stacks.push_back(stack_);
-      stack_dirty_ = false;
-    }
-    return CommitBatch(ctx_.db, ctx_.world, &batch_);
-  }
-
-  void Abort(const Status& s) {
-    if (error_.ok()) error_ = s;
-    scheduler_.Stop();
-  }
-
-  ProviderSession* Session() {
-    if (!session_) {
-      Status s = ctx_.providers->NewSession(&session_);
-      if (!s.ok()) {
-        Abort(s);
-        return nullptr;
-      }
-    }
-    return session_.get();
-  }
-
-  // --- statuses and events ---------------------------------------------------------
-
-  bool SetStatus(Res& r, ResourceStatus to, const std::string& reason, const Value& properties = Value()) {
-    std::optional<ResourceStatus> from;
-    if (r.rec.updated_ms != 0) from = r.rec.status;
-    Status s = CheckResourceTransition(from, to);
-    if (!s.ok()) {
-      Abort(Status::Internal(s.message() + " (" + r.rec.logical_id + ")"));
-      return false;
-    }
-    r.rec.status = to;
-    r.rec.reason = reason;
-    r.rec.updated_ms = ctx_.clock->NowMs();
-    MarkDirty(r);
-    StackEvent e = NewEvent();
-    e.logical_id = r.rec.logical_id;
-    e.physical_id = r.rec.physical_id;
-    e.type = r.rec.type;
-    e.status = ResourceStatusName(to);
-    e.reason = reason;
-    if (!properties.is_null()) e.properties = properties.ToJson();
-    Record(std::move(e));
+  bool DropCancelled(TrackedResource& t, const HookCall& call) override {
+    Res& r = static_cast<Res&>(t);
+    if (!r.rec.progress.is_null()) return false;
+    if (call.hook != Hook::kUpdate && !(call.hook == Hook::kCreate && r.rec.physical_id.empty())) return false;
+    // Cancelled before its first call went out: nothing was made or changed.
+    EndCall(r);
+    if (r.replacing) RestoreOld(r);
     return true;
   }
 
-  bool SetStackStatus(StackStatus to, const std::string& reason) {
-    Status s = CheckStackTransition(stack_.status, to);
-    if (!s.ok()) {
-      Abort(s);
-      return false;
-    }
-    stack_.status = to;
-    stack_.reason = reason;
-    stack_dirty_ = true;
-    StackEvent e = NewEvent();
-    e.logical_id = stack_.name;
-    e.physical_id = stack_.id;
-    e.type = kStackResourceType;
-    e.status = StackStatusName(to);
-    e.reason = reason;
-    Record(std::move(e));
-    return true;
-  }
+  void Settle() override { MaybeEndFailed(); }
 
-  StackEvent NewEvent() {
-    StackEvent e;
-    e.event_id = NewEventId(&rng_);
-    e.stack_id = stack_.id;
-    e.stack_name = stack_.name;
-    e.timestamp_ms = ctx_.clock->NowMs();
-    e.client_request_token = stack_.client_request_token;
-    return e;
-  }
-
-  void Record(StackEvent e) {
-    if (ctx_.observer != nullptr) ctx_.observer->OnEvent(e);
-    batch_.events.push_back(std::move(e));
-  }
-
-  struct Queued {
-    Res* res;
-    HookCall call;
-    Scheduler::CallDone done;
-  };
-
-  const OperationContext& ctx_;
-  Scheduler scheduler_;
-  StackEnvironment env_;
-  std::unique_ptr<ProviderSession> session_;  // this thread's: validation, DecideUpdate
-  StackRecord stack_;
-  bool stack_dirty_ = false;
   Plan plan_;
   std::unique_ptr<Evaluator> evaluator_;  // the new template's
   std::shared_ptr<const Template> old_tmpl_;
@@ -1170,12 +897,7 @@ class UpdateOp {
   DependencyGraph old_graph_;
   std::vector<Res> res_;  // sized once in Load: pointers into it stay valid
   std::unordered_map<std::string, int> by_name_;
-  std::vector<Res*> dirty_;
-  StoreBatch batch_;
-  std::vector<Queued> queued_;
-  int outstanding_ = 0;
   size_t done_ = 0;  // resources of the new graph done
-  bool pump_requested_ = false;
   bool failing_ = false, finished_update_ = false, update_ended_ = false, ended_ = false;
   bool rolling_ = false, rollback_ended_ = false, resumed_rollback_cleanup_ = false;
   std::vector<std::string> rollback_failed_;
@@ -1184,8 +906,6 @@ class UpdateOp {
   int cleanup_left_ = 0;
   std::vector<std::string> failed_create_, failed_update_;
   std::string pending_reason_;
-  std::mt19937_64 rng_;
-  Status error_;
 };
 
 }  // namespace

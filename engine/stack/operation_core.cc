@@ -1,0 +1,309 @@
+#include "stack/operation_core.h"
+
+#include <algorithm>
+
+#include "stack/op_common.h"
+
+namespace ms {
+
+OperationCore::OperationCore(const OperationContext& ctx)
+    : ctx_(ctx),
+      scheduler_(ctx.providers, ctx.clock, ctx.scheduler),
+      env_([this](const std::string& name, std::string* value) { return LookupExport(name, value); },
+           [this](std::string_view type, std::string_view value) {
+             ProviderSession* s = Session();
+             return s == nullptr || s->ValueExists(type, value, ctx_.region);
+           },
+           [this](std::string_view name, std::string* value) {
+             ProviderSession* s = Session();
+             return s != nullptr && s->SsmParameter(name, ctx_.region, value);
+           }) {}
+
+Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vector<ResourceRecord>* records) {
+  bool found = false;
+  MS_RETURN_IF_ERROR(LoadStack(ctx_.db, stack_id, &stack_, &found));
+  if (!found) return Status::NotFound("Stack with id " + stack_id + " does not exist");
+  rng_.seed(std::hash<std::string>()(stack_id) ^ static_cast<uint64_t>(ctx_.clock->NowMs()));
+  return LoadResources(ctx_.db, stack_id, records);
+}
+
+Status OperationCore::RunToEnd() {
+  Pump();
+  MS_RETURN_IF_ERROR(scheduler_.Run());
+  MS_RETURN_IF_ERROR(error_);
+  MS_RETURN_IF_ERROR(Flush());
+  if (!IsTerminal(stack_.status)) {
+    return Status::Internal(std::string("operation stopped with the stack in ") + StackStatusName(stack_.status));
+  }
+  return Status::OK();
+}
+
+// --- calls ------------------------------------------------------------------------
+
+HookContext OperationCore::BaseContext(const std::string& logical_id, const Value& update_policy) const {
+  HookContext c;
+  c.stack_name = stack_.name;
+  c.stack_id = stack_.id;
+  c.logical_id = logical_id;
+  c.region = ctx_.region;
+  c.account_id = ctx_.account_id;
+  c.update_policy = update_policy;
+  c.now_ms = ctx_.clock->NowMs();
+  return c;
+}
+
+void OperationCore::Dispatch(TrackedResource& r, HookCall call, Scheduler::CallDone done) {
+  if (!r.busy) {
+    r.busy = true;
+    ++outstanding_;
+  }
+  r.rec.pending_hook = HookName(call.hook);
+  MarkDirty(r);
+  queued_.push_back({&r, std::move(call), std::move(done)});
+}
+
+void OperationCore::Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again) {
+  r.rec.progress = o.progress;
+  MarkDirty(r);
+  scheduler_.After(o.after_seconds, [this, again = std::move(again)] {
+    again();
+    RequestPump();
+  });
+}
+
+void OperationCore::EndCall(TrackedResource& r) {
+  r.rec.pending_hook.clear();
+  r.rec.progress = Value();
+  MarkDirty(r);
+  if (r.busy) {
+    r.busy = false;
+    --outstanding_;
+  }
+}
+
+void OperationCore::Wait(TrackedResource& r, double seconds, std::function<void()> then) {
+  r.busy = true;
+  ++outstanding_;
+  scheduler_.After(seconds, [this, &r, then = std::move(then)] {
+    r.busy = false;
+    --outstanding_;
+    then();
+    RequestPump();
+  });
+}
+
+// Under a virtual clock no call is in flight once the scheduler has run every
+// callback of a round, so the checkpoint holds the world exactly as the
+// recorded outcomes left it, and one commit serves the whole round.
+void OperationCore::RequestPump() {
+  if (pump_requested_) return;
+  pump_requested_ = true;
+  scheduler_.After(0, [this] {
+    pump_requested_ = false;
+    Pump();
+  });
+}
+
+void OperationCore::Pump() {
+  if (!error_.ok()) return;
+  Status s = Flush();
+  if (!s.ok()) {
+    Abort(s);
+    return;
+  }
+  std::vector<Queued> calls;
+  calls.swap(queued_);
+  bool dropped = false;
+  for (Queued& q : calls) {
+    if (q.res->cancelled && DropCancelled(*q.res, q.call)) {
+      dropped = true;
+      continue;
+    }
+    HookOutcome injected;
+    double latency = 0;
+    const bool inject = ctx_.observer != nullptr && ctx_.observer->BeforeCall(q.call, &injected, &latency);
+    auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done)](const HookOutcome& o) {
+      if (!error_.ok()) return;
+      d(o);
+      Settle();
+      RequestPump();
+    });
+    auto send = [this, inject, injected, call = std::move(q.call), done]() mutable {
+      if (inject) {
+        (*done)(injected);
+      } else {
+        call.ctx.now_ms = ctx_.clock->NowMs();
+        scheduler_.Call(std::move(call), *done);
+      }
+    };
+    if (latency > 0 || inject) {
+      scheduler_.After(latency, std::move(send));
+    } else {
+      send();
+    }
+  }
+  if (dropped) {  // the phase may be over now, and may have queued the next phase's calls
+    Settle();
+    if (!queued_.empty() || !batch_.empty() || stack_dirty_ || !dirty_.empty()) RequestPump();
+  }
+}
+
+// --- checkpoints -------------------------------------------------------------------
+
+void OperationCore::MarkDirty(TrackedResource& r) {
+  if (r.dirty || !r.has_record) return;
+  r.dirty = true;
+  dirty_.push_back(&r);
+}
+
+void OperationCore::ForgetDirty(TrackedResource& r) {
+  if (!r.dirty) return;
+  dirty_.erase(std::remove(dirty_.begin(), dirty_.end(), &r), dirty_.end());
+  r.dirty = false;
+}
+
+Status OperationCore::Flush() {
+  for (TrackedResource* r : dirty_) {
+    batch_.resources.push_back(r->rec);
+    r->dirty = false;
+  }
+  dirty_.clear();
+  if (stack_dirty_) {
+    batch_.stacks.push_back(stack_);
+    stack_dirty_ = false;
+  }
+  return CommitBatch(ctx_.db, ctx_.world, &batch_);
+}
+
+void OperationCore::Abort(const Status& s) {
+  if (error_.ok()) error_ = s;
+  scheduler_.Stop();
+}
+
+ProviderSession* OperationCore::Session() {
+  if (!session_) {
+    Status s = ctx_.providers->NewSession(&session_);
+    if (!s.ok()) {
+      Abort(s);
+      return nullptr;
+    }
+  }
+  return session_.get();
+}
+
+// --- statuses and events -------------------------------------------------------------
+
+bool OperationCore::SetStatus(TrackedResource& r, ResourceStatus to, const std::string& reason,
+                              const Value& properties) {
+  std::optional<ResourceStatus> from;
+  if (r.rec.updated_ms != 0) from = r.rec.status;
+  // "Resource creation initiated" repeats CREATE_IN_PROGRESS with a reason.
+  const bool repeat = from && *from == to && to == ResourceStatus::kCreateInProgress;
+  if (!repeat) {
+    Status s = CheckResourceTransition(from, to);
+    if (!s.ok()) {
+      Abort(Status::Internal(s.message() + " (" + r.rec.logical_id + ")"));
+      return false;
+    }
+  }
+  r.rec.status = to;
+  r.rec.reason = reason;
+  r.rec.updated_ms = ctx_.clock->NowMs();
+  MarkDirty(r);
+  StackEvent e = NewEvent();
+  e.logical_id = r.rec.logical_id;
+  e.physical_id = r.rec.physical_id;
+  e.type = r.rec.type;
+  e.status = ResourceStatusName(to);
+  e.reason = reason;
+  if (!properties.is_null()) e.properties = properties.ToJson();
+  Record(std::move(e));
+  return true;
+}
+
+bool OperationCore::SetStackStatus(StackStatus to, const std::string& reason) {
+  Status s = CheckStackTransition(stack_.status, to);
+  if (!s.ok()) {
+    Abort(s);
+    return false;
+  }
+  stack_.status = to;
+  stack_.reason = reason;
+  if (to == StackStatus::kDeleteComplete) stack_.deleted_ms = ctx_.clock->NowMs();
+  stack_dirty_ = true;
+  StackEvent e = NewEvent();
+  e.logical_id = stack_.name;
+  e.physical_id = stack_.id;
+  e.type = kStackResourceType;
+  e.status = StackStatusName(to);
+  e.reason = reason;
+  Record(std::move(e));
+  return true;
+}
+
+StackEvent OperationCore::NewEvent() {
+  StackEvent e;
+  e.event_id = NewEventId(&rng_);
+  e.stack_id = stack_.id;
+  e.stack_name = stack_.name;
+  e.timestamp_ms = ctx_.clock->NowMs();
+  e.client_request_token = stack_.client_request_token;
+  return e;
+}
+
+void OperationCore::Record(StackEvent e) {
+  if (ctx_.observer != nullptr) ctx_.observer->OnEvent(e);
+  batch_.events.push_back(std::move(e));
+}
+
+// --- the stack -------------------------------------------------------------------------
+
+Status OperationCore::EvaluateOutputs(const Template& tmpl, const Evaluator& evaluator) {
+  std::vector<StackOutputValue> outputs;
+  for (const OutputDecl& o : tmpl.outputs) {
+    if (!evaluator.Included(o.condition)) continue;
+    StackOutputValue out;
+    out.key = o.name;
+    Value v;
+    MS_RETURN_IF_ERROR(evaluator.Evaluate(o.value, Section::kOutputs, &v));
+    out.value = ScalarText(v);
+    if (!o.description.is_null()) {
+      Value d;
+      MS_RETURN_IF_ERROR(evaluator.Evaluate(o.description, Section::kOutputs, &d));
+      out.description = d.str();
+    }
+    if (!o.export_name.is_null()) {
+      Value e;
+      MS_RETURN_IF_ERROR(evaluator.Evaluate(o.export_name, Section::kOutputs, &e));
+      out.export_name = e.str();
+      ExportRecord existing;
+      bool found = false;
+      MS_RETURN_IF_ERROR(FindExport(ctx_.db, out.export_name, &existing, &found));
+      if (found && existing.stack_id != stack_.id) {
+        return Status::Validation("Export with name " + out.export_name + " is already exported by stack " +
+                                  StackNameOf(existing.stack_id));
+      }
+    }
+    outputs.push_back(std::move(out));
+  }
+  stack_.outputs = std::move(outputs);
+  stack_dirty_ = true;
+  return Status::OK();
+}
+
+bool OperationCore::LookupExport(const std::string& name, std::string* value) {
+  ExportRecord e;
+  bool found = false;
+  if (!FindExport(ctx_.db, name, &e, &found).ok() || !found) return false;
+  *value = e.value;
+  return true;
+}
+
+std::string OperationCore::StackNameOf(const std::string& stack_id) {
+  StackRecord other;
+  bool found = false;
+  if (LoadStack(ctx_.db, stack_id, &other, &found).ok() && found) return other.name;
+  return stack_id;
+}
+
+}  // namespace ms

@@ -1,0 +1,131 @@
+// OperationCore: what every stack operation executor shares (operation.cc:
+// create, create rollback, delete; update_operation.cc: update, its cleanup
+// and rollback). The executors decide *what* happens to which resource; the
+// core owns *how* it happens:
+//
+//   calls        Dispatch journals the intent and queues the call; Pump
+//                commits the checkpoint, then hands the queue to the
+//                scheduler (with the observer's injected outcomes and
+//                latencies); Poll re-calls an in-progress hook later.
+//   checkpoints  dirty records, the stack record and events go into one
+//                StoreBatch committed once per scheduler round (RequestPump).
+//   statuses     SetStatus / SetStackStatus check every transition
+//                (stack/status.h) and record its event.
+//
+// Invariants:
+//  - a provider call is sent only after the batch holding its intent
+//    (pending_hook) is committed;
+//  - under a virtual clock a checkpoint is taken when no call is in flight,
+//    so the store holds the world exactly as the recorded outcomes left it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "eval/evaluator.h"
+#include "run/scheduler.h"
+#include "stack/operation.h"
+#include "stack/stack.h"
+#include "stack/stack_environment.h"
+#include "store/stack_tables.h"
+#include "template/template.h"
+
+namespace ms {
+
+// A resource as the core tracks it; the executors' own per-resource state
+// derives from it.
+struct TrackedResource {
+  ResourceRecord rec;
+  bool has_record = false;  // the stack has (or is making) a record for it
+  bool busy = false;        // a call or a timer of it is outstanding
+  bool dirty = false;       // its record changed since the last checkpoint
+  // Cancelled because a sibling failed: its hook is still followed, silently,
+  // until it answers, so what it made is known and rolled back.
+  bool cancelled = false;
+};
+
+class OperationCore {
+ public:
+  explicit OperationCore(const OperationContext& ctx);
+  virtual ~OperationCore() = default;
+
+ protected:
+  // Loads the stack and its records; seeds the event-ID generator.
+  Status LoadStackAndRecords(const std::string& stack_id, std::vector<ResourceRecord>* records);
+  // After the executor has started its phase: runs the scheduler until
+  // nothing is left, commits, and checks the stack reached a terminal status.
+  Status RunToEnd();
+
+  // --- calls ---
+  HookContext BaseContext(const std::string& logical_id, const Value& update_policy) const;
+  // Journals the intent, then queues the call (sent by Pump after a commit).
+  void Dispatch(TrackedResource& r, HookCall call, Scheduler::CallDone done);
+  // An in-progress answer: save the progress, call again after its delay.
+  void Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again);
+  void EndCall(TrackedResource& r);
+  // Pumps once the scheduler has run every callback of this round.
+  void RequestPump();
+  // Commits the checkpoint, then hands the queued calls to the scheduler.
+  void Pump();
+  // Starts a wait that keeps the phase open (counted as outstanding).
+  void Wait(TrackedResource& r, double seconds, std::function<void()> then);
+
+  // --- executor hooks ---
+  // A queued call of a cancelled resource about to be sent: true when it is
+  // dropped instead (nothing was made yet), after the executor has ended it.
+  virtual bool DropCancelled(TrackedResource& r, const HookCall& call) = 0;
+  // After every outcome and after drops: the phase may be over now.
+  virtual void Settle() = 0;
+
+  // --- checkpoints ---
+  // The record goes into the next checkpoint once, however often it changed.
+  void MarkDirty(TrackedResource& r);
+  // The record is being removed: it must not be written again.
+  void ForgetDirty(TrackedResource& r);
+  Status Flush();
+  void Abort(const Status& s);
+  ProviderSession* Session();  // this thread's: validation, DecideUpdate
+
+  // --- statuses and events ---
+  bool SetStatus(TrackedResource& r, ResourceStatus to, const std::string& reason,
+                 const Value& properties = Value());
+  bool SetStackStatus(StackStatus to, const std::string& reason);
+  StackEvent NewEvent();
+  void Record(StackEvent e);
+
+  // --- the stack ---
+  // Evaluates the template's outputs into stack_.outputs; an export another
+  // stack already has is AWS's ValidationError.
+  Status EvaluateOutputs(const Template& tmpl, const Evaluator& evaluator);
+  bool LookupExport(const std::string& name, std::string* value);
+  std::string StackNameOf(const std::string& stack_id);
+
+  const OperationContext& ctx_;
+  Scheduler scheduler_;
+  StackEnvironment env_;
+  StackRecord stack_;
+  bool stack_dirty_ = false;
+  StoreBatch batch_;
+  int outstanding_ = 0;  // resources with a call or a timer outstanding
+  Status error_;
+
+ private:
+  struct Queued {
+    TrackedResource* res;
+    HookCall call;
+    Scheduler::CallDone done;
+  };
+
+  std::unique_ptr<ProviderSession> session_;
+  std::vector<TrackedResource*> dirty_;  // records the next checkpoint writes
+  std::vector<Queued> queued_;
+  bool pump_requested_ = false;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace ms

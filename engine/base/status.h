@@ -20,6 +20,8 @@ class Status {
     kInsufficientCapabilities,// InsufficientCapabilitiesException
     kNotFound,                // resource/stack/change set not found
     kInternal,                // a bug in moonstack: never AWS's fault
+    kChangeSetNotFound,       // ChangeSetNotFound (service model: ChangeSetNotFoundException)
+    kInvalidChangeSetStatus,  // InvalidChangeSetStatus (InvalidChangeSetStatusException)
   };
 
   Status() = default;  // OK
@@ -31,6 +33,10 @@ class Status {
   }
   static Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
   static Status Internal(std::string msg) { return Status(Code::kInternal, std::move(msg)); }
+  static Status ChangeSetNotFound(std::string msg) { return Status(Code::kChangeSetNotFound, std::move(msg)); }
+  static Status InvalidChangeSetStatus(std::string msg) {
+    return Status(Code::kInvalidChangeSetStatus, std::move(msg));
+  }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -39,6 +39,15 @@ const char* const kMigrations[] = {
     "  name TEXT PRIMARY KEY,"
     "  stack_id TEXT NOT NULL,"
     "  value TEXT NOT NULL);",
+    // 3: change sets (store/change_set_table.cc): `data` is JSON, the
+    // template a column of its own; listed by stack in creation order.
+    "CREATE TABLE change_sets ("
+    "  id TEXT PRIMARY KEY,"
+    "  stack_id TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  data TEXT NOT NULL,"
+    "  template TEXT NOT NULL);"
+    "CREATE INDEX change_sets_by_stack ON change_sets (stack_id, name);",
 };
 
 }  // namespace

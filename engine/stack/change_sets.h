@@ -1,0 +1,125 @@
+// Change sets: create-change-set, describe-, execute-, delete-,
+// list-change-sets — a preview of a stack operation that can then be run.
+//
+// A change set is a rendering of the update planner's Plan (plan/planner.h),
+// the same planner update-stack runs, with the same inputs (template,
+// parameters resolved against the deployed stack, the deployed resources),
+// so what a change set lists is what executing it does. Executing an UPDATE
+// change set is update-stack with the change set's template and resolved
+// parameters (StackService::StartUpdate); a CREATE one starts the create of
+// the stack it put in REVIEW_IN_PROGRESS.
+//
+// Planning is synchronous here, so a change set is never seen in
+// CREATE_PENDING / CREATE_IN_PROGRESS: CreateChangeSet stores it
+// CREATE_COMPLETE (AVAILABLE) or FAILED (UNAVAILABLE, when there is nothing
+// to change). Template and parameter errors are CreateChangeSet's own
+// synchronous ValidationErrors, as update-stack's are.
+//
+// ExecutionStatus after an execution follows the stack: EXECUTE_IN_PROGRESS
+// while its operation runs, then EXECUTE_COMPLETE (CREATE_COMPLETE or
+// UPDATE_COMPLETE) or EXECUTE_FAILED — settled when the change set is next
+// read, so the operation code knows nothing of change sets. A change set of
+// a stack that changed since it was made (another one executed, an
+// update-stack) is OBSOLETE.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "eval/parameters.h"
+#include "plan/plan.h"
+#include "stack/operation.h"
+#include "stack/stack.h"
+#include "stack/stack_service.h"
+#include "store/change_set_table.h"
+
+namespace ms {
+
+// AWS's StatusReason of a change set with nothing to change (DescribeChangeSet
+// as recorded against AWS: localstack tests/aws/services/cloudformation/api/
+// test_changesets.snapshot.json, test_empty_changeset).
+inline constexpr const char* kNoChangesReason =
+    "The submitted information didn't contain changes. Submit different information to create a change set.";
+
+struct CreateChangeSetInput {
+  std::string stack_name;  // a name, or a stack ID (UPDATE)
+  std::string change_set_name;
+  std::string change_set_type;  // CREATE or UPDATE (empty: UPDATE, AWS's default)
+  std::string template_body;
+  bool use_previous_template = false;
+  std::vector<ParameterInput> parameters;
+  std::vector<std::string> capabilities;
+  std::vector<StackTag> tags;
+  std::string description;
+};
+
+struct ExecuteChangeSetInput {
+  std::string change_set_name;  // a name (with stack_name) or a change set ID
+  std::string stack_name;
+  bool disable_rollback = false;
+  std::string client_request_token;
+};
+
+// What a change set of this type would do to the stack: the planner's Plan,
+// with everything the change set and its execution need.
+struct ChangeSetPlanInput {
+  std::string stack_name;
+  std::string change_set_name;  // for AWS's messages only
+  std::string type;             // CREATE or UPDATE
+  std::string template_body;
+  bool use_previous_template = false;
+  std::vector<ParameterInput> parameters;
+  std::vector<std::string> capabilities;
+};
+
+struct ChangeSetPlan {
+  // The stack planned against: the deployed one (UPDATE), the one in
+  // REVIEW_IN_PROGRESS, or (new_stack) a record not saved yet with its
+  // new ID and name.
+  StackRecord stack;
+  bool new_stack = false;
+  std::string template_body;  // the template used (use_previous_template resolved)
+  std::string description;    // the template's Description
+  Plan plan;
+};
+
+Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, ChangeSetPlan* out);
+
+// The ResourceChanges of a plan, in the plan's order (dependencies first,
+// then removed resources by logical ID); resources without a change left out.
+std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan);
+
+class ChangeSetService {
+ public:
+  explicit ChangeSetService(OperationContext ctx) : ctx_(std::move(ctx)), stacks_(ctx_) {}
+
+  // Plans and saves the change set; a CREATE change set of a stack that
+  // does not exist saves the stack REVIEW_IN_PROGRESS (no resources).
+  Status Create(const CreateChangeSetInput& in, std::string* change_set_id, std::string* stack_id);
+  // By change set ID, or by name with the stack's name or ID.
+  Status Describe(const std::string& change_set, const std::string& stack_name, ChangeSetRecord* out);
+  // Starts the stack's operation (CREATE_IN_PROGRESS or UPDATE_IN_PROGRESS,
+  // saved with its "User Initiated" event) and marks the stack's other
+  // change sets OBSOLETE. The caller runs the operation, as after
+  // StackService::StartUpdate. *stack_name: the stack's name (for its lock).
+  Status Execute(const ExecuteChangeSetInput& in, std::string* stack_id, std::string* stack_name = nullptr);
+  Status Delete(const std::string& change_set, const std::string& stack_name);
+  // The stack's change sets in creation order.
+  Status List(const std::string& stack_name, std::vector<ChangeSetRecord>* out);
+
+ private:
+  Status Find(const std::string& change_set, const std::string& stack_name, StackRecord* stack,
+              ChangeSetRecord* out);
+  Status FindStackForChangeSets(const std::string& stack_name, StackRecord* out);
+  Status StartCreateFromReview(const ChangeSetRecord& cs, const ExecuteChangeSetInput& in, StackRecord stack);
+
+  OperationContext ctx_;
+  StackService stacks_;
+};
+
+// ExecutionStatus as the stack now says (see above), given the seq of its
+// latest event; true when it changed.
+bool SettleExecutionStatus(const StackRecord& stack, int64_t latest_event_seq, ChangeSetRecord* cs);
+
+}  // namespace ms

@@ -1,0 +1,207 @@
+#include "store/change_set_table.h"
+
+#include <memory>
+
+#include "template/parse.h"
+
+namespace ms {
+namespace {
+
+Value Str(const std::string& s) { return Value::String(s); }
+
+std::string GetStr(const Value& m, std::string_view key) {
+  const Value* v = m.find(key);
+  return v != nullptr ? v->str() : std::string();
+}
+
+const Value& GetList(const Value& m, std::string_view key) {
+  static const Value kEmpty = Value::MakeList();
+  const Value* v = m.find(key);
+  return v != nullptr && v->is_list() ? *v : kEmpty;
+}
+
+std::vector<std::string> GetStrings(const Value& m, std::string_view key) {
+  std::vector<std::string> out;
+  for (const Value& s : GetList(m, key).list()) out.push_back(s.str());
+  return out;
+}
+
+Value DetailToValue(const ChangeSetDetail& d) {
+  Value v = Value::MakeMap();
+  v.set("attribute", Str(d.attribute));
+  v.set("name", Str(d.name));
+  v.set("requires_recreation", Str(d.requires_recreation));
+  v.set("evaluation", Str(d.evaluation));
+  v.set("change_source", Str(d.change_source));
+  v.set("causing_entity", Str(d.causing_entity));
+  return v;
+}
+
+Value ChangeToValue(const ChangeSetResourceChange& c) {
+  Value v = Value::MakeMap();
+  v.set("action", Str(c.action));
+  v.set("logical_id", Str(c.logical_id));
+  v.set("physical_id", Str(c.physical_id));
+  v.set("resource_type", Str(c.resource_type));
+  v.set("replacement", Str(c.replacement));
+  v.set("scope", Value::StringList(c.scope));
+  Value::List details;
+  for (const ChangeSetDetail& d : c.details) details.push_back(DetailToValue(d));
+  v.set("details", Value::MakeList(std::move(details)));
+  return v;
+}
+
+Value ToValue(const ChangeSetRecord& cs) {
+  Value v = Value::MakeMap();
+  v.set("id", Str(cs.id));
+  v.set("name", Str(cs.name));
+  v.set("stack_id", Str(cs.stack_id));
+  v.set("stack_name", Str(cs.stack_name));
+  v.set("type", Str(cs.type));
+  v.set("status", Str(cs.status));
+  v.set("execution_status", Str(cs.execution_status));
+  v.set("status_reason", Str(cs.status_reason));
+  v.set("description", Str(cs.description));
+  v.set("created_ms", Value::Integer(cs.created_ms));
+  v.set("stack_event_seq", Value::Integer(cs.stack_event_seq));
+  Value::List params;
+  for (const StackParameterValue& p : cs.parameters) {
+    Value pv = Value::MakeMap();
+    pv.set("key", Str(p.key));
+    pv.set("value", Str(p.value));
+    pv.set("no_echo", Value::Bool(p.no_echo));
+    pv.set("resolved_value", Str(p.resolved_value));
+    params.push_back(std::move(pv));
+  }
+  v.set("parameters", Value::MakeList(std::move(params)));
+  v.set("capabilities", Value::StringList(cs.capabilities));
+  Value::List tags;
+  for (const StackTag& t : cs.tags) {
+    Value tv = Value::MakeMap();
+    tv.set("key", Str(t.key));
+    tv.set("value", Str(t.value));
+    tags.push_back(std::move(tv));
+  }
+  v.set("tags", Value::MakeList(std::move(tags)));
+  Value::List changes;
+  for (const ChangeSetResourceChange& c : cs.changes) changes.push_back(ChangeToValue(c));
+  v.set("changes", Value::MakeList(std::move(changes)));
+  return v;
+}
+
+int64_t GetInt(const Value& m, std::string_view key) {
+  const Value* v = m.find(key);
+  return v != nullptr ? v->as_integer().value_or(0) : 0;
+}
+
+ChangeSetRecord FromValue(const Value& v) {
+  ChangeSetRecord cs;
+  cs.id = GetStr(v, "id");
+  cs.name = GetStr(v, "name");
+  cs.stack_id = GetStr(v, "stack_id");
+  cs.stack_name = GetStr(v, "stack_name");
+  cs.type = GetStr(v, "type");
+  cs.status = GetStr(v, "status");
+  cs.execution_status = GetStr(v, "execution_status");
+  cs.status_reason = GetStr(v, "status_reason");
+  cs.description = GetStr(v, "description");
+  cs.created_ms = GetInt(v, "created_ms");
+  cs.stack_event_seq = GetInt(v, "stack_event_seq");
+  for (const Value& p : GetList(v, "parameters").list()) {
+    const Value* no_echo = p.find("no_echo");
+    cs.parameters.push_back({GetStr(p, "key"), GetStr(p, "value"),
+                             no_echo != nullptr && no_echo->is_bool() && no_echo->as_bool(),
+                             GetStr(p, "resolved_value")});
+  }
+  cs.capabilities = GetStrings(v, "capabilities");
+  for (const Value& t : GetList(v, "tags").list()) cs.tags.push_back({GetStr(t, "key"), GetStr(t, "value")});
+  for (const Value& c : GetList(v, "changes").list()) {
+    ChangeSetResourceChange rc;
+    rc.action = GetStr(c, "action");
+    rc.logical_id = GetStr(c, "logical_id");
+    rc.physical_id = GetStr(c, "physical_id");
+    rc.resource_type = GetStr(c, "resource_type");
+    rc.replacement = GetStr(c, "replacement");
+    rc.scope = GetStrings(c, "scope");
+    for (const Value& d : GetList(c, "details").list()) {
+      rc.details.push_back({GetStr(d, "attribute"), GetStr(d, "name"), GetStr(d, "requires_recreation"),
+                            GetStr(d, "evaluation"), GetStr(d, "change_source"), GetStr(d, "causing_entity")});
+    }
+    cs.changes.push_back(std::move(rc));
+  }
+  return cs;
+}
+
+Status LoadRows(Statement* st, std::vector<ChangeSetRecord>* out) {
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) return Status::OK();
+    Value v;
+    Status s = ParseJson(st->Text(0), &v);
+    if (!s.ok() || !v.is_map()) return Status::Internal("store: corrupt change set: " + s.message());
+    ChangeSetRecord cs = FromValue(v);
+    cs.template_body = st->Text(1);
+    out->push_back(std::move(cs));
+  }
+}
+
+Status LoadOne(Statement* st, ChangeSetRecord* out, bool* found) {
+  std::vector<ChangeSetRecord> rows;
+  MS_RETURN_IF_ERROR(LoadRows(st, &rows));
+  *found = !rows.empty();
+  if (*found) *out = std::move(rows[0]);
+  return Status::OK();
+}
+
+}  // namespace
+
+Status SaveChangeSet(Database* db, const ChangeSetRecord& cs) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare(
+      "INSERT OR REPLACE INTO change_sets (id, stack_id, name, data, template) VALUES (?1, ?2, ?3, ?4, ?5)", &st));
+  st->Bind(1, cs.id).Bind(2, cs.stack_id).Bind(3, cs.name).Bind(4, ToValue(cs).ToJson()).Bind(5, cs.template_body);
+  return st->Step();
+}
+
+Status DeleteChangeSetRow(Database* db, const std::string& id) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM change_sets WHERE id = ?1", &st));
+  st->Bind(1, id);
+  return st->Step();
+}
+
+Status LoadChangeSet(Database* db, const std::string& id, ChangeSetRecord* out, bool* found) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM change_sets WHERE id = ?1", &st));
+  st->Bind(1, id);
+  return LoadOne(st.get(), out, found);
+}
+
+Status FindChangeSet(Database* db, const std::string& stack_id, const std::string& name, ChangeSetRecord* out,
+                     bool* found) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(
+      db->Prepare("SELECT data, template FROM change_sets WHERE stack_id = ?1 AND name = ?2", &st));
+  st->Bind(1, stack_id).Bind(2, name);
+  return LoadOne(st.get(), out, found);
+}
+
+Status LatestStackEventSeq(Database* db, const std::string& stack_id, int64_t* seq) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT COALESCE(MAX(seq), 0) FROM events WHERE stack_id = ?1", &st));
+  st->Bind(1, stack_id);
+  bool row = false;
+  MS_RETURN_IF_ERROR(st->Step(&row));
+  *seq = row ? st->Int(0) : 0;
+  return Status::OK();
+}
+
+Status LoadChangeSets(Database* db, const std::string& stack_id, std::vector<ChangeSetRecord>* out) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM change_sets WHERE stack_id = ?1 ORDER BY rowid", &st));
+  st->Bind(1, stack_id);
+  return LoadRows(st.get(), out);
+}
+
+}  // namespace ms

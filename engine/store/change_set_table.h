@@ -1,0 +1,80 @@
+// Persistence of change sets (schema migration 3): one row per change set,
+// its template in a column of its own (as stacks keep theirs), everything
+// else JSON in `data`.
+//
+// The records hold what DescribeChangeSet shows, already in AWS's spellings
+// ("Modify", "True", "Always", ...), so describing a change set never plans
+// again: it shows what was planned when it was created.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "stack/stack.h"
+#include "store/database.h"
+
+namespace ms {
+
+// ResourceChangeDetail: Target {Attribute, Name, RequiresRecreation},
+// Evaluation, ChangeSource, CausingEntity. Empty strings are left out.
+struct ChangeSetDetail {
+  std::string attribute;            // Properties, Metadata
+  std::string name;                 // the property (Properties)
+  std::string requires_recreation;  // Never, Conditionally, Always (Properties)
+  std::string evaluation;           // Static, Dynamic
+  std::string change_source;        // DirectModification, ParameterReference, ...
+  std::string causing_entity;
+};
+
+// ResourceChange (Change.Type is always "Resource").
+struct ChangeSetResourceChange {
+  std::string action;  // Add, Modify, Remove
+  std::string logical_id;
+  std::string physical_id;  // empty for Add
+  std::string resource_type;
+  std::string replacement;  // True, False, Conditional (Modify only)
+  std::vector<std::string> scope;
+  std::vector<ChangeSetDetail> details;
+};
+
+struct ChangeSetRecord {
+  std::string id;  // arn:aws:cloudformation:<region>:<account>:changeSet/<name>/<uuid>
+  std::string name;
+  std::string stack_id;
+  std::string stack_name;
+  std::string type;              // CREATE, UPDATE
+  std::string status;            // CREATE_PENDING, CREATE_COMPLETE, FAILED
+  std::string execution_status;  // UNAVAILABLE, AVAILABLE, EXECUTE_*, OBSOLETE
+  std::string status_reason;
+  std::string description;
+  int64_t created_ms = 0;
+  // The stack's latest event when the change set was made: a stack that
+  // has had an operation since (update-stack, another change set executed)
+  // makes it OBSOLETE. (Not LastUpdatedTime: in virtual time two updates
+  // can happen at the same instant.)
+  int64_t stack_event_seq = 0;
+  std::string template_body;
+  // The parameters as resolved when planning (UsePreviousValue already
+  // replaced by the value), so executing plans with exactly these.
+  std::vector<StackParameterValue> parameters;
+  std::vector<std::string> capabilities;
+  std::vector<StackTag> tags;
+  std::vector<ChangeSetResourceChange> changes;
+};
+
+// Inserts or replaces the change set (by id).
+Status SaveChangeSet(Database* db, const ChangeSetRecord& cs);
+Status DeleteChangeSetRow(Database* db, const std::string& id);
+// By id; *found false when there is none.
+Status LoadChangeSet(Database* db, const std::string& id, ChangeSetRecord* out, bool* found);
+// By stack ID and change set name; *found false when there is none.
+Status FindChangeSet(Database* db, const std::string& stack_id, const std::string& name, ChangeSetRecord* out,
+                     bool* found);
+// The seq of the stack's latest event (0: none).
+Status LatestStackEventSeq(Database* db, const std::string& stack_id, int64_t* seq);
+// A stack's change sets in creation order.
+Status LoadChangeSets(Database* db, const std::string& stack_id, std::vector<ChangeSetRecord>* out);
+
+}  // namespace ms

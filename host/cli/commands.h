@@ -17,5 +17,9 @@ void AddStackCommands(CLI::App& app, int* exit_code);
 void AddDeployCommand(CLI::App& app, int* exit_code);
 // serve (the CloudFormation Query API over HTTP)
 void AddServeCommand(CLI::App& app, int* exit_code);
+// create-change-set, describe-, execute-, delete-change-set, list-change-sets
+void AddChangeSetCommands(CLI::App& app, int* exit_code);
+// plan (a terraform-plan-like preview of an update)
+void AddPlanCommand(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

@@ -1,8 +1,10 @@
-// moonstack deploy: `aws cloudformation deploy` with live progress — a line
-// per event as it happens, statuses coloured on a terminal, a count of
-// resources done, a summary, and a non-zero exit status on failure.
+// moonstack deploy: `aws cloudformation deploy` — through a change set, as
+// the aws CLI does — with live progress: a line per event as it happens,
+// statuses coloured on a terminal, a count of resources done, a summary, and
+// a non-zero exit status on failure.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "cli/stack_json.h"
 #include "cli/stack_session.h"
 #include "run/clock.h"
+#include "stack/change_sets.h"
 #include "template/template.h"
 
 namespace ms::cli {
@@ -25,6 +28,7 @@ struct DeployArgs {
   std::vector<std::string> overrides, capabilities, tags;
   bool disable_rollback = false;
   bool no_fail_on_empty_changeset = false;
+  bool no_execute_changeset = false;
 };
 
 // Prints each event as a line: "12:00:31  [2/5]  Subnet  CREATE_COMPLETE  AWS::EC2::Subnet  reason".
@@ -71,69 +75,115 @@ class ProgressPrinter : public OperationObserver {
   std::string failure_;
 };
 
+// The parameters of the change set, as aws cloudformation deploy makes them
+// (awscli customizations/cloudformation/deploy.py merge_parameters and
+// deployer.py create_changeset): the overrides, and for an update every
+// parameter of the new template that the stack already has and that is not
+// overridden keeps its value (UsePreviousValue).
+std::vector<ParameterInput> ChangeSetParameters(const std::vector<ParameterInput>& overrides, const std::string& body,
+                                                const StackRecord* existing) {
+  std::vector<ParameterInput> out = overrides;
+  if (existing == nullptr) return out;
+  Template t;
+  if (!LoadTemplate(body, &t).ok()) return out;
+  for (const StackParameterValue& p : existing->parameters) {
+    bool given = false;
+    for (const ParameterInput& g : overrides) given = given || g.key == p.key;
+    if (!given && t.FindParameter(p.key) != nullptr) out.push_back({p.key, std::nullopt, true});
+  }
+  return out;
+}
+
+// A name per deploy, as the aws CLI's "awscli-cloudformation-package-deploy-
+// <unix seconds>"; in milliseconds, so two deploys in one second (scripts,
+// virtual time) do not collide.
+std::string ChangeSetName() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return "moonstack-deploy-" + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+}
+
+// aws cloudformation deploy: create a change set, wait for it, execute it,
+// wait for the stack — here with a line per event as the operation runs.
+// Messages are the aws CLI's (deploy.py, deployer.py, exceptions.py).
 int RunDeploy(const DeployArgs& a) {
   const char* op = "Deploy";
-  CreateStackInput in;
-  in.stack_name = a.stack_name;
-  Status s = ReadFile(a.template_file, &in.template_body);
-  if (s.ok()) s = ParseParameterOverrides(a.overrides, &in.parameters);
-  if (s.ok()) s = ParseTags(a.tags, &in.tags);
+  std::string body;
+  std::vector<ParameterInput> overrides;
+  std::vector<StackTag> tags;
+  Status s = ReadFile(a.template_file, &body);
+  if (s.ok()) s = ParseParameterOverrides(a.overrides, &overrides);
+  if (s.ok()) s = ParseTags(a.tags, &tags);
   if (!s.ok()) return ReportError(op, s);
-  in.capabilities = a.capabilities;
-  in.disable_rollback = a.disable_rollback;
 
   size_t total = 0;
   {
     Template t;
-    if (LoadTemplate(in.template_body, &t).ok()) total = t.resources.size();
+    if (LoadTemplate(body, &t).ok()) total = t.resources.size();
   }
   ProgressPrinter progress(a.stack_name, total, isatty(STDOUT_FILENO) != 0);
   StackSession session;
   s = session.Open(a.session, &progress);
   if (!s.ok()) return ReportError(op, s);
+  // deployer.py has_stack: a stack in REVIEW_IN_PROGRESS counts as missing.
   StackRecord existing;
-  const bool update = session.service().FindStack(a.stack_name, &existing).ok();
+  const bool update = session.service().FindStack(a.stack_name, &existing).ok() &&
+                      existing.status != StackStatus::kReviewInProgress &&
+                      existing.status != StackStatus::kDeleteComplete;
   std::unique_ptr<StackLock> lock;
   s = session.Lock(a.stack_name, &lock);
   if (!s.ok()) return ReportError(op, s);
-  std::string id;
-  if (update) {
-    // An existing stack is updated; parameters not overridden keep their
-    // values (aws cloudformation deploy does the same).
-    UpdateStackInput u;
-    u.stack_name = existing.id;
-    u.template_body = in.template_body;
-    u.parameters = in.parameters;
-    for (const StackParameterValue& p : existing.parameters) {
-      bool given = false;
-      for (const ParameterInput& g : in.parameters) given = given || g.key == p.key;
-      Template t;
-      if (!given && LoadTemplate(in.template_body, &t).ok() && t.FindParameter(p.key) != nullptr) {
-        u.parameters.push_back({p.key, std::nullopt, true});
-      }
-    }
-    u.capabilities = a.capabilities;
-    u.disable_rollback = a.disable_rollback;
-    s = session.service().StartUpdate(u, &id);
-    if (!s.ok() && s.message() == "No updates are to be performed.") {
-      std::printf("\nNo changes to deploy. Stack %s is up to date\n", a.stack_name.c_str());
+
+  ChangeSetService change_sets(session.service().context());
+  CreateChangeSetInput in;
+  in.stack_name = a.stack_name;
+  in.change_set_name = ChangeSetName();
+  in.change_set_type = update ? "UPDATE" : "CREATE";
+  in.template_body = body;
+  in.parameters = ChangeSetParameters(overrides, body, update ? &existing : nullptr);
+  in.capabilities = a.capabilities;
+  in.tags = tags;
+  in.description = "Created by moonstack deploy";
+  std::string change_set_id, stack_id;
+  s = change_sets.Create(in, &change_set_id, &stack_id);
+  if (!s.ok()) return ReportError("CreateChangeSet", s);
+  std::printf("\nWaiting for changeset to be created..\n");
+  std::fflush(stdout);
+  ChangeSetRecord cs;
+  s = change_sets.Describe(change_set_id, "", &cs);
+  if (!s.ok()) return ReportError("DescribeChangeSet", s);
+  if (cs.status == "FAILED") {
+    if (cs.status_reason == kNoChangesReason) {
+      // exceptions.py ChangeEmptyError: an error (stderr, 255), or with
+      // --no-fail-on-empty-changeset written to stdout with exit status 0.
+      const std::string msg = "\nNo changes to deploy. Stack " + a.stack_name + " is up to date\n";
+      std::fputs(msg.c_str(), a.no_fail_on_empty_changeset ? stdout : stderr);
       return a.no_fail_on_empty_changeset ? 0 : 255;
     }
-    if (!s.ok()) return ReportError(op, s);
-    std::printf("\nWaiting for stack create/update to complete\n");
-  } else {
-    std::printf("\nWaiting for stack create to complete\n");
-    s = session.service().StartCreate(in, &id);
-    if (!s.ok()) return ReportError(op, s);
+    std::fprintf(stderr, "\nFailed to create the changeset: Status: %s. Reason: %s\n", cs.status.c_str(),
+                 cs.status_reason.c_str());
+    return 255;
   }
-  s = session.service().Run(id);
+  if (a.no_execute_changeset) {
+    std::printf("Changeset created successfully. Run the following command to review changes:\n"
+                "aws cloudformation describe-change-set --change-set-name %s\n",
+                change_set_id.c_str());
+    return session.Close().ok() ? 0 : 255;
+  }
+  ExecuteChangeSetInput exec;
+  exec.change_set_name = change_set_id;
+  exec.disable_rollback = a.disable_rollback;
+  s = change_sets.Execute(exec, &stack_id);
+  if (!s.ok()) return ReportError("ExecuteChangeSet", s);
+  std::printf("Waiting for stack create/update to complete\n");
+  std::fflush(stdout);
+  s = session.service().Run(stack_id);
   if (s.ok()) s = session.Close();
   if (!s.ok()) return ReportError(op, s);
   StackRecord done;
-  s = session.service().FindStack(id, &done);
+  s = session.service().FindStack(stack_id, &done);
   if (!s.ok()) return ReportError(op, s);
   if (done.status == StackStatus::kCreateComplete || done.status == StackStatus::kUpdateComplete) {
-    std::printf("\nSuccessfully created/updated stack - %s (%zu resources)\n", a.stack_name.c_str(), progress.done());
+    std::printf("Successfully created/updated stack - %s (%zu resources)\n", a.stack_name.c_str(), progress.done());
     for (const StackOutputValue& o : done.outputs) std::printf("  %s = %s\n", o.key.c_str(), o.value.c_str());
     return 0;
   }
@@ -159,6 +209,8 @@ void AddDeployCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--disable-rollback", a->disable_rollback, "Keep what was created when the create fails");
   cmd->add_flag("--no-fail-on-empty-changeset", a->no_fail_on_empty_changeset,
                 "Exit 0 when there is nothing to deploy");
+  cmd->add_flag("--no-execute-changeset", a->no_execute_changeset,
+                "Create the change set and stop (execute it with execute-change-set)");
   cmd->add_flag("--fail-on-empty-changeset", "Exit 255 when there is nothing to deploy (the default)");
   cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
   cmd->add_option("--providers", a->session.providers, "A directory of Lua providers (repeatable)");

@@ -39,6 +39,8 @@ const char* ErrorCode(const Status& s) {
     case Status::Code::kAlreadyExists: return "AlreadyExistsException";
     case Status::Code::kInsufficientCapabilities: return "InsufficientCapabilitiesException";
     case Status::Code::kInternal: return "InternalFailure";
+    case Status::Code::kChangeSetNotFound: return "ChangeSetNotFound";
+    case Status::Code::kInvalidChangeSetStatus: return "InvalidChangeSetStatus";
     default: return "ValidationError";
   }
 }

@@ -155,7 +155,8 @@ TEST_CASE("deploy: live progress, summary, exit status; nothing to deploy", "[cl
   CHECK(r.out.find("Successfully created/updated stack - web (2 resources)") != std::string::npos);
   Run same = cli("deploy --template-file " + t + " --stack-name web --no-fail-on-empty-changeset");
   CHECK(same.exit_code == 0);
-  CHECK(same.out == "\nNo changes to deploy. Stack web is up to date\n");
+  // As aws cloudformation deploy prints it: the change set wait, then the empty change set.
+  CHECK(same.out == "\nWaiting for changeset to be created..\n\nNo changes to deploy. Stack web is up to date\n");
   std::string bad = cli.Write("bad.json", R"({"Resources": {"S": {"Type": "AWS::EC2::Instance",
     "Properties": {"ImageId": "bogus"}}}})");
   Run failed = cli("deploy --template-file " + bad + " --stack-name broken");

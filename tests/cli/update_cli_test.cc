@@ -124,7 +124,8 @@ TEST_CASE("deploy updates an existing stack; parameters not overridden keep thei
   REQUIRE(created.exit_code == 0);
   Run same = cli("deploy --template-file " + t + " --stack-name web --no-fail-on-empty-changeset");
   CHECK(same.exit_code == 0);
-  CHECK(same.out == "\nNo changes to deploy. Stack web is up to date\n");
+  // As aws cloudformation deploy prints it: the change set wait, then the empty change set.
+  CHECK(same.out == "\nWaiting for changeset to be created..\n\nNo changes to deploy. Stack web is up to date\n");
   std::string t2 = cli.Write("t2.json", std::string(kNet).replace(std::string(kNet).find("\"g\""), 3, "\"web\""));
   Run updated = cli("deploy --template-file " + t2 + " --stack-name web");
   INFO(updated.out);

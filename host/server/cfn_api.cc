@@ -112,6 +112,11 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"ListImports", {&CfnApi::ListImports, true}},
       {"GetTemplateSummary", {&CfnApi::GetTemplateSummary, true}},
       {"UpdateTerminationProtection", {&CfnApi::UpdateTerminationProtection, true}},
+      {"CreateChangeSet", {&CfnApi::CreateChangeSet, true}},
+      {"DescribeChangeSet", {&CfnApi::DescribeChangeSet, true}},
+      {"ExecuteChangeSet", {&CfnApi::ExecuteChangeSet, true}},
+      {"DeleteChangeSet", {&CfnApi::DeleteChangeSet, true}},
+      {"ListChangeSets", {&CfnApi::ListChangeSets, true}},
   };
   const std::string action = q.Get("Action");
   if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);

@@ -66,6 +66,12 @@ class CfnApi {
   Status ListImports(Call& c);
   Status GetTemplateSummary(Call& c);
   Status UpdateTerminationProtection(Call& c);
+  // Change sets (change_set_api.cc).
+  Status CreateChangeSet(Call& c);
+  Status DescribeChangeSet(Call& c);
+  Status ExecuteChangeSet(Call& c);
+  Status DeleteChangeSet(Call& c);
+  Status ListChangeSets(Call& c);
 
   std::mutex mu_;  // one request at a time uses ctx_.db
   OperationContext ctx_;

@@ -84,9 +84,13 @@ class VirtualClock : public Clock {
 
   int64_t NowMs() const override { return now_.load(std::memory_order_acquire); }
 
-  // Never goes backwards: a timer due in the past is simply due.
+  // Never goes backwards: a timer due in the past is simply due. A
+  // compare-and-swap, because the server's operation threads share one clock
+  // and each scheduler advances it.
   void AdvanceTo(int64_t t) override {
-    if (t > now_.load(std::memory_order_relaxed)) now_.store(t, std::memory_order_release);
+    int64_t now = now_.load(std::memory_order_relaxed);
+    while (t > now && !now_.compare_exchange_weak(now, t, std::memory_order_release, std::memory_order_relaxed)) {
+    }
   }
 
   bool is_virtual() const override { return true; }

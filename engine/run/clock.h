@@ -21,7 +21,7 @@ class Clock {
   // The current time in ms since the epoch. Thread-safe.
   virtual int64_t NowMs() const = 0;
   // Blocks until NowMs() >= t (virtual: sets the time to t and returns).
-  // Called from the scheduler's thread only.
+  // Called from schedulers' threads (several at once in `moonstack serve`).
   virtual void AdvanceTo(int64_t t) = 0;
   // True for a clock that never waits (the scheduler then runs the DAG in
   // deterministic lock-step, see scheduler.h).

@@ -54,9 +54,13 @@ Status Database::Open(const std::string& path, std::unique_ptr<Database>* out) {
     return Status::Internal("store: cannot open " + path + ": " + message);
   }
   std::unique_ptr<Database> d(new Database(db, path));
-  // Another process (a second `moonstack` command) may hold the write lock
-  // for a moment: wait rather than fail.
-  sqlite3_busy_timeout(db, 5000);
+  // Another connection may hold the write lock for a moment — a second
+  // `moonstack` command, or in `moonstack serve` another operation's thread
+  // or the request thread committing: wait rather than fail. Writers hold it
+  // for one checkpoint's transaction (BEGIN IMMEDIATE, so the busy handler
+  // applies: no read-to-write upgrade that SQLite would refuse at once), and
+  // WAL lets readers go on meanwhile; 30 s covers a busy server's queue.
+  sqlite3_busy_timeout(db, 30000);
   // 64 MiB of page cache: a 10,000-resource stack's rows stay in memory.
   MS_RETURN_IF_ERROR(d->Exec(
       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;"));

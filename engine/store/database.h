@@ -2,7 +2,9 @@
 // transactions, returning Status instead of SQLite codes. The only file in
 // the engine that includes sqlite3.h is database.cc.
 //
-// One Database per thread that writes (the design has one SQLite writer).
+// One Database per thread: a connection is not shared between threads
+// (SQLITE_OPEN_NOMUTEX). Several connections on one file may write; they
+// take turns (a busy timeout, database.cc).
 #pragma once
 
 #include <cstdint>

@@ -288,10 +288,17 @@ Status ResourceFromValue(const Value& v, ResourceRecord* out) {
 }
 
 Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
+  if (batch->empty() && world == nullptr) return Status::OK();
   std::vector<WorldChange> world_changes;
-  if (world != nullptr) world_changes = world->TakeChanges();
-  if (batch->empty() && world_changes.empty()) return Status::OK();
+  bool wrote = false;
   Status s = db->Transaction([&]() -> Status {
+    // Taken under SQLite's write lock, so connections committing at once (the
+    // server's operation threads) save world snapshots in the order they took
+    // them and an older one never overwrites a newer one. One operation's
+    // commit may carry another's world changes: fine, the world is shared.
+    if (world != nullptr) world_changes = world->TakeChanges();
+    if (batch->empty() && world_changes.empty()) return Status::OK();
+    wrote = true;
     std::unique_ptr<Statement> stack, drop_exports, add_export, resource, remove, event;
     MS_RETURN_IF_ERROR(db->Prepare(
         "INSERT INTO stacks (id, name, deleted, data, template) VALUES (?1, ?2, ?3, ?4, ?5) "
@@ -346,6 +353,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     if (world != nullptr) world->MarkChanged(world_changes);  // nothing is lost: next commit retries
     return s;
   }
+  if (!wrote) return Status::OK();
   batch->clear();
   CrashPoint();
   return Status::OK();

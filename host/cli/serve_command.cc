@@ -25,6 +25,11 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--region", options->session.region,
                   "The region when a request's credential scope names none (default us-east-1)");
   cmd->add_option("--max-body-bytes", options->max_body_bytes, "The largest request body accepted (default 1 MiB)");
+  cmd->add_option("--max-template-body", options->max_template_body,
+                  "The largest TemplateBody accepted, in bytes (default 51200, AWS's limit)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--workers", options->workers, "Stack operations run at once (default 4)")
+      ->check(CLI::Range(1, 256));
   cmd->callback([options, exit_code] {
     Status s = server::Serve(*options);
     if (!s.ok()) {

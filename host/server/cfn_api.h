@@ -33,8 +33,10 @@ ApiResponse ErrorResponse(int http_status, const std::string& code, const std::s
 
 class CfnApi {
  public:
-  // `ctx`: db is the request connection; world must be null.
-  CfnApi(OperationContext ctx, OperationRunner* runner) : ctx_(std::move(ctx)), runner_(runner) {}
+  // `ctx`: db is the request connection; world must be null. TemplateBody
+  // is limited to max_template_body bytes (AWS: 51,200).
+  CfnApi(OperationContext ctx, OperationRunner* runner, size_t max_template_body = 51200)
+      : ctx_(std::move(ctx)), runner_(runner), max_template_body_(max_template_body) {}
 
   // Answers one request; `region` comes from the SigV4 credential scope.
   ApiResponse Handle(const QueryRequest& q, const std::string& region, const std::string& request_id);
@@ -76,6 +78,7 @@ class CfnApi {
   std::mutex mu_;  // one request at a time uses ctx_.db
   OperationContext ctx_;
   OperationRunner* runner_;
+  size_t max_template_body_;
 };
 
 }  // namespace ms::server

@@ -60,8 +60,8 @@ Status Serve(const ServeOptions& options) {
   request_ctx.world = nullptr;  // the request side never changes the world
   request_ctx.observer = nullptr;
 
-  OperationRunner runner(session.service().context(), state_path);
-  CfnApi api(request_ctx, &runner);
+  OperationRunner runner(session.service().context(), state_path, options.workers);
+  CfnApi api(request_ctx, &runner, options.max_template_body);
 
   WaitSignals signals;
   MS_RETURN_IF_ERROR(signals.Open(session.service().context().world, &session.clock(), options.session.providers));
@@ -122,7 +122,7 @@ Status Serve(const ServeOptions& options) {
     return Status::Validation("moonstack serve: cannot listen on " + options.host + ":" +
                               std::to_string(options.port));
   }
-  runner.Start();
+  MS_RETURN_IF_ERROR(runner.Start());
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);

@@ -10,8 +10,9 @@
 //
 // SigV4 headers are accepted but not verified; the region is the one of the
 // credential scope. Bodies over max_body_bytes are refused (413). Workflows
-// run on a background thread (operation_runner.h) in real or scaled time, so
-// clients see *_IN_PROGRESS and waiters work.
+// run on background threads, up to `workers` operations at once
+// (operation_runner.h), in real or scaled time, so clients see *_IN_PROGRESS
+// and waiters work.
 #pragma once
 
 #include <cstddef>
@@ -26,10 +27,12 @@ struct ServeOptions {
   std::string host = "127.0.0.1";  // loopback only unless told otherwise
   int port = 4581;
   size_t max_body_bytes = 1 << 20;
+  size_t max_template_body = 51200;  // AWS's TemplateBody limit unless configured
+  int workers = 4;                   // stack operations running at once
   cli::SessionOptions session;  // state file, providers, clock (time_scale 1: real time), region
 };
 
-// Serves until SIGINT or SIGTERM; then lets the running operation finish and
+// Serves until SIGINT or SIGTERM; then lets the running operations finish and
 // saves the world. Errors: the state file, the providers, the port.
 Status Serve(const ServeOptions& options);
 

@@ -1,10 +1,39 @@
 #include "server/operation_runner.h"
 
+#include <algorithm>
 #include <iostream>
+
+#include "store/schema.h"
 
 namespace ms::server {
 
-void OperationRunner::Start() { thread_ = std::thread([this] { Loop(); }); }
+void OperationRunner::SerialObserver::OnEvent(const StackEvent& event) {
+  std::lock_guard<std::mutex> lock(mu_);
+  inner_->OnEvent(event);
+}
+
+bool OperationRunner::SerialObserver::BeforeCall(const HookCall& call, HookOutcome* injected,
+                                                 double* latency_seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return inner_->BeforeCall(call, injected, latency_seconds);
+}
+
+OperationRunner::OperationRunner(OperationContext ctx, std::string state_path, int workers)
+    : ctx_(std::move(ctx)), state_path_(std::move(state_path)), workers_(std::max(1, workers)),
+      observer_(ctx_.observer) {
+  ctx_.db = nullptr;  // each worker has its own
+  if (ctx_.observer != nullptr) ctx_.observer = &observer_;
+}
+
+Status OperationRunner::Start() {
+  for (int i = 0; i < workers_; ++i) {
+    std::unique_ptr<Database> db;
+    MS_RETURN_IF_ERROR(OpenStore(state_path_, &db));
+    dbs_.push_back(std::move(db));
+  }
+  for (const auto& db : dbs_) threads_.emplace_back([this, d = db.get()] { Loop(d); });
+  return Status::OK();
+}
 
 void OperationRunner::Stop() {
   {
@@ -12,7 +41,9 @@ void OperationRunner::Stop() {
     stopping_ = true;
   }
   cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
 }
 
 Status OperationRunner::Reserve(const std::string& stack_name) {
@@ -57,10 +88,10 @@ void OperationRunner::Enqueue(const std::string& stack_name, const std::string& 
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(Job{stack_name, stack_id, region});
   }
-  cv_.notify_all();
+  cv_.notify_one();
 }
 
-void OperationRunner::Loop() {
+void OperationRunner::Loop(Database* db) {
   while (true) {
     Job job;
     {
@@ -71,6 +102,7 @@ void OperationRunner::Loop() {
       queue_.pop_front();
     }
     OperationContext ctx = ctx_;
+    ctx.db = db;
     ctx.region = job.region;
     Status s = RunOperation(ctx, job.stack_id);
     // AWS-level failures end in a *_FAILED status; this is moonstack's own

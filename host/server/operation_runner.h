@@ -1,7 +1,19 @@
 // OperationRunner: the asynchronous half of the server's workflow actions.
-// CreateStack/DeleteStack save the stack *_IN_PROGRESS and return; the
-// operation then runs here, on one background thread, one operation after
-// another, while requests keep being answered from the store.
+// CreateStack/UpdateStack/DeleteStack save the stack *_IN_PROGRESS and
+// return; the operation then runs here while requests keep being answered
+// from the store. Up to `workers` operations run at once, each on its own
+// thread with its own copy of the OperationContext and its own SQLite
+// connection (SQLite connections are single-threaded; WAL lets the request
+// connection read while they write, store/database.h). At most one operation
+// per stack runs at a time: the stack's status refuses a second one before
+// it is enqueued (StackService's "... can not be updated.").
+//
+// What the threads share, and why that is safe: the World (every method
+// locks it), the ProviderRuntime (NewSession is thread-safe; each operation's
+// Scheduler makes its own sessions, one lua_State per worker thread), the
+// Clock (NowMs is thread-safe; AdvanceTo only moves a virtual clock forward)
+// and the observer, which this runner serializes (a scenario's Lua state is
+// single-threaded).
 //
 // The stack's StackLock (store/stack_lock.h) is taken before the action
 // saves the stack in progress and released after its operation ends, so a
@@ -18,24 +30,26 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/status.h"
 #include "stack/operation.h"
+#include "store/database.h"
 #include "store/stack_lock.h"
 
 namespace ms::server {
 
 class OperationRunner {
  public:
-  // `ctx` is used by the runner's thread only (its Database connection
-  // included) once Start() has been called.
-  OperationRunner(OperationContext ctx, std::string state_path)
-      : ctx_(std::move(ctx)), state_path_(std::move(state_path)) {}
+  // `ctx` is what every operation starts from (its db is not used: each
+  // worker thread has its own connection on `state_path`). workers >= 1.
+  OperationRunner(OperationContext ctx, std::string state_path, int workers);
   ~OperationRunner() { Stop(); }
 
-  void Start();
-  // Finishes the running operation and stops; queued ones stay in progress
-  // in the store (the next start of the server or CLI resumes them).
+  // Opens the workers' connections and starts their threads.
+  Status Start();
+  // Lets the running operations finish and stops; queued ones stay in
+  // progress in the store (the next start of the server or CLI resumes them).
   void Stop();
 
   // Holds the stack's lock for an action about to start an operation; an
@@ -54,11 +68,26 @@ class OperationRunner {
   struct Job {
     std::string stack_name, stack_id, region;
   };
-  void Loop();
+  // Hands the operations' events and calls to the context's observer one at
+  // a time: observers are written for one operation thread.
+  class SerialObserver : public OperationObserver {
+   public:
+    explicit SerialObserver(OperationObserver* inner) : inner_(inner) {}
+    void OnEvent(const StackEvent& event) override;
+    bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
+
+   private:
+    OperationObserver* inner_;
+    std::mutex mu_;
+  };
+
+  void Loop(Database* db);
   void ReleaseLocked(const std::string& stack_name);
 
   OperationContext ctx_;
   std::string state_path_;
+  int workers_;
+  SerialObserver observer_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Job> queue_;
@@ -68,7 +97,8 @@ class OperationRunner {
     int users = 0;  // reservations not yet released or run
   };
   std::map<std::string, Held> locks_;
-  std::thread thread_;
+  std::vector<std::unique_ptr<Database>> dbs_;  // one per worker; outlive the threads
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace ms::server

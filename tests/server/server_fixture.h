@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace ms::test::server {
 
@@ -79,23 +80,30 @@ inline const char* kTemplate = R"({
 })";
 
 // A `moonstack serve` child process on a free port with a fresh state file;
-// stopped (SIGTERM, then SIGKILL) when the test ends.
+// stopped (SIGTERM, then SIGKILL) when the test ends. `extra`: more serve
+// options (--workers 2).
 class Server {
  public:
-  explicit Server(const std::string& name, const std::string& time_scale = "0.001") {
+  explicit Server(const std::string& name, const std::string& time_scale = "0.001",
+                  const std::vector<std::string>& extra = {}) {
     dir_ = (fs::temp_directory_path() / ("moonstack_server_" + name)).string();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ + "/t.json") << kTemplate;
     port_ = FreePort();
     const std::string port = std::to_string(port_), state = dir_ + "/state.db", log = dir_ + "/serve.log";
+    std::vector<std::string> args = {MOONSTACK_BINARY, "serve", "--port", port, "--state", state,
+                                      "--time-scale", time_scale};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     pid_ = fork();
     REQUIRE(pid_ >= 0);
     if (pid_ == 0) {
       FILE* f = freopen(log.c_str(), "w", stderr);
       (void)f;
-      execl(MOONSTACK_BINARY, MOONSTACK_BINARY, "serve", "--port", port.c_str(), "--state", state.c_str(),
-            "--time-scale", time_scale.c_str(), static_cast<char*>(nullptr));
+      execv(MOONSTACK_BINARY, argv.data());
       _exit(127);
     }
     for (int i = 0; i < 200; ++i) {  // up to 20 s: the providers load first

@@ -129,12 +129,29 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
   ctx.region = region;
   StackService service(ctx);
   XmlWriter w;
-  Call call{q, service, region, w};
-  Status s = (this->*(it->second.method))(call);
-  if (!s.ok()) {
+  auto error = [&](const Status& s) {
     return ErrorResponse(s.code() == Status::Code::kInternal ? 500 : 400, cli::ErrorCode(s), s.message(),
                          request_id);
+  };
+  // A retried request is answered as the first one was, starting nothing (request_tokens.h).
+  const std::string token = RequestTokens::Covers(action) ? q.Get("ClientRequestToken") : "";
+  if (!token.empty()) {
+    RequestTokens::Verdict verdict;
+    std::string stack_id;
+    Status s = tokens_.Check(service, action, token, q.Get("StackName"), &verdict, &stack_id);
+    if (!s.ok()) return error(s);
+    if (verdict == RequestTokens::Verdict::kConflict) {
+      return ErrorResponse(400, "TokenAlreadyExistsException", kTokenAlreadyExists, request_id);
+    }
+    if (verdict == RequestTokens::Verdict::kRetry) {
+      if (it->second.has_result) w.Text("StackId", stack_id);
+      return ApiResponse{200, ResponseXml(action, it->second.has_result, w.str(), request_id)};
+    }
   }
+  Call call{q, service, region, w};
+  Status s = (this->*(it->second.method))(call);
+  if (!s.ok()) return error(s);
+  if (!token.empty()) tokens_.Record(service, action, token, q.Get("StackName"));
   return ApiResponse{200, ResponseXml(action, it->second.has_result, w.str(), request_id)};
 }
 

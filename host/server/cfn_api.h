@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "server/operation_runner.h"
 #include "server/query_request.h"
+#include "server/request_tokens.h"
 #include "server/xml.h"
 #include "stack/stack_service.h"
 
@@ -79,6 +80,7 @@ class CfnApi {
   OperationContext ctx_;
   OperationRunner* runner_;
   size_t max_template_body_;
+  RequestTokens tokens_;  // guarded by mu_
 };
 
 }  // namespace ms::server

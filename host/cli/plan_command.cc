@@ -8,6 +8,7 @@
 //   -/+ Subnet (AWS::EC2::Subnet) replaced because Vpc is replaced
 //         ~ VpcId  forces replacement  (Vpc is replaced)
 //   ~   Role (AWS::IAM::Role) will be updated in place
+//         ~ Policies
 //   +   Queue (AWS::SQS::Queue) will be created
 //   -   Old (AWS::SNS::Topic) will be deleted
 //

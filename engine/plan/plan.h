@@ -109,6 +109,22 @@ struct ResourcePlan {
   // resource fails at run time with this reason (as create does).
   std::string error;
   int node = -1;  // node in Plan::graph; -1 for kRemove
+
+  // Stack policy (PlanInput: the during-update policy when given, else the
+  // stack's): whether it denies the action this change takes. kModify:
+  // Replacement False -> Update:Modify, True -> Update:Replace, Conditional
+  // -> both recorded (the executor knows which at run time). kRemove:
+  // Update:Delete. Checked at run time (AWS fails the resource with
+  // `Action denied by stack policy`): policy/update_refusal.h.
+  bool policy_denies_modify = false;
+  bool policy_denies_replace = false;
+  bool policy_denies_delete = false;
+  // Update restrictions (seed 003), the NEW template's
+  // UpdatePolicy: {Allow: {Update: <bool>, Replace: <bool>}} (absent: true).
+  // Update restricts in-place updates (Metadata-only ones too), Replace
+  // restricts replacements. policy/update_refusal.h checks them.
+  bool allow_update = true;
+  bool allow_replace = true;
 };
 
 struct Plan {

@@ -10,6 +10,8 @@
 #include "eval/evaluator.h"
 #include "graph/references.h"
 #include "plan/property_diff.h"
+#include "policy/stack_policy.h"
+#include "policy/update_restrictions.h"
 
 namespace ms {
 namespace {
@@ -129,7 +131,7 @@ class Planner {
     }
     out_->index.reserve(out_->resources.size());
     for (size_t i = 0; i < out_->resources.size(); ++i) out_->index.emplace(out_->resources[i].logical_id, i);
-    return Status::OK();
+    return ApplyPolicies();
   }
 
  private:
@@ -169,6 +171,47 @@ class Planner {
       old_params_ = ParameterValues();
     }
     changed_params_ = ChangedParameters(old_params_, out_->parameters);
+    return Status::OK();
+  }
+
+  // The stack policy's verdicts and the UpdatePolicy restrictions, recorded
+  // per resource for the synchronous check and the executor.
+  Status ApplyPolicies() {
+    std::string body;
+    if (in_.stack_policy_body.has_value()) {
+      body = *in_.stack_policy_body;
+    } else if (in_.stack->status == StackStatus::kUpdateInProgress &&
+               !in_.stack->stack_policy_during_update_body.empty()) {
+      body = in_.stack->stack_policy_during_update_body;
+    } else {
+      body = in_.stack->stack_policy_body;
+    }
+    StackPolicy policy;
+    MS_RETURN_IF_ERROR(StackPolicy::Parse(body, &policy));
+    for (ResourcePlan& rp : out_->resources) {
+      // The deployed resource is what the policy protects (a type change
+      // replaces it).
+      const std::string& type = rp.old_type.empty() ? rp.type : rp.old_type;
+      if (rp.action == ChangeAction::kModify) {
+        if (rp.replacement != Replacement::kTrue) {
+          rp.policy_denies_modify = !policy.Allows(PolicyAction::kModify, rp.logical_id, type);
+        }
+        if (rp.replacement != Replacement::kFalse) {
+          rp.policy_denies_replace = !policy.Allows(PolicyAction::kReplace, rp.logical_id, type);
+        }
+      } else if (rp.action == ChangeAction::kRemove) {
+        rp.policy_denies_delete = !policy.Allows(PolicyAction::kDelete, rp.logical_id, type);
+      }
+      if (rp.node >= 0) {
+        // A malformed Allow is CheckUpdateRestrictions' error; here it
+        // restricts nothing.
+        UpdateRestrictions r;
+        if (ParseUpdateRestrictions(rp.logical_id, out_->graph.resource(rp.node).update_policy, &r).ok()) {
+          rp.allow_update = r.allow_update;
+          rp.allow_replace = r.allow_replace;
+        }
+      }
+    }
     return Status::OK();
   }
 

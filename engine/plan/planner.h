@@ -31,6 +31,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,11 @@ struct PlanInput {
   // AWS::SSM::Parameter::Value<...> parameters' values; false: not found.
   std::function<bool(std::string_view name, std::string* value)> ssm;
   int64_t now_ms = 0;  // HookContext::now_ms for Validate/DecideUpdate
+  // The stack policy the update is checked against (ResourcePlan::
+  // policy_denies_*); "" is no policy. Unset: the deployed stack's — its
+  // during-update policy while its update is in progress (the executor
+  // re-plans from the stored record), else its stack policy.
+  std::optional<std::string> stack_policy_body;
 };
 
 // Errors are the new template's or parameters' synchronous ValidationErrors

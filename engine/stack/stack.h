@@ -54,6 +54,11 @@ struct StackRecord {
   // and what cleanup orders the removed resources' deletes by.
   std::string previous_template_body;
   std::vector<StackParameterValue> previous_parameters;
+  // The stack policy (empty: none), and the temporary one the running update
+  // was given (update-stack --stack-policy-during-update-body; meaningful
+  // while that update is in progress, replaced by the next update-stack).
+  std::string stack_policy_body;
+  std::string stack_policy_during_update_body;
 
   bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
 };

@@ -6,6 +6,8 @@
 #include "eval/evaluator.h"
 #include "eval/validate.h"
 #include "plan/planner.h"
+#include "policy/stack_policy.h"
+#include "policy/update_restrictions.h"
 #include "store/stack_tables.h"
 
 namespace ms {
@@ -94,6 +96,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
                               "' at 'onFailure' failed to satisfy constraint: Member must satisfy enum value "
                               "set: [ROLLBACK, DELETE, DO_NOTHING]");
   }
+  MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_body, in.stack_policy_url, "StackPolicy"));
   StackRecord existing;
   bool found = false;
   MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, in.stack_name, &existing, &found));
@@ -131,6 +134,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   s.on_failure = in.disable_rollback ? "DO_NOTHING" : in.on_failure.empty() ? "ROLLBACK" : in.on_failure;
   s.termination_protection = in.enable_termination_protection;
   s.client_request_token = in.client_request_token;
+  s.stack_policy_body = in.stack_policy_body;
   MS_RETURN_IF_ERROR(CheckStackTransition(std::nullopt, s.status));
 
   StoreBatch batch;
@@ -160,6 +164,9 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   if (in.use_previous_template && !in.template_body.empty()) {
     return Status::Validation("You cannot specify both usePreviousTemplate and Template Body/Template URL");
   }
+  MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_body, in.stack_policy_url, "StackPolicy"));
+  MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_during_update_body, in.stack_policy_during_update_url,
+                                           "StackPolicyDuringUpdate"));
   const std::string body = in.use_previous_template ? s.template_body : in.template_body;
 
   auto tmpl = std::make_shared<Template>();
@@ -206,9 +213,13 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
     return session->SsmParameter(name, ctx_.region, value);
   };
   pin.now_ms = ctx_.clock->NowMs();
+  pin.stack_policy_body =
+      in.stack_policy_during_update_body.empty() ? s.stack_policy_body : in.stack_policy_during_update_body;
   Plan plan;
   MS_RETURN_IF_ERROR(MakePlan(pin, &plan));
   if (plan.empty()) return Status::Validation("No updates are to be performed.");
+  // Seed 003: a violation the plan already shows refuses the update.
+  MS_RETURN_IF_ERROR(CheckUpdateRestrictions(plan));
 
   s.previous_template_body = s.template_body;
   s.previous_parameters = s.parameters;
@@ -222,6 +233,9 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   // --disable-rollback is per operation (update-stack's own flag).
   s.on_failure = in.disable_rollback ? "DO_NOTHING" : "ROLLBACK";
   if (!in.client_request_token.empty()) s.client_request_token = in.client_request_token;
+  if (!in.stack_policy_body.empty()) s.stack_policy_body = in.stack_policy_body;
+  // The executor re-plans from the record: it finds the temporary policy here.
+  s.stack_policy_during_update_body = in.stack_policy_during_update_body;
   MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kUpdateInProgress));
   s.status = StackStatus::kUpdateInProgress;
   s.reason = "User Initiated";
@@ -264,6 +278,31 @@ Status StackService::StartDelete(const DeleteStackInput& in, std::string* stack_
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
   MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
   *stack_id = s.id;
+  return Status::OK();
+}
+
+Status StackService::SetStackPolicy(const std::string& name_or_id, const std::string& body, const std::string& url) {
+  if (body.empty() && url.empty()) {
+    return Status::Validation("Either StackPolicyBody or StackPolicyURL must be specified.");
+  }
+  MS_RETURN_IF_ERROR(CheckStackPolicyInput(body, url, "StackPolicy"));
+  StackRecord s;
+  MS_RETURN_IF_ERROR(FindStack(name_or_id, &s));
+  if (IsInProgress(s.status)) {
+    return Status::Validation("moonstack cannot change the stack policy while an operation is in progress on stack [" +
+                              s.name + "]");
+  }
+  s.stack_policy_body = body;
+  StoreBatch batch;
+  batch.stacks.push_back(s);
+  return CommitBatch(ctx_.db, nullptr, &batch);
+}
+
+Status StackService::GetStackPolicy(const std::string& name_or_id, std::string* body) {
+  StackRecord s;
+  MS_RETURN_IF_ERROR(FindStack(name_or_id, &s));
+  const bool during = s.status == StackStatus::kUpdateInProgress && !s.stack_policy_during_update_body.empty();
+  *body = during ? s.stack_policy_during_update_body : s.stack_policy_body;
   return Status::OK();
 }
 

@@ -26,6 +26,8 @@ struct CreateStackInput {
   std::vector<StackTag> tags;
   std::string client_request_token;
   bool enable_termination_protection = false;
+  std::string stack_policy_body;  // empty: none
+  std::string stack_policy_url;   // refused: moonstack never fetches URLs
 };
 
 struct UpdateStackInput {
@@ -36,6 +38,14 @@ struct UpdateStackInput {
   std::vector<std::string> capabilities;
   bool disable_rollback = false;
   std::string client_request_token;
+  // Replaces the stack policy (empty: unchanged); this update is still
+  // checked against the policy it replaces.
+  std::string stack_policy_body;
+  std::string stack_policy_url;  // refused, as on create
+  // A temporary policy this update is checked against instead of the
+  // stack's (empty: the stack's).
+  std::string stack_policy_during_update_body;
+  std::string stack_policy_during_update_url;  // refused
 };
 
 struct DeleteStackInput {
@@ -69,6 +79,13 @@ class StackService {
   Status ListStacks(std::vector<StackRecord>* out);  // every stack, deleted ones included
   Status Resources(const std::string& stack_id, std::vector<ResourceRecord>* out);
   Status Events(const std::string& stack_id, std::vector<StackEvent>* out);  // newest first
+
+  // set-stack-policy: validates and saves the policy (refused while an
+  // operation is in progress: its checkpoints save the whole record).
+  Status SetStackPolicy(const std::string& name_or_id, const std::string& body, const std::string& url);
+  // get-stack-policy: the policy in effect ("" when none) — while an update
+  // given a during-update policy runs, that one (as AWS shows it).
+  Status GetStackPolicy(const std::string& name_or_id, std::string* body);
 
   const OperationContext& context() const { return ctx_; }
 

@@ -166,6 +166,10 @@ Value StackToValue(const StackRecord& s) {
     v.set("previous_template_body", Str(s.previous_template_body));
     v.set("previous_parameters", ParametersToValue(s.previous_parameters));
   }
+  if (!s.stack_policy_body.empty()) v.set("stack_policy_body", Str(s.stack_policy_body));
+  if (!s.stack_policy_during_update_body.empty()) {
+    v.set("stack_policy_during_update_body", Str(s.stack_policy_during_update_body));
+  }
   return v;
 }
 
@@ -194,6 +198,8 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   for (const Value& i : GetList(v, "imports").list()) s.imports.push_back(i.str());
   s.previous_template_body = GetStr(v, "previous_template_body");
   s.previous_parameters = ParametersFromValue(GetList(v, "previous_parameters"));
+  s.stack_policy_body = GetStr(v, "stack_policy_body");
+  s.stack_policy_during_update_body = GetStr(v, "stack_policy_during_update_body");
   *out = std::move(s);
   return Status::OK();
 }

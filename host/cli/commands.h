@@ -17,6 +17,8 @@ void AddStackCommands(CLI::App& app, int* exit_code);
 void AddDeployCommand(CLI::App& app, int* exit_code);
 // serve (the CloudFormation Query API over HTTP)
 void AddServeCommand(CLI::App& app, int* exit_code);
+// set-stack-policy, get-stack-policy
+void AddPolicyCommands(CLI::App& app, int* exit_code);
 // create-change-set, describe-, execute-, delete-change-set, list-change-sets
 void AddChangeSetCommands(CLI::App& app, int* exit_code);
 // plan (a terraform-plan-like preview of an update)

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   ms::cli::AddStackCommands(app, &exit_code);
   ms::cli::AddDeployCommand(app, &exit_code);
   ms::cli::AddServeCommand(app, &exit_code);
+  ms::cli::AddPolicyCommands(app, &exit_code);
   ms::cli::AddChangeSetCommands(app, &exit_code);
   ms::cli::AddPlanCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);

@@ -28,7 +28,16 @@ struct StackArgs {
   std::string client_request_token;
   std::string logical_id;
   std::string export_name;
+  // Stack policies: text or file://PATH; the URLs are refused (never fetched).
+  std::string stack_policy_body, stack_policy_url;
+  std::string stack_policy_during_update_body, stack_policy_during_update_url;
 };
+
+// Reads a --stack-policy-*-body argument (file://PATH as the aws CLI reads it).
+Status ReadPolicyBody(const std::string& arg, std::string* text) {
+  text->clear();
+  return arg.empty() ? Status::OK() : ReadTemplateBody(arg, text);
+}
 
 void AddSessionOptions(CLI::App* cmd, StackArgs* a) {
   cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
@@ -76,7 +85,9 @@ int RunCreate(const StackArgs& a) {
   Status s = ReadBody(a, &in.template_body);
   if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
   if (s.ok()) s = ParseTags(a.tags, &in.tags);
+  if (s.ok()) s = ReadPolicyBody(a.stack_policy_body, &in.stack_policy_body);
   if (!s.ok()) return Fail(op, s);
+  in.stack_policy_url = a.stack_policy_url;
   in.capabilities = a.capabilities;
   in.on_failure = a.on_failure;
   in.disable_rollback = a.disable_rollback;
@@ -106,7 +117,11 @@ int RunUpdate(const StackArgs& a) {
     s = ReadBody(a, &in.template_body);
   }
   if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
+  if (s.ok()) s = ReadPolicyBody(a.stack_policy_body, &in.stack_policy_body);
+  if (s.ok()) s = ReadPolicyBody(a.stack_policy_during_update_body, &in.stack_policy_during_update_body);
   if (!s.ok()) return Fail(op, s);
+  in.stack_policy_url = a.stack_policy_url;
+  in.stack_policy_during_update_url = a.stack_policy_during_update_url;
   in.capabilities = a.capabilities;
   in.disable_rollback = a.disable_rollback;
   in.client_request_token = a.client_request_token;
@@ -388,6 +403,8 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   c->add_flag("--disable-rollback", create->disable_rollback, "Keep what was created when the create fails");
   c->add_flag("--enable-termination-protection", create->termination_protection, "Refuse delete-stack");
   c->add_option("--client-request-token", create->client_request_token, "A token carried by the events");
+  c->add_option("--stack-policy-body", create->stack_policy_body, "The stack policy, or file://PATH");
+  c->add_option("--stack-policy-url", create->stack_policy_url, "Refused: moonstack never fetches URLs");
   c->callback([create, exit_code] { *exit_code = RunCreate(*create); });
 
   auto update = std::make_shared<StackArgs>();
@@ -402,6 +419,12 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   u->add_option("--capabilities", update->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
   u->add_flag("--disable-rollback", update->disable_rollback, "Keep what was done when the update fails");
   u->add_option("--client-request-token", update->client_request_token, "A token carried by the events");
+  u->add_option("--stack-policy-body", update->stack_policy_body, "A new stack policy, or file://PATH");
+  u->add_option("--stack-policy-url", update->stack_policy_url, "Refused: moonstack never fetches URLs");
+  u->add_option("--stack-policy-during-update-body", update->stack_policy_during_update_body,
+                "A policy for this update only, or file://PATH");
+  u->add_option("--stack-policy-during-update-url", update->stack_policy_during_update_url,
+                "Refused: moonstack never fetches URLs");
   u->callback([update, exit_code] { *exit_code = RunUpdate(*update); });
 
   auto del = std::make_shared<StackArgs>();

@@ -111,6 +111,8 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"ListImports", {&CfnApi::ListImports, true}},
       {"GetTemplateSummary", {&CfnApi::GetTemplateSummary, true}},
       {"UpdateTerminationProtection", {&CfnApi::UpdateTerminationProtection, true}},
+      {"SetStackPolicy", {&CfnApi::SetStackPolicy, false}},
+      {"GetStackPolicy", {&CfnApi::GetStackPolicy, true}},
       {"CreateChangeSet", {&CfnApi::CreateChangeSet, true}},
       {"DescribeChangeSet", {&CfnApi::DescribeChangeSet, true}},
       {"ExecuteChangeSet", {&CfnApi::ExecuteChangeSet, true}},
@@ -192,6 +194,8 @@ Status CfnApi::CreateStack(Call& c) {
   in.disable_rollback = c.q.Flag("DisableRollback");
   in.enable_termination_protection = c.q.Flag("EnableTerminationProtection");
   in.client_request_token = c.q.Get("ClientRequestToken");
+  in.stack_policy_body = c.q.Get("StackPolicyBody");
+  in.stack_policy_url = c.q.Get("StackPolicyURL");
 
   MS_RETURN_IF_ERROR(runner_->Reserve(in.stack_name));
   std::string id;
@@ -384,6 +388,10 @@ Status CfnApi::UpdateStack(Call& c) {
   in.capabilities = c.q.List("Capabilities");
   in.disable_rollback = c.q.Flag("DisableRollback");
   in.client_request_token = c.q.Get("ClientRequestToken");
+  in.stack_policy_body = c.q.Get("StackPolicyBody");
+  in.stack_policy_url = c.q.Get("StackPolicyURL");
+  in.stack_policy_during_update_body = c.q.Get("StackPolicyDuringUpdateBody");
+  in.stack_policy_during_update_url = c.q.Get("StackPolicyDuringUpdateURL");
 
   StackRecord existing;
   if (!c.service.FindStack(in.stack_name, &existing).ok()) {

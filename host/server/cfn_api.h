@@ -69,6 +69,9 @@ class CfnApi {
   Status ListImports(Call& c);
   Status GetTemplateSummary(Call& c);
   Status UpdateTerminationProtection(Call& c);
+  // Stack policies (policy_api.cc).
+  Status SetStackPolicy(Call& c);
+  Status GetStackPolicy(Call& c);
   // Change sets (change_set_api.cc).
   Status CreateChangeSet(Call& c);
   Status DescribeChangeSet(Call& c);

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <iostream>
 #include <random>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "cli/io.h"
 #include "server/cfn_api.h"
 #include "server/operation_runner.h"
+#include "server/session_pool.h"
 #include "server/wait_signal.h"
 #include "store/schema.h"
 
@@ -55,12 +57,20 @@ Status Serve(const ServeOptions& options) {
   MS_RETURN_IF_ERROR(session.Open(options.session));
   std::unique_ptr<Database> request_db;
   MS_RETURN_IF_ERROR(OpenStore(state_path, &request_db));
-  OperationContext request_ctx = session.service().context();
+  // Provider sessions kept from one operation to the next (session_pool.h):
+  // as many as the running operations' schedulers use; one operation's worth
+  // made now, so the first request does not wait for them.
+  OperationContext op_ctx = session.service().context();
+  const size_t per_operation = static_cast<size_t>(std::max(1, op_ctx.scheduler.workers));
+  SessionPool sessions(op_ctx.providers, per_operation * static_cast<size_t>(std::max(1, options.workers)));
+  MS_RETURN_IF_ERROR(sessions.Warm(per_operation));
+  op_ctx.providers = &sessions;
+  OperationContext request_ctx = op_ctx;
   request_ctx.db = request_db.get();
   request_ctx.world = nullptr;  // the request side never changes the world
   request_ctx.observer = nullptr;
 
-  OperationRunner runner(session.service().context(), state_path, options.workers);
+  OperationRunner runner(op_ctx, state_path, options.workers);
   CfnApi api(request_ctx, &runner, options.max_template_body);
 
   WaitSignals signals;
@@ -68,6 +78,10 @@ Status Serve(const ServeOptions& options) {
 
   httplib::Server http;
   http.set_payload_max_length(options.max_body_bytes);
+  // A response is written in more than one segment (headers, then body): with
+  // Nagle's algorithm the second waits for the client's delayed ACK, ~40 ms
+  // on Linux, on every request of a keep-alive connection (boto3's).
+  http.set_tcp_nodelay(true);
   const std::string default_region = options.session.region;
   http.Get("/moonstack/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("{\"status\":\"ok\"}", "application/json");

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""moonstack serve against moto_server: one 1,000-resource stack through boto3.
+
+    python3 bench/serve_vs_moto.py [MOONSTACK_BINARY] [--resources N]
+
+Starts `moonstack serve` (default binary build/moonstack, falling back to
+build/host/moonstack) and moto's server (`python3 -m moto.server`), each on a
+free port of 127.0.0.1, creates the same template through boto3 against each,
+polls describe_stacks (every 10 ms) until CREATE_COMPLETE and prints both times, their ratio
+and the number of stack events each recorded. Target: moonstack at least 5x
+faster than moto while recording every resource event.
+
+The template is N AWS::SSM::Parameter resources (a type both implement:
+moonstack's providers/aws/ssm/parameter.lua against the simulated Parameter
+Store, moto's moto/ssm/models.py as a CloudFormationModel). It is larger than
+AWS's 51,200-byte TemplateBody limit, so moonstack runs with
+--max-template-body (moto does not check the limit).
+
+Fairness: moonstack runs in real time (--time-scale 1, serve's default), not
+scaled or virtual time, so nothing is sped up. Neither side models a delay
+for creating a parameter (moonstack's simulated Parameter Store answers at
+once; moto creates every resource inside the CreateStack request), so both
+times are the servers' own work. Both are measured the same way: from the
+create_stack call until a describe_stacks poll (every 10 ms) sees
+CREATE_COMPLETE, with one boto3 client each, after the same warm-up (a
+one-resource stack). Each
+server has its own fresh state (moonstack: a new state file in a temp dir).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import boto3
+import botocore.config
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def template(n):
+    resources = {
+        "P%04d" % i: {
+            "Type": "AWS::SSM::Parameter",
+            "Properties": {"Name": "/bench/param-%04d" % i, "Type": "String", "Value": "value-%04d" % i},
+        }
+        for i in range(n)
+    }
+    return json.dumps({"Description": "%d SSM parameters" % n, "Resources": resources})
+
+
+def wait_until_up(url, proc, name, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            sys.exit("%s exited with status %d" % (name, proc.returncode))
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return
+        except Exception:
+            time.sleep(0.1)
+    sys.exit("%s did not answer %s" % (name, url))
+
+
+def client(port):
+    return boto3.session.Session().client(
+        "cloudformation",
+        endpoint_url="http://127.0.0.1:%d" % port,
+        region_name="us-east-1",
+        aws_access_key_id="x",
+        aws_secret_access_key="x",
+        config=botocore.config.Config(retries={"max_attempts": 0}, read_timeout=600),
+    )
+
+
+def wait_complete(cf, name):
+    while True:
+        status = cf.describe_stacks(StackName=name)["Stacks"][0]["StackStatus"]
+        if status == "CREATE_COMPLETE":
+            return
+        if not status.endswith("_IN_PROGRESS"):
+            sys.exit("stack %s ended in %s" % (name, status))
+        time.sleep(0.01)
+
+
+def create(cf, body):
+    """Seconds from create_stack to CREATE_COMPLETE, and the stack's events and resources."""
+    # Warm-up, the same for both: the connection, and botocore's first
+    # create_stack (loading the operation's model costs ~60 ms once).
+    cf.create_stack(StackName="warmup", TemplateBody=template(1).replace("/bench/", "/warmup/"))
+    wait_complete(cf, "warmup")
+    start = time.perf_counter()
+    cf.create_stack(StackName="bench", TemplateBody=body)
+    request = time.perf_counter() - start
+    wait_complete(cf, "bench")
+    seconds = time.perf_counter() - start
+    events = 0
+    for page in cf.get_paginator("describe_stack_events").paginate(StackName="bench"):
+        events += len(page["StackEvents"])
+    resources = 0
+    for page in cf.get_paginator("list_stack_resources").paginate(StackName="bench"):
+        resources += len(page["StackResourceSummaries"])
+    return seconds, request, events, resources
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary", nargs="?", default="build/moonstack")
+    parser.add_argument("--resources", type=int, default=1000)
+    args = parser.parse_args()
+    binary = args.binary
+    if not os.path.exists(binary) and os.path.exists("build/host/moonstack") and args.binary == "build/moonstack":
+        binary = "build/host/moonstack"
+    if not os.path.exists(binary):
+        sys.exit("no moonstack binary at %s (pass its path as the first argument)" % binary)
+
+    body = template(args.resources)
+    print("template: %d AWS::SSM::Parameter resources, %d bytes" % (args.resources, len(body)))
+    work = tempfile.mkdtemp(prefix="serve_vs_moto_")
+    procs = []
+    try:
+        ms_port, moto_port = free_port(), free_port()
+        ms_log = open(os.path.join(work, "moonstack.log"), "w")
+        moonstack = subprocess.Popen(
+            [binary, "serve", "--port", str(ms_port), "--state", os.path.join(work, "state.db"),
+             "--time-scale", "1", "--max-template-body", str(len(body)), "--max-body-bytes", str(16 << 20)],
+            stdout=ms_log, stderr=ms_log)
+        procs.append(moonstack)
+        moto_log = open(os.path.join(work, "moto.log"), "w")
+        moto = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(moto_port)],
+                                stdout=moto_log, stderr=moto_log)
+        procs.append(moto)
+        wait_until_up("http://127.0.0.1:%d/moonstack/health" % ms_port, moonstack, "moonstack serve")
+        wait_until_up("http://127.0.0.1:%d/moto-api/" % moto_port, moto, "moto_server")
+
+        ms = create(client(ms_port), body)
+        moto = create(client(moto_port), body)
+    finally:
+        for p in procs:
+            stop(p)
+        shutil.rmtree(work, ignore_errors=True)
+
+    for name, (seconds, request, events, resources) in (("moonstack serve", ms), ("moto_server", moto)):
+        print("%-16s %7.3f s to CREATE_COMPLETE (the CreateStack call %.3f s), %5d stack events, %d resources"
+              % (name + ":", seconds, request, events, resources))
+    print("ratio (moto / moonstack): %.1fx (target >= 5x)" % (moto[0] / ms[0]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+#include "server/session_pool.h"
+
+namespace ms::server {
+
+// A pooled session lent to one worker; back to the pool when the worker drops it.
+class SessionPool::Lent : public ProviderSession {
+ public:
+  Lent(SessionPool* pool, std::unique_ptr<ProviderSession> session) : pool_(pool), s_(std::move(session)) {}
+  ~Lent() override { pool_->GiveBack(std::move(s_)); }
+
+  const TypeSchema* Schema(std::string_view type) override { return s_->Schema(type); }
+  Status Validate(std::string_view type, const HookContext& ctx, const Value& properties, Value* coerced) override {
+    return s_->Validate(type, ctx, properties, coerced);
+  }
+  Status DecideUpdate(std::string_view type, std::string_view property, const Value& old_value,
+                      const Value& new_value, const HookContext& ctx, UpdateBehavior* out) override {
+    return s_->DecideUpdate(type, property, old_value, new_value, ctx, out);
+  }
+  HookOutcome Call(const HookCall& call) override { return s_->Call(call); }
+  bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region) override {
+    return s_->ValueExists(aws_type, value, region);
+  }
+  bool SsmParameter(std::string_view name, std::string_view region, std::string* value) override {
+    return s_->SsmParameter(name, region, value);
+  }
+
+ private:
+  SessionPool* pool_;
+  std::unique_ptr<ProviderSession> s_;
+};
+
+Status SessionPool::Warm(size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    std::unique_ptr<ProviderSession> s;
+    MS_RETURN_IF_ERROR(inner_->NewSession(&s));
+    GiveBack(std::move(s));
+  }
+  return Status::OK();
+}
+
+Status SessionPool::NewSession(std::unique_ptr<ProviderSession>* out) {
+  std::unique_ptr<ProviderSession> s;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      s = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  if (s == nullptr) MS_RETURN_IF_ERROR(inner_->NewSession(&s));
+  *out = std::make_unique<Lent>(this, std::move(s));
+  return Status::OK();
+}
+
+void SessionPool::GiveBack(std::unique_ptr<ProviderSession> session) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (idle_.size() < keep_) idle_.push_back(std::move(session));
+}
+
+}  // namespace ms::server

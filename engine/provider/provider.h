@@ -50,6 +50,9 @@ struct TypeSchema {
   std::string primary_identifier;
   bool accepts_undeclared_properties = false;  // Custom:: resources
   bool accepts_any_attribute = false;          // Custom:: resources, stubs, AWS types with attribute patterns
+  // A failed update may have applied part of the change: update rollback
+  // calls its rollback hook (else a failed update is taken as unchanged).
+  bool leaves_partial_updates = false;
 
   const PropertySchema* FindProperty(std::string_view name) const;
   bool HasAttribute(std::string_view name) const;
@@ -62,7 +65,10 @@ struct HookContext {
   std::string logical_id;
   std::string region;
   std::string account_id;
-  Value update_policy;  // null when the resource has none
+  Value update_policy;  // null when the resource has none; update rollback: the template rolled back to's (seed 004)
+  // Update and rollback hooks: the other template's UpdatePolicy (update: the
+  // previous template's; rollback: the failed update's). Null when none.
+  Value old_update_policy;
   Value progress;       // null on a hook's first call; else what it returned in progress
   int64_t now_ms = 0;   // the engine clock (real, scaled or virtual)
   // DecideUpdate only: the resource's whole properties before and after, for

@@ -21,6 +21,9 @@ class OperationObserver {
     (void)call, (void)injected, (void)latency_seconds;
     return false;
   }
+  // True once after the observer asked for the running update to be
+  // cancelled (a scenario's cancel_update()), as cancel-update-stack does.
+  virtual bool TakeCancelRequest() { return false; }
 };
 
 }  // namespace ms

@@ -29,6 +29,7 @@
 #include "provider/provider.h"
 #include "run/clock.h"
 #include "run/scheduler.h"
+#include "stack/cancel_requests.h"
 #include "stack/observer.h"
 #include "stack/stack.h"
 #include "store/database.h"
@@ -42,6 +43,7 @@ struct OperationContext {
   ProviderRuntime* providers = nullptr;
   Clock* clock = nullptr;
   OperationObserver* observer = nullptr;  // may be null
+  CancelRequests* cancels = nullptr;      // may be null: cancel-update-stack for this process's operations
   SchedulerOptions scheduler;
   std::string region = "us-east-1";
   std::string account_id = "123456789012";

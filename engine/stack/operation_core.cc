@@ -106,6 +106,11 @@ void OperationCore::RequestPump() {
 
 void OperationCore::Pump() {
   if (!error_.ok()) return;
+  if (stack_.status == StackStatus::kUpdateInProgress &&
+      ((ctx_.cancels != nullptr && ctx_.cancels->Take(stack_.id)) ||
+       (ctx_.observer != nullptr && ctx_.observer->TakeCancelRequest()))) {
+    OnCancel();
+  }
   Status s = Flush();
   if (!s.ok()) {
     Abort(s);

@@ -81,6 +81,8 @@ class OperationCore {
   virtual bool DropCancelled(TrackedResource& r, const HookCall& call) = 0;
   // After every outcome and after drops: the phase may be over now.
   virtual void Settle() = 0;
+  // cancel-update-stack (or a scenario) asked to cancel the update running.
+  virtual void OnCancel() {}
 
   // --- checkpoints ---
   // The record goes into the next checkpoint once, however often it changed.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stack/status.h"
@@ -48,6 +49,7 @@ struct StackRecord {
   bool termination_protection = false;
   std::string client_request_token;
   std::vector<std::string> retain_resources;  // delete-stack --retain-resources, for the operation running
+  std::vector<std::string> resources_to_skip;  // continue-update-rollback --resources-to-skip, likewise
   std::vector<std::string> imports;           // export names its template imports (Fn::ImportValue)
   // While an update runs (and after, until the next one): the template and
   // parameters the stack had before it, what update rollback goes back to
@@ -62,6 +64,20 @@ struct StackRecord {
 
   bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
 };
+
+// What the running update (or a failed one, until it is rolled back or a
+// later update completes) did to a resource: the update journal, so its
+// rollback can resume after a restart, be continued
+// (continue-update-rollback) or be started later (rollback-stack).
+enum class UpdateStep {
+  kNone,
+  kAdded,     // created by the update: rollback cleanup deletes it
+  kUpdated,   // updated in place: rollback_properties is what it had
+  kReplaced,  // replaced: old_physical_id is the original, rollback points back at it
+  kRestored,  // rolled back: nothing left to undo (cleanup deletes old_physical_id if any)
+};
+const char* UpdateStepName(UpdateStep s);  // "" for kNone
+bool ParseUpdateStep(std::string_view name, UpdateStep* out);
 
 // A resource of a stack. `pending_hook` and `progress` are the journal: the
 // hook about to be called (written before the call) and the in-progress
@@ -84,6 +100,10 @@ struct ResourceRecord {
   std::string old_physical_id;
   Value old_properties;
   Value old_attributes;
+  // The update journal (see UpdateStep).
+  UpdateStep update_step = UpdateStep::kNone;
+  Value rollback_properties;  // kUpdated: the properties before the update
+  Value rollback_attributes;
 };
 
 struct StackEvent {

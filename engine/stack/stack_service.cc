@@ -221,8 +221,13 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   // Seed 003: a violation the plan already shows refuses the update.
   MS_RETURN_IF_ERROR(CheckUpdateRestrictions(plan));
 
-  s.previous_template_body = s.template_body;
-  s.previous_parameters = s.parameters;
+  // From UPDATE_FAILED the failed update's journal stays on the records and
+  // the previous template stays the last stable one: a rollback of this
+  // update goes back to where the failed one started.
+  if (s.status != StackStatus::kUpdateFailed) {
+    s.previous_template_body = s.template_body;
+    s.previous_parameters = s.parameters;
+  }
   s.template_body = body;
   s.description = summary.description.value_or("");
   s.parameters.clear();
@@ -232,10 +237,18 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   s.capabilities = in.capabilities;
   // --disable-rollback is per operation (update-stack's own flag).
   s.on_failure = in.disable_rollback ? "DO_NOTHING" : "ROLLBACK";
-  if (!in.client_request_token.empty()) s.client_request_token = in.client_request_token;
+  s.client_request_token = in.client_request_token;  // this operation's (events carry it; none: empty)
+  // The executor re-plans from the record: it finds the policy this update
+  // is checked against here — the temporary one, or the one a new
+  // --stack-policy-body replaces (allow-all when the stack had none).
+  std::string checked = in.stack_policy_during_update_body;
+  if (checked.empty() && !in.stack_policy_body.empty()) {
+    checked = s.stack_policy_body.empty()
+                  ? R"({"Statement":[{"Effect":"Allow","Action":"Update:*","Principal":"*","Resource":"*"}]})"
+                  : s.stack_policy_body;
+  }
   if (!in.stack_policy_body.empty()) s.stack_policy_body = in.stack_policy_body;
-  // The executor re-plans from the record: it finds the temporary policy here.
-  s.stack_policy_during_update_body = in.stack_policy_during_update_body;
+  s.stack_policy_during_update_body = checked;
   MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kUpdateInProgress));
   s.status = StackStatus::kUpdateInProgress;
   s.reason = "User Initiated";
@@ -271,7 +284,7 @@ Status StackService::StartDelete(const DeleteStackInput& in, std::string* stack_
   s.status = StackStatus::kDeleteInProgress;
   s.reason = "User Initiated";
   s.retain_resources = in.retain_resources;
-  if (!in.client_request_token.empty()) s.client_request_token = in.client_request_token;
+  s.client_request_token = in.client_request_token;  // this operation's (events carry it; none: empty)
   StoreBatch batch;
   batch.stacks.push_back(s);
   batch.events.push_back(StackStatusEvent(s, ctx_.clock->NowMs(), "User Initiated"));
@@ -303,6 +316,88 @@ Status StackService::GetStackPolicy(const std::string& name_or_id, std::string* 
   MS_RETURN_IF_ERROR(FindStack(name_or_id, &s));
   const bool during = s.status == StackStatus::kUpdateInProgress && !s.stack_policy_during_update_body.empty();
   *body = during ? s.stack_policy_during_update_body : s.stack_policy_body;
+  return Status::OK();
+}
+
+namespace {
+
+// AWS's refusal of an action the stack's status does not allow.
+Status NotFromCurrentStatus(const std::string& action) {
+  return Status::Validation(action + " cannot be called from current stack status");
+}
+
+}  // namespace
+
+// Saves the stack in `to` with its "User Initiated" event.
+Status StackService::StartStackOperation(StackRecord* s, StackStatus to, const std::string& token) {
+  MS_RETURN_IF_ERROR(CheckStackTransition(s->status, to));
+  s->status = to;
+  s->reason = "User Initiated";
+  s->client_request_token = token;
+  StoreBatch batch;
+  batch.stacks.push_back(*s);
+  batch.events.push_back(StackStatusEvent(*s, ctx_.clock->NowMs(), "User Initiated"));
+  if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
+  return CommitBatch(ctx_.db, ctx_.world, &batch);
+}
+
+Status StackService::StartContinueUpdateRollback(const ContinueUpdateRollbackInput& in, std::string* stack_id) {
+  StackRecord s;
+  Status found = FindStack(in.stack_name, &s);
+  if (found.code() == Status::Code::kNotFound) return Status::Validation("Stack [" + in.stack_name + "] does not exist");
+  MS_RETURN_IF_ERROR(found);
+  if (s.status != StackStatus::kUpdateRollbackFailed) return NotFromCurrentStatus("ContinueUpdateRollback");
+  if (!in.resources_to_skip.empty()) {
+    std::vector<ResourceRecord> resources;
+    MS_RETURN_IF_ERROR(LoadResources(ctx_.db, s.id, &resources));
+    for (const std::string& skip : in.resources_to_skip) {
+      auto it = std::find_if(resources.begin(), resources.end(),
+                             [&](const ResourceRecord& r) { return r.logical_id == skip; });
+      // AWS: "You can specify only resources that are in the UPDATE_FAILED
+      // state because a rollback failed."
+      if (it == resources.end() || it->status != ResourceStatus::kUpdateFailed ||
+          it->update_step != UpdateStep::kUpdated) {
+        return Status::Validation("Invalid ResourcesToSkip [" + skip + "]: only resources in the UPDATE_FAILED "
+                                  "state because their rollback failed can be skipped");
+      }
+    }
+  }
+  s.resources_to_skip = in.resources_to_skip;
+  MS_RETURN_IF_ERROR(StartStackOperation(&s, StackStatus::kUpdateRollbackInProgress, in.client_request_token));
+  *stack_id = s.id;
+  return Status::OK();
+}
+
+Status StackService::StartRollbackStack(const RollbackStackInput& in, std::string* stack_id) {
+  StackRecord s;
+  Status found = FindStack(in.stack_name, &s);
+  if (found.code() == Status::Code::kNotFound) return Status::Validation("Stack [" + in.stack_name + "] does not exist");
+  MS_RETURN_IF_ERROR(found);
+  StackStatus to;
+  if (s.status == StackStatus::kUpdateFailed) {
+    to = StackStatus::kUpdateRollbackInProgress;
+  } else if (s.status == StackStatus::kCreateFailed) {
+    to = StackStatus::kRollbackInProgress;
+  } else {
+    return NotFromCurrentStatus("RollbackStack");
+  }
+  MS_RETURN_IF_ERROR(StartStackOperation(&s, to, in.client_request_token));
+  *stack_id = s.id;
+  return Status::OK();
+}
+
+Status StackService::CancelUpdate(const CancelUpdateStackInput& in) {
+  StackRecord s;
+  Status found = FindStack(in.stack_name, &s);
+  if (found.code() == Status::Code::kNotFound) return Status::Validation("Stack [" + in.stack_name + "] does not exist");
+  MS_RETURN_IF_ERROR(found);
+  if (s.status != StackStatus::kUpdateInProgress) return NotFromCurrentStatus("CancelUpdateStack");
+  if (ctx_.cancels == nullptr) {
+    return Status::Validation("moonstack: the update of stack [" + s.name +
+                              "] runs in another moonstack process; cancel-update-stack reaches updates run by "
+                              "`moonstack serve` (or a scenario's cancel_update())");
+  }
+  ctx_.cancels->Request(s.id);
   return Status::OK();
 }
 

@@ -54,6 +54,22 @@ struct DeleteStackInput {
   std::string client_request_token;
 };
 
+struct ContinueUpdateRollbackInput {
+  std::string stack_name;  // a name or a stack ID
+  std::vector<std::string> resources_to_skip;
+  std::string client_request_token;
+};
+
+struct RollbackStackInput {
+  std::string stack_name;  // a name or a stack ID
+  std::string client_request_token;
+};
+
+struct CancelUpdateStackInput {
+  std::string stack_name;  // a name or a stack ID
+  std::string client_request_token;
+};
+
 class StackService {
  public:
   explicit StackService(OperationContext ctx) : ctx_(std::move(ctx)) {}
@@ -68,6 +84,16 @@ class StackService {
   // The same for delete-stack: DELETE_IN_PROGRESS. *stack_id is empty when
   // there was nothing to delete (AWS: deleting a missing stack succeeds).
   Status StartDelete(const DeleteStackInput& in, std::string* stack_id);
+  // continue-update-rollback: an UPDATE_ROLLBACK_FAILED stack goes
+  // UPDATE_ROLLBACK_IN_PROGRESS again; resources_to_skip (each UPDATE_FAILED
+  // because its rollback failed) are taken as rolled back.
+  Status StartContinueUpdateRollback(const ContinueUpdateRollbackInput& in, std::string* stack_id);
+  // rollback-stack: a CREATE_FAILED or UPDATE_FAILED stack (rollback was
+  // disabled) rolls back to its last stable state.
+  Status StartRollbackStack(const RollbackStackInput& in, std::string* stack_id);
+  // cancel-update-stack: asks the update running (UPDATE_IN_PROGRESS) in
+  // this process to cancel and roll back; it does so before its next step.
+  Status CancelUpdate(const CancelUpdateStackInput& in);
   // Runs the operation in progress on the stack to its end.
   Status Run(const std::string& stack_id) { return RunOperation(ctx_, stack_id); }
   // Runs every operation a crash left in progress.
@@ -90,6 +116,8 @@ class StackService {
   const OperationContext& context() const { return ctx_; }
 
  private:
+  Status StartStackOperation(StackRecord* s, StackStatus to, const std::string& token);
+
   OperationContext ctx_;
 };
 

@@ -116,6 +116,9 @@ const EdgeTable& StackEdges() {
     // ROLLBACK_FAILED, CREATE_FAILED only with rollback disabled, so the
     // engine should not take the 001-only edge).
     allow({S::kRollbackInProgress}, {S::kRollbackComplete, S::kRollbackFailed, S::kCreateFailed});
+    // Neither seed: AWS's RollbackStack API rolls a CREATE_FAILED stack
+    // (rollback disabled) back "to the last known stable state".
+    allow({S::kCreateFailed}, {S::kRollbackInProgress});
 
     // --- Updates start from the stable states. 001 (the grouped box) and
     // 002 (UpdateInProgress: IsCompleted) agree on CREATE_COMPLETE,

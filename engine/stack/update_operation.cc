@@ -10,6 +10,7 @@
 #include "graph/graph.h"
 #include "plan/planner.h"
 #include "plan/property_diff.h"
+#include "policy/update_refusal.h"
 #include "stack/dynamic_references.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
@@ -27,6 +28,7 @@ constexpr const char* kReplacing =
 constexpr const char* kInitiated = "Resource creation initiated";
 constexpr const char* kCreationCancelled = "Resource creation cancelled";
 constexpr const char* kUpdateCancelled = "Resource update cancelled";
+constexpr const char* kStackUpdateCancelled = "Stack update cancelled";
 constexpr const char* kCleanupFailed = "Update successful. One or more resources could not be deleted.";
 // A cleanup delete is tried this many times before the resource is
 // disassociated (run 37 shows three DELETE_FAILED events), waiting
@@ -46,9 +48,7 @@ struct Res : TrackedResource {
   int waiting_on = 0;      // dependencies not done
   bool started = false, done = false, initiated = false;
   bool replacing = false;  // creating its replacement
-  bool added = false;      // created by this update
-  bool touched = false;    // updated in place by this update: prev_* is what it had
-  Value prev_props, prev_attrs;
+  UpdateStep step_before_replace = UpdateStep::kNone;  // what RestoreOld goes back to
   Value new_props;         // update in place: the properties being applied
   std::vector<std::string> changed;
   // Cleanup: its removal (drop) or its replaced physical resource's delete.
@@ -75,12 +75,10 @@ class UpdateOp : public OperationCore {
       rolling_ = resumed_rollback_cleanup_ = true;
       StartCleanup();
     } else if (stack_.status == StackStatus::kUpdateRollbackInProgress) {
-      // After a restart: what in-place updates replaced was kept in memory
-      // only, so the rollback cannot go on; continue-update-rollback is the
-      // way out (as for any UPDATE_ROLLBACK_FAILED stack).
-      update_ended_ = rollback_ended_ = ended_ = rolling_ = true;
-      SetStackStatus(StackStatus::kUpdateRollbackFailed,
-                     "moonstack: the update rollback was interrupted and cannot be resumed");
+      // After a restart, continue-update-rollback or rollback-stack: the
+      // records' update journal says what is left to undo.
+      failing_ = update_ended_ = true;
+      StartRollback();
     } else {
       return Status::Internal(std::string("no update to run on a stack in ") + StackStatusName(stack_.status));
     }
@@ -195,6 +193,17 @@ class UpdateOp : public OperationCore {
       Fail(params.message());
       return;
     }
+    // A removal the stack policy denies (Update:Delete) fails the update
+    // before anything else is done.
+    for (Res& r : res_) {
+      if (r.node >= 0 || !r.has_record) continue;
+      const ResourcePlan* rp = plan_.Find(r.rec.logical_id);
+      const std::string refusal = rp == nullptr ? "" : DeleteRefusal(*rp);
+      if (!refusal.empty()) {
+        ResourceFailed(r, ResourceStatus::kUpdateFailed, refusal);
+        return;
+      }
+    }
     const DependencyGraph& g = plan_.graph;
     for (size_t i = 0; i < g.size(); ++i) {
       Res& r = res_[i];
@@ -281,7 +290,7 @@ class UpdateOp : public OperationCore {
 
   void StartAdd(Res& r) {
     r.has_record = true;
-    r.added = true;
+    r.rec.update_step = UpdateStep::kAdded;
     r.rec.stack_id = stack_.id;
     r.rec.logical_id = r.decl->logical_id;
     r.rec.type = r.decl->type;
@@ -371,13 +380,14 @@ class UpdateOp : public OperationCore {
   }
 
   // A replacement that was not made: the record points at the old resource again.
-  static void RestoreOld(Res& r) {
+  void RestoreOld(Res& r) {
     r.rec.physical_id = r.rec.old_physical_id;
     r.rec.properties = r.rec.old_properties;
     r.rec.attributes = r.rec.old_attributes;
     r.rec.old_physical_id.clear();
     r.rec.old_properties = Value();
     r.rec.old_attributes = Value();
+    r.rec.update_step = r.step_before_replace;
     r.replacing = false;
   }
 
@@ -412,7 +422,13 @@ class UpdateOp : public OperationCore {
     }
     if (!type_changed && changes.empty()) {
       if (metadata) {
-        // A Metadata change alone: UPDATE_COMPLETE, no provider call (run 26).
+        // A Metadata change alone: UPDATE_COMPLETE, no provider call (run 26),
+        // unless a stack policy or an update restriction forbids it.
+        const std::string refusal = UpdateRefusal(*r.plan, UpdateBehavior::kNone);
+        if (!refusal.empty()) {
+          ResourceFailed(r, ResourceStatus::kUpdateFailed, refusal);
+          return;
+        }
         if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
       }
       // Else a Dynamic change that turned out to be none (runs 8, 10).
@@ -427,10 +443,17 @@ class UpdateOp : public OperationCore {
       ResourceFailed(r, ResourceStatus::kUpdateFailed, "Update to resource type " + r.decl->type + " is not supported");
       return;
     }
+    // The stack policy and the update restrictions (seed 003), now that
+    // what the update does to the resource is known.
+    const std::string refusal = UpdateRefusal(*r.plan, behavior);
+    if (!refusal.empty()) {
+      ResourceFailed(r, ResourceStatus::kUpdateFailed, refusal);
+      return;
+    }
     if (behavior == UpdateBehavior::kReplace) {
-      if (!r.rec.old_physical_id.empty()) {
-        // A replacement an earlier, failed update left behind and nobody
-        // cleaned up: one record cannot hold two old resources.
+      if (!r.rec.old_physical_id.empty() || r.rec.update_step == UpdateStep::kAdded) {
+        // A replacement (or a resource) an earlier, failed update left behind
+        // and nobody cleaned up: one record cannot hold two old resources.
         ResourceFailed(r, ResourceStatus::kUpdateFailed,
                        "moonstack: the previous physical resource " + r.rec.old_physical_id +
                            " of this resource has not been cleaned up");
@@ -438,6 +461,8 @@ class UpdateOp : public OperationCore {
       }
       if (!SetStatus(r, ResourceStatus::kUpdateInProgress, kReplacing, evaluated)) return;
       r.replacing = true;
+      r.step_before_replace = r.rec.update_step;
+      r.rec.update_step = UpdateStep::kReplaced;
       r.rec.old_physical_id = r.rec.physical_id;
       r.rec.old_properties = r.rec.properties;
       r.rec.old_attributes = r.rec.attributes;
@@ -461,6 +486,7 @@ class UpdateOp : public OperationCore {
     call.properties = r.new_props;
     call.old_properties = r.rec.properties;
     call.changed = r.changed;
+    if (r.old_decl != nullptr) call.ctx.old_update_policy = r.old_decl->update_policy;
     Dispatch(r, std::move(call), [this, &r](const HookOutcome& o) { OnUpdate(r, o); });
   }
 
@@ -473,7 +499,7 @@ class UpdateOp : public OperationCore {
         return;
       }
       EndCall(r);
-      if (o.kind == HookOutcome::Kind::kDone) Applied(r, o);
+      if (o.kind == HookOutcome::Kind::kDone || LeavesPartialUpdates(r)) Applied(r, o);
       return;
     }
     switch (o.kind) {
@@ -488,16 +514,29 @@ class UpdateOp : public OperationCore {
         return;
       case HookOutcome::Kind::kFailed:
         EndCall(r);
+        // A provider that may leave a failed update half-applied has it
+        // rolled back like a successful one; others are taken as unchanged.
+        if (LeavesPartialUpdates(r)) Applied(r, HookOutcome());
         ResourceFailed(r, ResourceStatus::kUpdateFailed, o.reason);
         return;
     }
   }
 
-  // An update in place went through: what it had is kept for rollback.
+  bool LeavesPartialUpdates(Res& r) {
+    ProviderSession* session = Session();
+    const TypeSchema* schema = session == nullptr ? nullptr : session->Schema(r.rec.type);
+    return schema != nullptr && schema->leaves_partial_updates;
+  }
+
+  // An update in place went through (or may have): what the resource had
+  // before is journaled for rollback, unless an earlier step of a failed
+  // update already holds it.
   void Applied(Res& r, const HookOutcome& o) {
-    r.touched = true;
-    r.prev_props = r.rec.properties;
-    r.prev_attrs = r.rec.attributes;
+    if (r.rec.update_step == UpdateStep::kNone || r.rec.update_step == UpdateStep::kRestored) {
+      r.rec.update_step = UpdateStep::kUpdated;
+      r.rec.rollback_properties = r.rec.properties;
+      r.rec.rollback_attributes = r.rec.attributes;
+    }
     r.rec.properties = r.new_props;
     if (o.attributes.is_map() && !o.attributes.map().empty()) r.rec.attributes = o.attributes;
     MarkDirty(r);
@@ -519,26 +558,47 @@ class UpdateOp : public OperationCore {
     (status == ResourceStatus::kCreateFailed ? failed_create_ : failed_update_).push_back(r.rec.logical_id);
     if (!failing_) {
       failing_ = true;
-      // Siblings still being created or updated are cancelled (seed 000 run
-      // 34: "Resource creation cancelled"; AWS says "Resource update
-      // cancelled" for an update), and the stack says so at once, naming
-      // them too; the rollback itself waits until every hook has answered.
-      for (Res& other : res_) {
-        if (&other == &r || !other.busy || other.cancelled || other.node < 0) continue;
-        other.cancelled = true;
-        const bool create = other.added;
-        if (!SetStatus(other, create ? ResourceStatus::kCreateFailed : ResourceStatus::kUpdateFailed,
-                       create ? kCreationCancelled : kUpdateCancelled)) {
-          return;
-        }
-        (create ? failed_create_ : failed_update_).push_back(other.rec.logical_id);
-      }
-      if (!stack_.disable_rollback() && pending_reason_.empty()) {
+      // The stack says so at once, naming the cancelled siblings too; the
+      // rollback itself waits until every hook has answered.
+      if (!CancelSiblings(&r)) return;
+      if (!RollbackDisabled() && pending_reason_.empty()) {
         if (!SetStackStatus(StackStatus::kUpdateRollbackInProgress, FailureReason())) return;
       }
     }
     MaybeEndFailed();
   }
+
+  // Siblings still being created or updated are cancelled (seed 000 run 34:
+  // "Resource creation cancelled"; AWS says "Resource update cancelled" for
+  // an update). False when the operation aborted.
+  bool CancelSiblings(const Res* failed) {
+    for (Res& other : res_) {
+      if (&other == failed || !other.busy || other.cancelled || other.node < 0) continue;
+      other.cancelled = true;
+      const bool create = other.rec.status == ResourceStatus::kCreateInProgress;
+      if (!SetStatus(other, create ? ResourceStatus::kCreateFailed : ResourceStatus::kUpdateFailed,
+                     create ? kCreationCancelled : kUpdateCancelled)) {
+        return false;
+      }
+      (create ? failed_create_ : failed_update_).push_back(other.rec.logical_id);
+    }
+    return true;
+  }
+
+  // cancel-update-stack: what is being created or updated is cancelled as
+  // when a sibling fails, and the update rolls back, even with
+  // --disable-rollback (AWS: "the stack rolls back the update and reverts to
+  // the previous stack configuration").
+  void OnCancel() override {
+    if (failing_ || finished_update_) return;
+    failing_ = cancel_requested_ = true;
+    pending_reason_ = kStackUpdateCancelled;
+    if (!CancelSiblings(nullptr)) return;
+    if (!SetStackStatus(StackStatus::kUpdateRollbackInProgress, kStackUpdateCancelled)) return;
+    MaybeEndFailed();
+  }
+
+  bool RollbackDisabled() const { return stack_.disable_rollback() && !cancel_requested_; }
 
   // AWS's reason names the resources that failed to create, then update.
   std::string FailureReason() const {
@@ -555,7 +615,7 @@ class UpdateOp : public OperationCore {
     if (!failing_ || outstanding_ > 0 || update_ended_) return;
     update_ended_ = true;
     const std::string reason = pending_reason_.empty() ? FailureReason() : pending_reason_;
-    if (stack_.disable_rollback()) {
+    if (RollbackDisabled()) {
       ended_ = true;
       SetStackStatus(StackStatus::kUpdateFailed, reason);
       return;
@@ -575,36 +635,95 @@ class UpdateOp : public OperationCore {
   // call); then UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS deletes what the
   // update created, in reverse dependency order.
 
+  // Journal-driven (ResourceRecord::update_step), so the same walk serves a
+  // rollback straight after the failure, after a restart, after
+  // continue-update-rollback (with the stack's resources_to_skip) and after
+  // rollback-stack on an UPDATE_FAILED stack.
   void StartRollback() {
     rolling_ = true;
-    for (int i : plan_.graph.order()) {
-      Res& r = res_[i];
-      if (!r.has_record || r.added) continue;
-      if (r.touched) {
-        if (!SetStatus(r, ResourceStatus::kUpdateInProgress, "")) return;
-        CallRollback(r);
-      } else if (!r.rec.old_physical_id.empty()) {
-        // Pointed back; the new physical resource is what cleanup deletes.
-        std::swap(r.rec.physical_id, r.rec.old_physical_id);
-        std::swap(r.rec.properties, r.rec.old_properties);
-        std::swap(r.rec.attributes, r.rec.old_attributes);
-        if (r.old_decl != nullptr) r.rec.type = r.old_decl->type;
-        env_.SetResource(&r.rec);
-        if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
-      } else if (r.rec.status == ResourceStatus::kUpdateFailed) {
-        if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
+    for (Res& r : res_) {
+      if (!r.has_record) continue;
+      const bool skip = std::find(stack_.resources_to_skip.begin(), stack_.resources_to_skip.end(),
+                                  r.rec.logical_id) != stack_.resources_to_skip.end();
+      switch (r.rec.update_step) {
+        case UpdateStep::kAdded:  // rollback cleanup deletes it
+          break;
+        case UpdateStep::kReplaced:
+          // Pointed back; the new physical resource is what cleanup deletes.
+          std::swap(r.rec.physical_id, r.rec.old_physical_id);
+          std::swap(r.rec.properties, r.rec.old_properties);
+          std::swap(r.rec.attributes, r.rec.old_attributes);
+          if (r.old_decl != nullptr) r.rec.type = r.old_decl->type;
+          env_.SetResource(&r.rec);
+          if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
+          if (r.rec.rollback_properties.is_null()) {
+            r.rec.update_step = UpdateStep::kRestored;
+            break;
+          }
+          r.rec.update_step = UpdateStep::kUpdated;  // an earlier failed update changed it in place too
+          [[fallthrough]];
+        case UpdateStep::kUpdated:
+          if (skip) {
+            // continue-update-rollback --resources-to-skip: AWS marks it
+            // UPDATE_COMPLETE; the record says what the template says.
+            Restored(r, r.rec.rollback_attributes);
+            if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
+            break;
+          }
+          if (r.rec.status != ResourceStatus::kUpdateInProgress &&
+              !SetStatus(r, ResourceStatus::kUpdateInProgress, "")) {
+            return;
+          }
+          CallRollback(r);
+          break;
+        case UpdateStep::kNone:
+        case UpdateStep::kRestored:
+          // A failed (or cancelled) update that changed nothing.
+          if (r.rec.status == ResourceStatus::kUpdateFailed &&
+              !SetStatus(r, ResourceStatus::kUpdateComplete, "")) {
+            return;
+          }
+          break;
       }
     }
     MaybeEndRollback();
   }
 
+  // The top-level properties an update changed, for the rollback call.
+  static std::vector<std::string> ChangedKeys(const Value& before, const Value& after) {
+    std::vector<std::string> out;
+    if (!before.is_map() || !after.is_map()) return out;
+    for (const Member& m : after.map()) {
+      const Value* b = before.find(m.key);
+      if (b == nullptr || !(*b == m.value)) out.push_back(m.key);
+    }
+    for (const Member& m : before.map()) {
+      if (after.find(m.key) == nullptr) out.push_back(m.key);
+    }
+    return out;
+  }
+
   void CallRollback(Res& r) {
     HookCall call = NewCall(r, Hook::kRollback);
     call.physical_id = r.rec.physical_id;
-    call.properties = r.prev_props;
+    call.properties = r.rec.rollback_properties;
     call.old_properties = r.rec.properties;
-    call.changed = r.changed;
+    // Seed 004: a rollback uses the UpdatePolicy of the template it goes back to.
+    call.ctx.update_policy = r.old_decl != nullptr ? r.old_decl->update_policy : Value();
+    call.ctx.old_update_policy = r.decl != nullptr ? r.decl->update_policy : Value();
+    call.changed = ChangedKeys(r.rec.rollback_properties, r.rec.properties);
     Dispatch(r, std::move(call), [this, &r](const HookOutcome& o) { OnRollback(r, o); });
+  }
+
+  // The record is the pre-update one again.
+  void Restored(Res& r, const Value& attributes) {
+    r.rec.properties = r.rec.rollback_properties;
+    r.rec.attributes = attributes.is_map() ? attributes : Value::MakeMap();
+    r.rec.rollback_properties = Value();
+    r.rec.rollback_attributes = Value();
+    r.rec.update_step = UpdateStep::kRestored;
+    env_.SetResource(&r.rec);
+    MarkDirty(r);
   }
 
   void OnRollback(Res& r, const HookOutcome& o) {
@@ -614,9 +733,7 @@ class UpdateOp : public OperationCore {
         return;
       case HookOutcome::Kind::kDone:
         EndCall(r);
-        r.touched = false;
-        r.rec.properties = r.prev_props;
-        r.rec.attributes = o.attributes.is_map() && !o.attributes.map().empty() ? o.attributes : r.prev_attrs;
+        Restored(r, o.attributes.is_map() && !o.attributes.map().empty() ? o.attributes : r.rec.rollback_attributes);
         if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
         MaybeEndRollback();
         return;
@@ -633,7 +750,7 @@ class UpdateOp : public OperationCore {
     if (!rolling_ || outstanding_ > 0 || rollback_ended_ || !error_.ok()) return;
     rollback_ended_ = true;
     if (!rollback_failed_.empty()) {
-      // continue-update-rollback resumes from here (not implemented yet).
+      // continue-update-rollback resumes from here: the journal keeps what is left.
       ended_ = true;
       SetStackStatus(StackStatus::kUpdateRollbackFailed,
                      "The following resource(s) failed to update: [" + JoinNames(rollback_failed_) + "]. ");
@@ -680,7 +797,7 @@ class UpdateOp : public OperationCore {
     cleaning_ = true;
     cleanup_graph_ = rolling_ ? &plan_.graph : &old_graph_;
     for (Res& r : res_) {
-      r.drop = r.has_record && (rolling_ && !resumed_rollback_cleanup_ ? r.added : r.node < 0);
+      r.drop = r.has_record && (rolling_ ? r.rec.update_step == UpdateStep::kAdded : r.node < 0);
       r.cleanup = r.drop || (r.has_record && !r.rec.old_physical_id.empty());
       r.cleanup_status = r.rec.status;
       r.cleanup_waiting = 0;
@@ -843,6 +960,15 @@ class UpdateOp : public OperationCore {
   void MaybeEndCleanup() {
     if (!cleaning_ || cleanup_left_ > 0 || outstanding_ > 0 || ended_) return;
     ended_ = true;
+    // The update is over either way: nothing is left to roll back.
+    for (Res& r : res_) {
+      if (!r.has_record || r.rec.update_step == UpdateStep::kNone) continue;
+      r.rec.update_step = UpdateStep::kNone;
+      r.rec.rollback_properties = Value();
+      r.rec.rollback_attributes = Value();
+      MarkDirty(r);
+    }
+    stack_.resources_to_skip.clear();
     // Seed 000 run 38: the rollback's cleanup gives up with the same reason.
     SetStackStatus(rolling_ ? StackStatus::kUpdateRollbackComplete : StackStatus::kUpdateComplete,
                    cleanup_failed_ ? kCleanupFailed : "");
@@ -899,6 +1025,7 @@ class UpdateOp : public OperationCore {
   std::unordered_map<std::string, int> by_name_;
   size_t done_ = 0;  // resources of the new graph done
   bool failing_ = false, finished_update_ = false, update_ended_ = false, ended_ = false;
+  bool cancel_requested_ = false;  // cancel-update-stack
   bool rolling_ = false, rollback_ended_ = false, resumed_rollback_cleanup_ = false;
   std::vector<std::string> rollback_failed_;
   const DependencyGraph* cleanup_graph_ = nullptr;

@@ -161,6 +161,7 @@ Value StackToValue(const StackRecord& s) {
   v.set("termination_protection", Value::Bool(s.termination_protection));
   v.set("client_request_token", Str(s.client_request_token));
   v.set("retain_resources", Value::StringList(s.retain_resources));
+  if (!s.resources_to_skip.empty()) v.set("resources_to_skip", Value::StringList(s.resources_to_skip));
   v.set("imports", Value::StringList(s.imports));
   if (!s.previous_template_body.empty()) {
     v.set("previous_template_body", Str(s.previous_template_body));
@@ -195,6 +196,7 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.termination_protection = GetBool(v, "termination_protection");
   s.client_request_token = GetStr(v, "client_request_token");
   for (const Value& r : GetList(v, "retain_resources").list()) s.retain_resources.push_back(r.str());
+  for (const Value& r : GetList(v, "resources_to_skip").list()) s.resources_to_skip.push_back(r.str());
   for (const Value& i : GetList(v, "imports").list()) s.imports.push_back(i.str());
   s.previous_template_body = GetStr(v, "previous_template_body");
   s.previous_parameters = ParametersFromValue(GetList(v, "previous_parameters"));
@@ -246,6 +248,14 @@ std::string ResourceJson(const ResourceRecord& r) {
     field("old_attributes");
     r.old_attributes.AppendJsonTo(&out);
   }
+  if (r.update_step != UpdateStep::kNone) {
+    field("update_step");
+    AppendJsonQuoted(&out, UpdateStepName(r.update_step));
+    field("rollback_properties");
+    r.rollback_properties.AppendJsonTo(&out);
+    field("rollback_attributes");
+    r.rollback_attributes.AppendJsonTo(&out);
+  }
   out += '}';
   return out;
 }
@@ -268,6 +278,11 @@ Value ResourceToValue(const ResourceRecord& r) {
     v.set("old_properties", r.old_properties);
     v.set("old_attributes", r.old_attributes);
   }
+  if (r.update_step != UpdateStep::kNone) {
+    v.set("update_step", Str(UpdateStepName(r.update_step)));
+    v.set("rollback_properties", r.rollback_properties);
+    v.set("rollback_attributes", r.rollback_attributes);
+  }
   return v;
 }
 
@@ -289,6 +304,12 @@ Status ResourceFromValue(const Value& v, ResourceRecord* out) {
   r.old_physical_id = GetStr(v, "old_physical_id");
   r.old_properties = GetValue(v, "old_properties");
   r.old_attributes = GetValue(v, "old_attributes");
+  if (!ParseUpdateStep(GetStr(v, "update_step"), &r.update_step)) {
+    return Status::Internal("store: resource " + r.logical_id + " has an unknown update step " +
+                            GetStr(v, "update_step"));
+  }
+  r.rollback_properties = GetValue(v, "rollback_properties");
+  r.rollback_attributes = GetValue(v, "rollback_attributes");
   *out = std::move(r);
   return Status::OK();
 }

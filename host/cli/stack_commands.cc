@@ -21,6 +21,7 @@ struct StackArgs {
   std::string stack_name;
   std::string template_body, template_file;
   std::vector<std::string> parameters, capabilities, tags, retain_resources, status_filter;
+  std::vector<std::string> resources_to_skip;  // continue-update-rollback
   std::string on_failure;
   bool disable_rollback = false;
   bool use_previous_template = false;
@@ -152,6 +153,40 @@ int RunDelete(const StackArgs& a) {
   if (s.ok()) s = session.service().StartDelete(in, &id);
   if (s.ok() && !id.empty()) s = session.service().Run(id);
   if (s.ok()) s = session.Close();
+  return s.ok() ? 0 : Fail(op, s);
+}
+
+// continue-update-rollback and rollback-stack: start the rollback, run it
+// to the end.
+int RunRollback(const StackArgs& a, const std::string& op) {
+  StackSession session;
+  Status s = session.Open(a.session);
+  StackRecord existing;
+  std::unique_ptr<StackLock> lock;
+  if (s.ok() && session.service().FindStack(a.stack_name, &existing).ok()) s = session.Lock(existing.name, &lock);
+  std::string id;
+  if (s.ok() && op == "ContinueUpdateRollback") {
+    s = session.service().StartContinueUpdateRollback({a.stack_name, a.resources_to_skip, a.client_request_token},
+                                                      &id);
+  } else if (s.ok()) {
+    s = session.service().StartRollbackStack({a.stack_name, a.client_request_token}, &id);
+  }
+  if (!s.ok()) return Fail(op, s);
+  if (op == "RollbackStack") Emit(a, Json{{"StackId", id}}, op);
+  s = session.service().Run(id);
+  if (s.ok()) s = session.Close();
+  return s.ok() ? 0 : Fail(op, s);
+}
+
+// cancel-update-stack: an update runs to its end inside the command that
+// started it, so from the CLI this reaches only updates of `moonstack serve`
+// processes; the service says so (a scenario's cancel_update() is the
+// embedded way).
+int RunCancelUpdate(const StackArgs& a) {
+  const char* op = "CancelUpdateStack";
+  StackSession session;
+  Status s = session.Open(a.session);
+  if (s.ok()) s = session.service().CancelUpdate({a.stack_name, a.client_request_token});
   return s.ok() ? 0 : Fail(op, s);
 }
 
@@ -434,6 +469,30 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   d->add_option("--retain-resources", del->retain_resources, "Logical IDs to keep (a DELETE_FAILED stack)");
   d->add_option("--client-request-token", del->client_request_token, "A token carried by the events");
   d->callback([del, exit_code] { *exit_code = RunDelete(*del); });
+
+  auto cont = std::make_shared<StackArgs>();
+  CLI::App* cu = AddStackCommand(app, "continue-update-rollback",
+                                 "Continue the rollback of an UPDATE_ROLLBACK_FAILED stack, to the end", cont);
+  AddScenarioOption(cu, cont.get());
+  cu->add_option("--stack-name", cont->stack_name, "The stack's name or ID")->required();
+  cu->add_option("--resources-to-skip", cont->resources_to_skip,
+                 "Logical IDs whose rollback failed, taken as rolled back");
+  cu->add_option("--client-request-token", cont->client_request_token, "A token carried by the events");
+  cu->callback([cont, exit_code] { *exit_code = RunRollback(*cont, "ContinueUpdateRollback"); });
+
+  auto rollback = std::make_shared<StackArgs>();
+  CLI::App* rb = AddStackCommand(app, "rollback-stack",
+                                 "Roll a CREATE_FAILED or UPDATE_FAILED stack back, to the end", rollback);
+  AddScenarioOption(rb, rollback.get());
+  rb->add_option("--stack-name", rollback->stack_name, "The stack's name or ID")->required();
+  rb->add_option("--client-request-token", rollback->client_request_token, "A token carried by the events");
+  rb->callback([rollback, exit_code] { *exit_code = RunRollback(*rollback, "RollbackStack"); });
+
+  auto cancel = std::make_shared<StackArgs>();
+  CLI::App* cn = AddStackCommand(app, "cancel-update-stack", "Cancel a running update (it rolls back)", cancel);
+  cn->add_option("--stack-name", cancel->stack_name, "The stack's name or ID")->required();
+  cn->add_option("--client-request-token", cancel->client_request_token, "A token carried by the events");
+  cn->callback([cancel, exit_code] { *exit_code = RunCancelUpdate(*cancel); });
 
   auto describe = std::make_shared<StackArgs>();
   CLI::App* ds = AddStackCommand(app, "describe-stacks", "Describe one stack or every stack", describe);

@@ -57,6 +57,8 @@ TypeSchema SchemaFrom(const Value& d) {
   s.accepts_undeclared_properties = d.find("additional_properties") != nullptr &&
                                     d.find("additional_properties")->is_string();
   s.accepts_any_attribute = d.find("any_attributes") != nullptr && d.find("any_attributes")->as_bool();
+  s.leaves_partial_updates =
+      d.find("leaves_partial_updates") != nullptr && d.find("leaves_partial_updates")->as_bool();
   if (const Value* props = d.find("properties")) {
     for (const Value& p : props->list()) {
       PropertySchema ps;
@@ -150,6 +152,7 @@ Value ContextValue(const HookContext& c, const std::string& resource_type = "") 
   m.push_back({"stack_id", Value::String(c.stack_id)});
   m.push_back({"stack_name", Value::String(c.stack_name)});
   if (!c.update_policy.is_null()) m.push_back({"update_policy", c.update_policy});
+  if (!c.old_update_policy.is_null()) m.push_back({"old_update_policy", c.old_update_policy});
   return Value::MakeMap(std::move(m));
 }
 

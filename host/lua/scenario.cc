@@ -150,7 +150,17 @@ void ScenarioObserver::OnEvent(const StackEvent& event) {
   binding_->set_now_ms(event.timestamp_ms);  // what the handler's actions see as "now"
   Value ev = EventValue(event);
   CallResult r = rt_->CallMethod(scenario_, "event", {ev});
-  if (!r.ok()) Failed(*r.error, "in the handler of " + event.logical_id + " " + event.status);
+  if (!r.ok()) {
+    Failed(*r.error, "in the handler of " + event.logical_id + " " + event.status);
+    return;
+  }
+  if (r.value().is_bool() && r.value().as_bool()) cancel_requested_ = true;  // a handler called cancel_update()
+}
+
+bool ScenarioObserver::TakeCancelRequest() {
+  const bool requested = cancel_requested_;
+  cancel_requested_ = false;
+  return requested;
 }
 
 bool ScenarioObserver::BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) {

@@ -60,6 +60,7 @@ class ScenarioObserver : public OperationObserver {
 
   void OnEvent(const StackEvent& event) override;
   bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
+  bool TakeCancelRequest() override;
 
   // OK, or the first error a handler (or a rule match) raised.
   Status error() const;
@@ -77,6 +78,7 @@ class ScenarioObserver : public OperationObserver {
   mutable std::mutex mu_;
   Status error_;  // guarded by mu_
   bool failed_ = false;  // operation thread only
+  bool cancel_requested_ = false;  // operation thread only
 };
 
 }  // namespace ms::lua

@@ -53,6 +53,7 @@ function H.describe(decl)
     primary_identifier = decl.primary_identifier,
     additional_properties = decl.additional_properties,
     any_attributes = decl.any_attributes == true,
+    leaves_partial_updates = decl.leaves_partial_updates == true,
     properties = props,
   }
 end

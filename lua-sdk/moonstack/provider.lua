@@ -48,6 +48,7 @@ local P = {}
 ---@field world any            the simulated cloud (its API belongs to the host)
 ---@field clock any            current (possibly virtual) time; hooks never sleep
 ---@field update_policy table? the resource's UpdatePolicy (during rollback: the one of the template rolled back to)
+---@field old_update_policy table? update and rollback hooks: the other template's UpdatePolicy (update: the previous one; rollback: the failed update's)
 ---@field progress table?      nil on a hook's first call; the `context` of the P.in_progress the hook returned last time on a re-call
 
 ---@class moonstack.CreateResult

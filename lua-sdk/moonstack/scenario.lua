@@ -320,10 +320,19 @@ Scenario.latency = entry(add_latency)
 ---@return moonstack.ScenarioRule
 Scenario.on = entry(add_handler)
 
----Sets the script's globals in `env`: fail, latency, on (bound to this
----scenario), aws, sim and world.
+---Asks for the update running to be cancelled, as `cancel-update-stack`
+---does: called from a handler, the engine acts on it before its next step
+---(what is being created or updated is cancelled and the update rolls back).
+---Outside an update (UPDATE_IN_PROGRESS) it does nothing.
+function Scenario:cancel_update()
+  self.cancel_requested = true
+end
+
+---Sets the script's globals in `env`: fail, latency, on, cancel_update
+---(bound to this scenario), aws, sim and world.
 ---@param env table
 function Scenario:install(env)
+  env.cancel_update = function() self:cancel_update() end
   env.fail = entry(function(...) return add_fail(self, ...) end)
   env.latency = entry(function(...) return add_latency(self, ...) end)
   env.on = entry(function(...) return add_handler(self, ...) end)
@@ -369,7 +378,9 @@ end
 
 ---Host side: runs the handlers matching an event, in the order they were
 ---registered (handlers a handler registers start with the next event).
+---True when a handler asked for the update to be cancelled.
 ---@param e moonstack.ScenarioEvent
+---@return boolean
 function Scenario:event(e)
   local n = #self.handlers
   for i = 1, n do
@@ -379,6 +390,9 @@ function Scenario:event(e)
       h.fn(e, self.aws)
     end
   end
+  local cancel = self.cancel_requested == true
+  self.cancel_requested = nil
+  return cancel
 end
 
 ---Host side: a scenario whose globals are installed in _G, with `aws` the

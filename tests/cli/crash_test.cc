@@ -134,3 +134,63 @@ TEST_CASE("a delete killed after any checkpoint recovers to DELETE_COMPLETE, not
   CHECK(completed_without_crash == 1);
   CHECK(crashed >= 3);
 }
+
+namespace {
+
+// An update that replaces Group, updates Second in place (its type, and its
+// groups through the replacement) and adds Bad, whose CIDR is outside the
+// VPC: Bad fails after the others are done, and the update rolls back.
+const char* kFailingUpdate = R"({
+  "Resources": {
+    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16"}},
+    "Subnet": {"Type": "AWS::EC2::Subnet", "Properties": {"VpcId": {"Ref": "Vpc"}, "CidrBlock": "10.0.1.0/24"}},
+    "Group": {"Type": "AWS::EC2::SecurityGroup",
+              "Properties": {"GroupDescription": "web v2", "VpcId": {"Ref": "Vpc"}}},
+    "Server": {"Type": "AWS::EC2::Instance",
+               "Properties": {"ImageId": "ami-0123456789abcdef0", "InstanceType": "t3.micro",
+                              "SubnetId": {"Ref": "Subnet"}, "SecurityGroupIds": [{"Ref": "Group"}]}},
+    "Second": {"Type": "AWS::EC2::Instance",
+               "Properties": {"ImageId": "ami-0123456789abcdef0", "InstanceType": "t3.large",
+                              "SubnetId": {"Ref": "Subnet"}}},
+    "Bad": {"Type": "AWS::EC2::Subnet", "DependsOn": ["Second", "Server"],
+            "Properties": {"VpcId": {"Ref": "Vpc"}, "CidrBlock": "10.9.0.0/24"}}
+  }
+})";
+
+std::string InstanceType(const State& s, const std::string& id) {
+  return Json(Sh(s.Cmd("world show " + id + " --kind ec2.instance")))["Data"]["InstanceType"];
+}
+
+}  // namespace
+
+TEST_CASE("an update rollback killed after any checkpoint resumes to UPDATE_ROLLBACK_COMPLETE", "[cli][crash]") {
+  int completed_without_crash = 0, crashed = 0;
+  for (int point = 1; point <= 60 && completed_without_crash == 0; ++point) {
+    State s = Fresh(point, "update");
+    std::ofstream(s.dir + "/u.json") << kFailingUpdate;
+    Json(Sh(s.Cmd("create-stack --stack-name web --template-file " + s.dir + "/t.json")));
+    const std::set<std::string> before = StackResources(s, "web");
+    Run update = Sh("MOONSTACK_CRASH_AFTER_COMMITS=" + std::to_string(point) + " " +
+                    s.Cmd("update-stack --stack-name web --template-file " + s.dir + "/u.json"));
+    INFO("kill point " << point << "\n" << update.out);
+    if (update.exit_code == 0) {
+      ++completed_without_crash;
+    } else {
+      CHECK(update.exit_code == 137);
+      ++crashed;
+    }
+    // The next command resumes: the update (if it was still going) fails on
+    // Bad, and the rollback, wherever it was, ends with the stack as before.
+    auto stacks = Json(Sh(s.Cmd("describe-stacks --stack-name web")))["Stacks"];
+    REQUIRE(stacks.size() == 1);
+    CHECK(stacks[0]["StackStatus"] == "UPDATE_ROLLBACK_COMPLETE");
+    CHECK(StackResources(s, "web") == before);
+    CHECK(LiveResources(s) == before);
+    auto resources = Json(Sh(s.Cmd("describe-stack-resources --stack-name web")))["StackResources"];
+    for (const auto& r : resources) {
+      if (r["LogicalResourceId"] == "Second") CHECK(InstanceType(s, r["PhysicalResourceId"]) == "m1.small");  // the default: t.json names none
+    }
+  }
+  CHECK(completed_without_crash == 1);
+  CHECK(crashed >= 8);
+}

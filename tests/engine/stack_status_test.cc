@@ -69,6 +69,8 @@ const std::vector<Edge<S>> kStackEdges = {
     {S::kRollbackInProgress, S::kRollbackComplete},
     {S::kRollbackInProgress, S::kRollbackFailed},
     {S::kRollbackInProgress, S::kCreateFailed},
+    // AWS's RollbackStack API (neither seed): a CREATE_FAILED stack rolls back.
+    {S::kCreateFailed, S::kRollbackInProgress},
     // Updates from the stable states (001 + 002).
     {S::kCreateComplete, S::kUpdateInProgress},
     {S::kUpdateComplete, S::kUpdateInProgress},

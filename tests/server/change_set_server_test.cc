@@ -4,6 +4,9 @@
 // for and executes a change set.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include <fstream>
 
 #include "server_fixture.h"
@@ -137,6 +140,13 @@ print(json.dumps(out))
   CHECK(r["after_delete"] == json::array({"create", "update"}));
 }
 
+// Sleeps until the wall clock's second changes.
+static void NextSecond() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const auto next = std::chrono::duration_cast<std::chrono::seconds>(now) + std::chrono::seconds(1);
+  std::this_thread::sleep_for(next - now + std::chrono::milliseconds(20));
+}
+
 TEST_CASE("aws cloudformation deploy creates and updates a stack through change sets", "[server][changeset]") {
   Server server("deploy", "0");
   const std::string t = server.dir() + "/t.json", more = server.dir() + "/more.json";
@@ -149,10 +159,15 @@ TEST_CASE("aws cloudformation deploy creates and updates a stack through change 
         "Successfully created/updated stack - net\n");
   CHECK(server.AwsJson("describe-stacks --stack-name net")["Stacks"][0]["StackStatus"] == "CREATE_COMPLETE");
 
+  // The aws CLI names its change sets after the second it runs in
+  // (awscli-cloudformation-package-deploy-<epoch>): two deploys in one second
+  // would collide, on AWS as here.
+  NextSecond();
   Run same = FastAws(server, "deploy --template-file " + t + " --stack-name net --no-fail-on-empty-changeset");
   CHECK(same.exit_code == 0);
   CHECK(same.out == "\nWaiting for changeset to be created..\n\nNo changes to deploy. Stack net is up to date\n");
 
+  NextSecond();
   Run updated =
       FastAws(server, "deploy --template-file " + more + " --stack-name net --parameter-overrides Cidr=10.2.0.0/16");
   INFO(updated.out);

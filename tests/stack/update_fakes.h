@@ -1,6 +1,7 @@
 // A C++ ProviderRuntime for the update tests (a copy of fake_providers.h with
 // update behaviours): one type, Test::Upd::Thing, and Test::Upd::Other (the
-// same, for type changes).
+// same, for type changes), and Test::Upd::Partial (the same, but its failed
+// updates may be half-applied: leaves_partial_updates).
 //
 // Declared properties and their update behaviour (any other property is an
 // update without interruption, as undeclared ones are):
@@ -28,7 +29,7 @@ namespace ms::testing {
 class UpdFakeProviders : public ProviderRuntime {
  public:
   UpdFakeProviders() {
-    for (const char* type : {"Test::Upd::Thing", "Test::Upd::Other"}) {
+    for (const char* type : {"Test::Upd::Thing", "Test::Upd::Other", "Test::Upd::Partial"}) {
       TypeSchema s;
       s.type = type;
       s.source = "upd-fake";
@@ -44,12 +45,15 @@ class UpdFakeProviders : public ProviderRuntime {
       for (const char* n : {"ImageId", "CidrBlock", "VpcId", "SubnetId", "Path"}) prop(n, UpdateBehavior::kReplace);
       prop("InstanceType", UpdateBehavior::kSome);
       prop("Frozen", UpdateBehavior::kUnsupported);
+      s.leaves_partial_updates = std::string(type) == "Test::Upd::Partial";
       schemas_[type] = s;
     }
   }
 
   Status NewSession(std::unique_ptr<ProviderSession>* out) override;
-  std::vector<std::string> Types() const override { return {"Test::Upd::Other", "Test::Upd::Thing"}; }
+  std::vector<std::string> Types() const override {
+    return {"Test::Upd::Other", "Test::Upd::Partial", "Test::Upd::Thing"};
+  }
   const TypeSchema* Schema(std::string_view type) const override {
     auto it = schemas_.find(std::string(type));
     return it == schemas_.end() ? nullptr : &it->second;
@@ -66,6 +70,17 @@ class UpdFakeProviders : public ProviderRuntime {
     std::lock_guard<std::mutex> l(mu_);
     missing_ = std::move(values);
   }
+  // The resource was fixed by hand: its UpdateFails no longer applies.
+  void Fix(const std::string& physical_id) {
+    std::lock_guard<std::mutex> l(mu_);
+    fixed_.insert(physical_id);
+  }
+  // "hook physical_id policy=<UpdatePolicy> old=<old UpdatePolicy>" per
+  // update or rollback call that had either.
+  std::vector<std::string> policy_log() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return policy_log_;
+  }
   // "hook physical_id [changed,...]" per call, in call order.
   std::vector<std::string> log() const {
     std::lock_guard<std::mutex> l(mu_);
@@ -80,6 +95,8 @@ class UpdFakeProviders : public ProviderRuntime {
   std::map<std::string, int> next_id_;
   std::vector<std::string> log_;
   std::set<std::string> missing_;
+  std::set<std::string> fixed_;
+  std::vector<std::string> policy_log_;
 };
 
 class UpdFakeSession : public ProviderSession {
@@ -143,6 +160,11 @@ class UpdFakeSession : public ProviderSession {
         std::string changed;
         for (const std::string& c : call.changed) changed += (changed.empty() ? "" : ",") + c;
         p_->log_.push_back(std::string(HookName(call.hook)) + " " + call.physical_id + " [" + changed + "]");
+        if (!call.ctx.update_policy.is_null() || !call.ctx.old_update_policy.is_null()) {
+          p_->policy_log_.push_back(std::string(HookName(call.hook)) + " " + call.physical_id +
+                                    " policy=" + call.ctx.update_policy.ToJson() +
+                                    " old=" + call.ctx.old_update_policy.ToJson());
+        }
       }
       if (waited() < seconds("UpdateSeconds")) {
         o.kind = HookOutcome::Kind::kInProgress;
@@ -151,7 +173,8 @@ class UpdFakeSession : public ProviderSession {
         o.progress.set("waited", Value::Integer(waited() + 10));
         return o;
       }
-      if (const Value* fails = props.find("UpdateFails")) {
+      const Value* fails = props.find("UpdateFails");
+      if (fails != nullptr && !Fixed(call.physical_id)) {
         o.kind = HookOutcome::Kind::kFailed;
         o.reason = fails->str();
         return o;
@@ -174,6 +197,10 @@ class UpdFakeSession : public ProviderSession {
   }
 
  private:
+  bool Fixed(const std::string& physical_id) const {  // Call holds p_->mu_
+    return p_->fixed_.count(physical_id) > 0;
+  }
+
   UpdFakeProviders* p_;
 };
 

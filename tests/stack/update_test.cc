@@ -560,6 +560,9 @@ TEST_CASE("a rollback cleanup interrupted by a restart resumes", "[update]") {
   b.old_physical_id.clear();
   b.old_properties = ms::Value();
   b.old_attributes = ms::Value();
+  // The update journal: B was added by the update, A pointed back.
+  a.update_step = ms::UpdateStep::kRestored;
+  b.update_step = ms::UpdateStep::kAdded;
   StackRecord s = h.Stack(id);
   s.previous_template_body = s.template_body;
   s.previous_parameters = s.parameters;
@@ -811,4 +814,304 @@ TEST_CASE("Retain policies: update rollback cleanup keeps what Retain marks", "[
                   });
   CHECK(h.Resources(id) == std::map<std::string, std::string>{{"X", "UPDATE_COMPLETE X-1"}});
   CHECK(h.providers.live() == std::set<std::string>{"N-1", "X-1", "X-2"});
+}
+
+// --- continue-update-rollback, rollback-stack, cancel-update-stack -----------------
+
+namespace {
+
+// Seed 000 run 36's stack, left UPDATE_ROLLBACK_FAILED: Instance2's rollback
+// fails (its old properties script the failure), Instance3 was added,
+// Instance4 failed to create, Instance1 is still there (removed only by a
+// cleanup that never ran).
+std::string Run36(Harness& h) {
+  std::string id = h.Create("s36", R"({"Resources": {
+    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.micro"}},
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.micro",
+                  "UpdateFails": "This instance 'Instance2-1' is not in a state from which it can be stopped."}}}})");
+  h.Update(id, R"T({"Resources": {
+    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": "ami-1", "InstanceType": "t2.small"}},
+    "Instance3": {"Type": "Test::Upd::Thing", "DependsOn": "Instance2", "Properties": {"ImageId": "ami-1"}},
+    "Instance4": {"Type": "Test::Upd::Thing", "DependsOn": ["Instance2", "Instance3"],
+                  "Properties": {"ImageId": {"Ref": "Instance2"}, "CreateFails": "Invalid id"}}}})T");
+  REQUIRE(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_ROLLBACK_FAILED"));
+  return id;
+}
+
+Lines ContinueRollback(Harness& h, const std::string& id, std::vector<std::string> skip = {}) {
+  const size_t before = h.Events(id).size();
+  std::string sid;
+  Status s = h.service->StartContinueUpdateRollback({"s36", std::move(skip), ""}, &sid);
+  INFO(s.message());
+  REQUIRE(s.ok());
+  CHECK(sid == id);
+  s = h.service->Run(id);
+  INFO(s.message());
+  REQUIRE(s.ok());
+  return h.Events(id, before);
+}
+
+// The rollback cleanup of run 36's update, once the rollback gets through.
+const Lines kRun36Cleanup = {
+    "s36 UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+    "Instance4 DELETE_COMPLETE",
+    "Instance3 DELETE_IN_PROGRESS",
+    "Instance3 DELETE_COMPLETE",
+    "s36 UPDATE_ROLLBACK_COMPLETE",
+};
+
+Lines Concat(Lines a, const Lines& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("continue-update-rollback: once the cause is fixed, the rollback goes through", "[update][recovery]") {
+  Harness h;
+  std::string id = Run36(h);
+  // Failing again, as long as nothing changed.
+  CHECK(ContinueRollback(h, id) ==
+        Lines{
+            "s36 UPDATE_ROLLBACK_IN_PROGRESS User Initiated",
+            "Instance2 UPDATE_IN_PROGRESS",
+            "Instance2 UPDATE_FAILED This instance 'Instance2-1' is not in a state from which it can be stopped.",
+            "s36 UPDATE_ROLLBACK_FAILED The following resource(s) failed to update: [Instance2]. ",
+        });
+  h.providers.Fix("Instance2-1");
+  CHECK(ContinueRollback(h, id) == Concat(
+                                       Lines{
+                                           "s36 UPDATE_ROLLBACK_IN_PROGRESS User Initiated",
+                                           "Instance2 UPDATE_IN_PROGRESS",
+                                           "Instance2 UPDATE_COMPLETE",
+                                       },
+                                       kRun36Cleanup));
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "rollback Instance2-1 [InstanceType,UpdateFails]") == 3);
+  // The stack is the one before the update again.
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"Instance1", "CREATE_COMPLETE Instance1-1"},
+                                                              {"Instance2", "UPDATE_COMPLETE Instance2-1"}});
+  CHECK(h.providers.live() == std::set<std::string>{"Instance1-1", "Instance2-1"});
+  CHECK(h.Stack(id).template_body.find("Instance1") != std::string::npos);
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  for (const auto& r : rs) {
+    CHECK(r.update_step == ms::UpdateStep::kNone);  // the journal is cleared
+    if (r.logical_id == "Instance2") CHECK(r.properties.find("InstanceType")->str() == "t2.micro");
+  }
+}
+
+TEST_CASE("continue-update-rollback --resources-to-skip takes the resource as rolled back", "[update][recovery]") {
+  Harness h;
+  std::string id = Run36(h);
+  CHECK(ContinueRollback(h, id, {"Instance2"}) == Concat(
+                                                      Lines{
+                                                          "s36 UPDATE_ROLLBACK_IN_PROGRESS User Initiated",
+                                                          "Instance2 UPDATE_COMPLETE",
+                                                      },
+                                                      kRun36Cleanup));
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "rollback Instance2-1 [InstanceType,UpdateFails]") == 1);  // run 36's only
+  CHECK(h.providers.live() == std::set<std::string>{"Instance1-1", "Instance2-1"});
+  std::vector<ms::ResourceRecord> rs;
+  REQUIRE(h.service->Resources(id, &rs).ok());
+  for (const auto& r : rs) {
+    if (r.logical_id == "Instance2") CHECK(r.properties.find("InstanceType")->str() == "t2.micro");
+  }
+}
+
+TEST_CASE("continue-update-rollback refusals", "[update][recovery]") {
+  Harness h;
+  std::string sid;
+  h.Create("ok", R"({"Resources": {"A": {"Type": "Test::Upd::Thing"}}})");
+  Status s = h.service->StartContinueUpdateRollback({"ok", {}, ""}, &sid);
+  CHECK(s.message() == "ContinueUpdateRollback cannot be called from current stack status");
+  s = h.service->StartContinueUpdateRollback({"nope", {}, ""}, &sid);
+  CHECK(s.message() == "Stack [nope] does not exist");
+  std::string id = Run36(h);
+  // Only resources whose rollback failed can be skipped.
+  s = h.service->StartContinueUpdateRollback({"s36", {"Instance3"}, ""}, &sid);
+  CHECK(s.message() == "Invalid ResourcesToSkip [Instance3]: only resources in the UPDATE_FAILED state because "
+                       "their rollback failed can be skipped");
+  CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_ROLLBACK_FAILED"));
+}
+
+TEST_CASE("rollback-stack rolls an UPDATE_FAILED stack back to where the update started", "[update][recovery]") {
+  Harness h;
+  std::string id = h.Create("sf", R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}},
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"Source": {"Ref": "A"}, "Size": 1}}}})");
+  ms::UpdateStackInput in;
+  in.stack_name = "sf";
+  in.template_body = R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/b/"}},
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"Source": {"Ref": "A"}, "Size": 2, "UpdateFails": "nope"}},
+    "C": {"Type": "Test::Upd::Thing", "Properties": {"Size": 3}},
+    "D": {"Type": "Test::Upd::Thing", "DependsOn": "B"}}})";
+  in.disable_rollback = true;
+  std::string sid;
+  REQUIRE(h.service->StartUpdate(in, &sid).ok());
+  REQUIRE(h.service->Run(id).ok());
+  REQUIRE(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_FAILED"));
+  CHECK(h.providers.live() == std::set<std::string>{"A-1", "A-2", "B-1", "C-1"});
+
+  const size_t before = h.Events(id).size();
+  Status s = h.service->StartRollbackStack({"sf", ""}, &sid);
+  INFO(s.message());
+  REQUIRE(s.ok());
+  REQUIRE(h.service->Run(id).ok());
+  CHECK(h.Events(id, before) == Lines{
+                                    "sf UPDATE_ROLLBACK_IN_PROGRESS User Initiated",
+                                    "A UPDATE_COMPLETE",
+                                    "B UPDATE_COMPLETE",
+                                    "sf UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                                    "C DELETE_IN_PROGRESS",
+                                    "A DELETE_IN_PROGRESS",
+                                    "C DELETE_COMPLETE",
+                                    "A DELETE_COMPLETE",
+                                    "sf UPDATE_ROLLBACK_COMPLETE",
+                                });
+  CHECK(h.providers.live() == std::set<std::string>{"A-1", "B-1"});
+  CHECK(h.Resources(id) ==
+        std::map<std::string, std::string>{{"A", "UPDATE_COMPLETE A-1"}, {"B", "UPDATE_COMPLETE B-1"}});
+  // Refused once the stack is stable again.
+  s = h.service->StartRollbackStack({"sf", ""}, &sid);
+  CHECK(s.message() == "RollbackStack cannot be called from current stack status");
+}
+
+TEST_CASE("rollback-stack rolls a CREATE_FAILED stack back: everything is deleted", "[update][recovery]") {
+  Harness h;
+  ms::CreateStackInput in;
+  in.stack_name = "cf";
+  in.template_body = R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing"},
+    "B": {"Type": "Test::Upd::Thing", "DependsOn": "A", "Properties": {"CreateFails": "no capacity"}}}})";
+  in.disable_rollback = true;
+  std::string id;
+  REQUIRE(h.service->StartCreate(in, &id).ok());
+  REQUIRE(h.service->Run(id).ok());
+  REQUIRE(ms::StackStatusName(h.Stack(id).status) == std::string("CREATE_FAILED"));
+  const size_t before = h.Events(id).size();
+  std::string sid;
+  REQUIRE(h.service->StartRollbackStack({id, ""}, &sid).ok());
+  REQUIRE(h.service->Run(id).ok());
+  CHECK(h.Events(id, before) == Lines{
+                                    "cf ROLLBACK_IN_PROGRESS User Initiated",
+                                    "B DELETE_COMPLETE",
+                                    "A DELETE_IN_PROGRESS",
+                                    "A DELETE_COMPLETE",
+                                    "cf ROLLBACK_COMPLETE",
+                                });
+  CHECK(h.providers.live().empty());
+}
+
+namespace {
+
+// Asks for the running update to be cancelled, through the service as a
+// second client would, when an event matching `when` is recorded.
+class CancelOn : public ms::OperationObserver {
+ public:
+  CancelOn(std::string when, std::string stack) : when_(std::move(when)), stack_(std::move(stack)) {}
+  ms::StackService* service = nullptr;
+  void OnEvent(const ms::StackEvent& e) override {
+    const std::string line = e.logical_id + " " + e.status + (e.reason.empty() ? "" : " " + e.reason);
+    if (line == when_ && service != nullptr) {
+      Status s = service->CancelUpdate({stack_, ""});
+      INFO(s.message());
+      CHECK(s.ok());
+    }
+  }
+
+ private:
+  std::string when_, stack_;
+};
+
+}  // namespace
+
+TEST_CASE("cancel-update-stack: what is in flight is cancelled, followed, and rolled back", "[update][recovery]") {
+  Harness h;
+  std::string id = h.Create("cx", R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "Properties": {"InstanceType": "t2.micro", "UpdateSeconds": 30}},
+    "Z": {"Type": "Test::Upd::Thing"}}})");
+  ms::CancelRequests cancels;
+  CancelOn observer("B CREATE_IN_PROGRESS Resource creation initiated", "cx");
+  ms::OperationContext ctx = h.service->context();
+  ctx.cancels = &cancels;
+  ctx.observer = &observer;
+  ms::StackService service(ctx);
+  observer.service = &service;
+
+  ms::UpdateStackInput in;
+  in.stack_name = "cx";
+  in.template_body = R"({"Resources": {
+    "A": {"Type": "Test::Upd::Thing", "Properties": {"InstanceType": "t2.large", "UpdateSeconds": 30}},
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"CreateSeconds": 30}},
+    "C": {"Type": "Test::Upd::Thing", "DependsOn": "A"},
+    "Z": {"Type": "Test::Upd::Thing"}}})";
+  in.disable_rollback = true;  // cancelling rolls back all the same
+  const size_t before = h.Events(id).size();
+  std::string sid;
+  REQUIRE(service.StartUpdate(in, &sid).ok());
+  REQUIRE(service.Run(id).ok());
+  CHECK(h.Events(id, before) == Lines{
+                                    "cx UPDATE_IN_PROGRESS User Initiated",
+                                    "A UPDATE_IN_PROGRESS",
+                                    "B CREATE_IN_PROGRESS",
+                                    "B CREATE_IN_PROGRESS Resource creation initiated",
+                                    "A UPDATE_FAILED Resource update cancelled",
+                                    "B CREATE_FAILED Resource creation cancelled",
+                                    "cx UPDATE_ROLLBACK_IN_PROGRESS Stack update cancelled",
+                                    "A UPDATE_IN_PROGRESS",
+                                    "A UPDATE_COMPLETE",
+                                    "cx UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                                    "B DELETE_IN_PROGRESS",
+                                    "B DELETE_COMPLETE",
+                                    "cx UPDATE_ROLLBACK_COMPLETE",
+                                });
+  // A's update went through while it was followed: it was rolled back.
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "update A-1 [InstanceType]") == 1);
+  CHECK(std::count(log.begin(), log.end(), "rollback A-1 [InstanceType]") == 1);
+  CHECK(h.providers.live() == std::set<std::string>{"A-1", "Z-1"});
+  // Refused when no update is running.
+  Status s = service.CancelUpdate({"cx", ""});
+  CHECK(s.message() == "CancelUpdateStack cannot be called from current stack status");
+}
+
+TEST_CASE("a provider that leaves partial updates has its failed update rolled back", "[update][recovery]") {
+  Harness h;
+  std::string id = h.Create("pu", R"({"Resources": {
+    "P": {"Type": "Test::Upd::Partial", "Properties": {"InstanceType": "t2.micro"}},
+    "T": {"Type": "Test::Upd::Thing", "Properties": {"InstanceType": "t2.micro"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {
+    "P": {"Type": "Test::Upd::Partial", "Properties": {"InstanceType": "t2.large", "UpdateFails": "half done"}},
+    "T": {"Type": "Test::Upd::Thing", "DependsOn": "P", "Properties": {"InstanceType": "t2.micro"}}}})");
+  CHECK(events == Lines{
+                      "pu UPDATE_IN_PROGRESS User Initiated",
+                      "P UPDATE_IN_PROGRESS",
+                      "P UPDATE_FAILED half done",
+                      "pu UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [P]. ",
+                      "P UPDATE_IN_PROGRESS",
+                      "P UPDATE_COMPLETE",
+                      "pu UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "pu UPDATE_ROLLBACK_COMPLETE",
+                  });
+  Lines log = h.providers.log();
+  CHECK(std::count(log.begin(), log.end(), "rollback P-1 [InstanceType,UpdateFails]") == 1);
+}
+
+TEST_CASE("seed 004: update hooks get the new UpdatePolicy, rollback the one rolled back to", "[update]") {
+  Harness h;
+  std::string id = h.Create("up", R"({"Resources": {
+    "G": {"Type": "Test::Upd::Thing", "UpdatePolicy": {"Rolling": {"MaxBatchSize": 1}},
+          "Properties": {"InstanceType": "t2.micro"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {
+    "G": {"Type": "Test::Upd::Thing", "UpdatePolicy": {"Rolling": {"MaxBatchSize": 10}},
+          "Properties": {"InstanceType": "t2.large"}},
+    "F": {"Type": "Test::Upd::Thing", "DependsOn": "G", "Properties": {"CreateFails": "no"}}}})");
+  CHECK(events.back() == "up UPDATE_ROLLBACK_COMPLETE");
+  CHECK(h.providers.policy_log() == Lines{
+                                        R"(update G-1 policy={"Rolling":{"MaxBatchSize":10}} old={"Rolling":{"MaxBatchSize":1}})",
+                                        R"(rollback G-1 policy={"Rolling":{"MaxBatchSize":1}} old={"Rolling":{"MaxBatchSize":10}})",
+                                    });
 }

@@ -144,6 +144,9 @@ return P.define({
   additional_properties = "none",
   replaces_in_update = true,
   any_attributes = true,
+  -- Seed 001: "If an Update fails, CloudFormation will trigger a second
+  -- Update during rollback": a failed update is rolled back too.
+  leaves_partial_updates = true,
 
   create = function(ctx, props)
     local r, request = invoke(ctx, "Create", nil, props, nil)

@@ -1,0 +1,37 @@
+#include "stack/stack.h"
+
+namespace ms {
+namespace {
+
+struct StepName {
+  UpdateStep step;
+  const char* name;
+};
+constexpr StepName kStepNames[] = {
+    {UpdateStep::kNone, ""},
+    {UpdateStep::kAdded, "added"},
+    {UpdateStep::kUpdated, "updated"},
+    {UpdateStep::kReplaced, "replaced"},
+    {UpdateStep::kRestored, "restored"},
+};
+
+}  // namespace
+
+const char* UpdateStepName(UpdateStep s) {
+  for (const StepName& n : kStepNames) {
+    if (n.step == s) return n.name;
+  }
+  return "";
+}
+
+bool ParseUpdateStep(std::string_view name, UpdateStep* out) {
+  for (const StepName& n : kStepNames) {
+    if (name == n.name) {
+      *out = n.step;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace ms

@@ -132,6 +132,8 @@ struct Scheduler::Impl {
   std::atomic<int> work_hint{0};         // jobs in `work`
   std::atomic<int> outstanding_hint{0};  // == outstanding
   std::atomic<size_t> done_hint{0};      // completions in `done`
+  std::vector<TimerFn> posted;           // Post()ed from other threads, not yet run
+  std::atomic<size_t> posted_hint{0};    // == posted.size()
 
   std::vector<std::thread> threads;
   Status start_error;
@@ -277,13 +279,13 @@ struct Scheduler::Impl {
     if (done.empty() && max_wait_s != 0) {
       owner_waiting = true;
       if (max_wait_s < 0) {
-        done_cv.wait(lk, [&] { return !done.empty(); });
+        done_cv.wait(lk, [&] { return !done.empty() || !posted.empty(); });
       } else {
         // Wait in slices of at most an hour: duration<double> to steady
         // clock ticks must not overflow.
         auto wait = std::chrono::duration<double>(std::min(max_wait_s, 3600.0));
         done_cv.wait_for(lk, std::chrono::duration_cast<std::chrono::nanoseconds>(wait),
-                         [&] { return !done.empty(); });
+                         [&] { return !done.empty() || !posted.empty(); });
       }
       owner_waiting = false;
     }
@@ -350,8 +352,23 @@ struct Scheduler::Impl {
     timers.clear();
   }
 
+  // Runs what other threads Post()ed, on Run's thread.
+  void RunPosted() {
+    if (posted_hint.load(std::memory_order_acquire) == 0) return;
+    std::vector<TimerFn> run;
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      run.swap(posted);
+      posted_hint.store(0, std::memory_order_release);
+    }
+    for (TimerFn& fn : run) {
+      if (!stopped) fn();
+    }
+  }
+
   void RunLockStep() {
     for (;;) {
+      RunPosted();
       Dispatch();
       if (in_flight > 0) {
         WaitAll();
@@ -372,6 +389,7 @@ struct Scheduler::Impl {
       Dispatch();
       TakeDone(0);
       RunCallbacks(/*in_submission_order=*/false);
+      RunPosted();
       RunDueTimers();
       if (stopped) {
         if (in_flight == 0) return;
@@ -387,6 +405,7 @@ struct Scheduler::Impl {
       }
       TakeDone(wait);
       RunCallbacks(false);
+      RunPosted();
     }
   }
 };
@@ -409,6 +428,13 @@ void Scheduler::After(double seconds, TimerFn fn) {
   if (seconds > 0 && !std::isfinite(seconds)) delay = INT64_MAX / 4;  // never, in practice
   impl_->timers.push_back(Timer{clock_->NowMs() + delay, impl_->next_timer_seq++, std::move(fn)});
   std::push_heap(impl_->timers.begin(), impl_->timers.end(), TimerLater);
+}
+
+void Scheduler::Post(TimerFn fn) {
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  impl_->posted.push_back(std::move(fn));
+  impl_->posted_hint.store(impl_->posted.size(), std::memory_order_release);
+  if (impl_->owner_waiting) impl_->done_cv.notify_one();
 }
 
 Status Scheduler::Run() {

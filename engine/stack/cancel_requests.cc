@@ -5,6 +5,18 @@ namespace ms {
 void CancelRequests::Request(const std::string& stack_id) {
   std::lock_guard<std::mutex> lock(mu_);
   ids_.insert(stack_id);
+  auto it = watchers_.find(stack_id);
+  if (it != watchers_.end()) it->second();
+}
+
+void CancelRequests::Watch(const std::string& stack_id, std::function<void()> wake) {
+  std::lock_guard<std::mutex> lock(mu_);
+  watchers_[stack_id] = std::move(wake);
+}
+
+void CancelRequests::Unwatch(const std::string& stack_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  watchers_.erase(stack_id);
 }
 
 bool CancelRequests::Take(const std::string& stack_id) {

@@ -3,8 +3,10 @@
 // the stack's operation, which takes them between two scheduler rounds.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ms {
@@ -14,10 +16,15 @@ class CancelRequests {
   void Request(const std::string& stack_id);
   // True once per request: the operation acts on it.
   bool Take(const std::string& stack_id);
+  // The operation running on the stack: `wake` (thread-safe) is called on a
+  // request, so an operation waiting for a long timer acts at once.
+  void Watch(const std::string& stack_id, std::function<void()> wake);
+  void Unwatch(const std::string& stack_id);
 
  private:
   std::mutex mu_;
-  std::unordered_set<std::string> ids_;  // guarded by mu_
+  std::unordered_set<std::string> ids_;                               // guarded by mu_
+  std::unordered_map<std::string, std::function<void()>> watchers_;  // guarded by mu_
 };
 
 }  // namespace ms

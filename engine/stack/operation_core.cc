@@ -29,7 +29,12 @@ Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vect
 
 Status OperationCore::RunToEnd() {
   Pump();
-  MS_RETURN_IF_ERROR(scheduler_.Run());
+  // A cancel-update-stack arriving while the scheduler waits for a timer
+  // wakes it: the next pump takes the request.
+  if (ctx_.cancels != nullptr) ctx_.cancels->Watch(stack_.id, [this] { scheduler_.Post([this] { RequestPump(); }); });
+  Status ran = scheduler_.Run();
+  if (ctx_.cancels != nullptr) ctx_.cancels->Unwatch(stack_.id);
+  MS_RETURN_IF_ERROR(ran);
   MS_RETURN_IF_ERROR(error_);
   MS_RETURN_IF_ERROR(Flush());
   if (!IsTerminal(stack_.status)) {

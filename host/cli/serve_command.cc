@@ -19,6 +19,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--state", options->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
   cmd->add_option("--providers", options->session.providers, "A directory of Lua providers (repeatable)");
+  cmd->add_option("--scenario", options->session.scenario,
+                  "A Lua scenario script run against every operation: fail(match), latency(match, s), "
+                  "on(event_match, fn), cancel_update()");
   cmd->add_flag("--stub-unknown-types", options->session.stub_unknown_types,
                 "Deploy resource types no provider implements with a stub");
   cmd->add_option("--max-concurrency", options->session.max_concurrency, "Provider calls in flight at once");

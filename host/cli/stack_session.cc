@@ -81,6 +81,12 @@ bool StackSession::Observers::BeforeCall(const HookCall& call, HookOutcome* inje
   return inject;
 }
 
+bool StackSession::Observers::TakeCancelRequest() {
+  const bool by_caller = caller != nullptr && caller->TakeCancelRequest();
+  const bool by_scenario = scenario != nullptr && scenario->TakeCancelRequest();
+  return by_caller || by_scenario;
+}
+
 Status StackSession::Lock(const std::string& stack_name, std::unique_ptr<StackLock>* out) {
   MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, stack_name, out));
   if (*out == nullptr) {

@@ -66,6 +66,7 @@ class StackSession {
     OperationObserver* scenario = nullptr;
     void OnEvent(const StackEvent& e) override;
     bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
+    bool TakeCancelRequest() override;
   };
   Observers observers_;
   std::unique_ptr<lua::ScenarioObserver> scenario_;

@@ -118,6 +118,9 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"ExecuteChangeSet", {&CfnApi::ExecuteChangeSet, true}},
       {"DeleteChangeSet", {&CfnApi::DeleteChangeSet, true}},
       {"ListChangeSets", {&CfnApi::ListChangeSets, true}},
+      {"ContinueUpdateRollback", {&CfnApi::ContinueUpdateRollback, true}},
+      {"RollbackStack", {&CfnApi::RollbackStack, true}},
+      {"CancelUpdateStack", {&CfnApi::CancelUpdateStack, false}},
   };
   const std::string action = q.Get("Action");
   if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);

@@ -8,6 +8,7 @@
 // only the runner's checkpoints persist world changes.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -78,6 +79,14 @@ class CfnApi {
   Status ExecuteChangeSet(Call& c);
   Status DeleteChangeSet(Call& c);
   Status ListChangeSets(Call& c);
+  // rollback_api.cc
+  Status ContinueUpdateRollback(Call& c);
+  Status RollbackStack(Call& c);
+  Status CancelUpdateStack(Call& c);
+  // Reserves the stack, runs `start` (which saves the rollback in progress)
+  // and hands the operation to the runner.
+  Status StartRollback(Call& c, const std::string& name, const std::function<Status(std::string*)>& start,
+                       bool write_stack_id);
 
   std::mutex mu_;  // one request at a time uses ctx_.db
   OperationContext ctx_;

@@ -65,6 +65,8 @@ Status Serve(const ServeOptions& options) {
   SessionPool sessions(op_ctx.providers, per_operation * static_cast<size_t>(std::max(1, options.workers)));
   MS_RETURN_IF_ERROR(sessions.Warm(per_operation));
   op_ctx.providers = &sessions;
+  CancelRequests cancels;  // CancelUpdateStack (request thread) -> the operation's thread
+  op_ctx.cancels = &cancels;
   OperationContext request_ctx = op_ctx;
   request_ctx.db = request_db.get();
   request_ctx.world = nullptr;  // the request side never changes the world

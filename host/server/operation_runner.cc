@@ -18,6 +18,11 @@ bool OperationRunner::SerialObserver::BeforeCall(const HookCall& call, HookOutco
   return inner_->BeforeCall(call, injected, latency_seconds);
 }
 
+bool OperationRunner::SerialObserver::TakeCancelRequest() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return inner_->TakeCancelRequest();
+}
+
 OperationRunner::OperationRunner(OperationContext ctx, std::string state_path, int workers)
     : ctx_(std::move(ctx)), state_path_(std::move(state_path)), workers_(std::max(1, workers)),
       observer_(ctx_.observer) {

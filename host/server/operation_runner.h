@@ -75,6 +75,7 @@ class OperationRunner {
     explicit SerialObserver(OperationObserver* inner) : inner_(inner) {}
     void OnEvent(const StackEvent& event) override;
     bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
+    bool TakeCancelRequest() override;
 
    private:
     OperationObserver* inner_;

@@ -173,3 +173,141 @@ TEST_CASE("update-stack: an instance type change is stop/modify/start on EBS, re
   CHECK(events[1] ==
         "Server UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one");
 }
+
+namespace {
+
+// A group whose description changes (a replacement) and a second group
+// added by the update, with a failure scripted by the scenario.
+const char* kGroups = R"({
+  "Parameters": {"Text": {"Type": "String"}},
+  "Resources": {
+    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16"}},
+    "Group": {"Type": "AWS::EC2::SecurityGroup", "Properties": {"GroupDescription": {"Ref": "Text"}, "VpcId": {"Ref": "Vpc"}}}
+  }
+})";
+const char* kGroupsPlus = R"({
+  "Parameters": {"Text": {"Type": "String"}},
+  "Resources": {
+    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16"}},
+    "Group": {"Type": "AWS::EC2::SecurityGroup", "Properties": {"GroupDescription": {"Ref": "Text"}, "VpcId": {"Ref": "Vpc"}}},
+    "Extra": {"Type": "AWS::EC2::SecurityGroup", "DependsOn": "Group",
+              "Properties": {"GroupDescription": "extra", "VpcId": {"Ref": "Vpc"}}}
+  }
+})";
+
+std::string Error(const std::string& op, const std::string& message) {
+  return "\nAn error occurred (ValidationError) when calling the " + op + " operation: " + message + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("rollback-stack after update-stack --disable-rollback; its refusals", "[cli][stacks][update]") {
+  Cli cli("rollback_stack");
+  const std::string t = cli.Write("t.json", kGroups), u = cli.Write("u.json", kGroupsPlus);
+  const std::string fail = cli.Write("fail.lua", R"(fail({ logical_id = "Extra", action = "create" }, { message = "no" }))");
+  cli.Json("create-stack --stack-name app --template-body file://" + t + " --parameters ParameterKey=Text,ParameterValue=a");
+  Run early = cli("rollback-stack --stack-name app");
+  CHECK(early.exit_code == 255);
+  CHECK(early.out == Error("RollbackStack", "RollbackStack cannot be called from current stack status"));
+  const size_t before = cli.Events("app", 0).size();
+  cli.Json("update-stack --stack-name app --template-body file://" + u +
+           " --parameters ParameterKey=Text,ParameterValue=b --disable-rollback --scenario " + fail);
+  CHECK(cli.Json("describe-stacks --stack-name app")["Stacks"][0]["StackStatus"] == "UPDATE_FAILED");
+  const size_t failed = cli.Events("app", 0).size();
+  auto rolled = cli.Json("rollback-stack --stack-name app");
+  CHECK(rolled["StackId"] == cli.Json("describe-stacks --stack-name app")["Stacks"][0]["StackId"]);
+  CHECK(cli.Events("app", failed) == std::vector<std::string>{
+                                         "app UPDATE_ROLLBACK_IN_PROGRESS User Initiated",
+                                         "Group UPDATE_COMPLETE ",
+                                         "app UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS ",
+                                         "Extra DELETE_COMPLETE ",
+                                         "Group DELETE_IN_PROGRESS ",
+                                         "Group DELETE_COMPLETE ",
+                                         "app UPDATE_ROLLBACK_COMPLETE ",
+                                     });
+  CHECK(failed > before);
+  auto stack = cli.Json("describe-stacks --stack-name app")["Stacks"][0];
+  CHECK(stack["Parameters"][0]["ParameterValue"] == "a");
+  // Only the create's two security groups' worth is left: the VPC's default and Group.
+  auto groups = cli.Json("world list --kind ec2.security_group")["Records"];
+  int live = 0;
+  for (const auto& g : groups) live += g["Live"].get<bool>() ? 1 : 0;
+  CHECK(live == 2);
+}
+
+TEST_CASE("continue-update-rollback after a rollback step failed; cancel-update-stack refusals",
+          "[cli][stacks][update]") {
+  Cli cli("continue");
+  // Extra fails to create; the rollback of the VPC's in-place tag update
+  // fails once (the scenario's rule fires once), so the stack stops
+  // UPDATE_ROLLBACK_FAILED and continue-update-rollback gets through.
+  const std::string t2 = cli.Write("t2.json", R"({
+    "Resources": {"Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16",
+                          "Tags": [{"Key": "v", "Value": "1"}]}}}})");
+  const std::string u2 = cli.Write("u2.json", R"({
+    "Resources": {"Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16",
+                          "Tags": [{"Key": "v", "Value": "2"}]}},
+                  "Extra": {"Type": "AWS::EC2::SecurityGroup", "DependsOn": "Vpc",
+                            "Properties": {"GroupDescription": "extra", "VpcId": {"Ref": "Vpc"}}}}})");
+  const std::string fail = cli.Write("fail.lua", R"(
+fail({ logical_id = "Extra", action = "create" }, { message = "no" })
+fail({ logical_id = "Vpc", action = "rollback" }, { message = "the VPC is busy" }))");
+  cli.Json("create-stack --stack-name net --template-body file://" + t2);
+  Run early = cli("continue-update-rollback --stack-name net");
+  CHECK(early.exit_code == 255);
+  CHECK(early.out == Error("ContinueUpdateRollback", "ContinueUpdateRollback cannot be called from current stack status"));
+  Run cancel = cli("cancel-update-stack --stack-name net");
+  CHECK(cancel.exit_code == 255);
+  CHECK(cancel.out == Error("CancelUpdateStack", "CancelUpdateStack cannot be called from current stack status"));
+
+  cli.Json("update-stack --stack-name net --template-body file://" + u2 + " --scenario " + fail);
+  auto stack = cli.Json("describe-stacks --stack-name net")["Stacks"][0];
+  CHECK(stack["StackStatus"] == "UPDATE_ROLLBACK_FAILED");
+  CHECK(stack["StackStatusReason"] == "The following resource(s) failed to update: [Vpc]. ");
+  const size_t failed = cli.Events("net", 0).size();
+  Run cont = cli("continue-update-rollback --stack-name net");
+  CHECK(cont.exit_code == 0);
+  CHECK(cont.out.empty());  // no output, as the aws CLI prints none
+  CHECK(cli.Events("net", failed) == std::vector<std::string>{
+                                         "net UPDATE_ROLLBACK_IN_PROGRESS User Initiated",
+                                         "Vpc UPDATE_IN_PROGRESS ",
+                                         "Vpc UPDATE_COMPLETE ",
+                                         "net UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS ",
+                                         "Extra DELETE_COMPLETE ",
+                                         "net UPDATE_ROLLBACK_COMPLETE ",
+                                     });
+  // The VPC's tags are the create's again.
+  const std::string vpc = cli.Json("describe-stack-resource --stack-name net --logical-resource-id Vpc")
+                              ["StackResourceDetail"]["PhysicalResourceId"];
+  auto rec = cli.Json("world show " + vpc + " --kind ec2.vpc")["Data"];
+  CHECK(rec["Tags"] == nlohmann::json::parse(R"([{"Key": "v", "Value": "1"}])"));
+}
+
+TEST_CASE("a scenario's cancel_update() cancels the update in flight; it rolls back", "[cli][stacks][update]") {
+  Cli cli("cancel");
+  const std::string t = cli.Write("t.json", kGroups), u = cli.Write("u.json", kGroupsPlus);
+  const std::string cancel = cli.Write("cancel.lua", R"(
+latency({ logical_id = "Extra", action = "create" }, 30)
+on({ logical_id = "Extra", status = "CREATE_IN_PROGRESS" }, function() cancel_update() end))");
+  cli.Json("create-stack --stack-name app --template-body file://" + t + " --parameters ParameterKey=Text,ParameterValue=a");
+  const size_t before = cli.Events("app", 0).size();
+  cli.Json("update-stack --stack-name app --template-body file://" + u +
+           " --parameters ParameterKey=Text,ParameterValue=b --scenario " + cancel);
+  CHECK(cli.Events("app", before) ==
+        std::vector<std::string>{
+            "app UPDATE_IN_PROGRESS User Initiated",
+            "Group UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one",
+            "Group UPDATE_IN_PROGRESS Resource creation initiated",
+            "Group UPDATE_COMPLETE ",
+            "Extra CREATE_IN_PROGRESS ",
+            "Extra CREATE_FAILED Resource creation cancelled",
+            "app UPDATE_ROLLBACK_IN_PROGRESS Stack update cancelled",
+            "Group UPDATE_COMPLETE ",
+            "app UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS ",
+            "Extra DELETE_COMPLETE ",
+            "Group DELETE_IN_PROGRESS ",
+            "Group DELETE_COMPLETE ",
+            "app UPDATE_ROLLBACK_COMPLETE ",
+        });
+}

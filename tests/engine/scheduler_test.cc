@@ -12,6 +12,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "run/clock.h"
@@ -534,4 +535,26 @@ TEST_CASE("the real clock runs calls and a 0 s timer", "[scheduler]") {
   CHECK(timer_ran);
   CHECK(done.size() == 22);
   CHECK(s.calls_completed() == 21);
+}
+
+TEST_CASE("Post from another thread wakes a Run waiting for a timer", "[scheduler]") {
+  FakeRuntime rt([](const ms::HookCall&) { return ms::HookOutcome(); });
+  auto clock = ms::NewRealClock();
+  ms::Scheduler s(&rt, clock.get(), ms::SchedulerOptions{});
+  bool timer_ran = false, posted_ran = false;
+  s.After(30, [&] { timer_ran = true; });  // 30 real seconds
+  std::thread other([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    s.Post([&] {
+      posted_ran = true;
+      s.Stop();  // drops the timer
+    });
+  });
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(s.Run().ok());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  other.join();
+  CHECK(posted_ran);
+  CHECK_FALSE(timer_ran);
+  CHECK(took < 5.0);
 }

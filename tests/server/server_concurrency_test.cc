@@ -4,6 +4,9 @@
 // from several Python threads.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "server_fixture.h"
 
 using namespace ms::test::server;  // NOLINT: the fixture
@@ -12,8 +15,12 @@ using nlohmann::json;
 TEST_CASE("twenty stacks created concurrently through boto3 all complete, their operations overlapping",
           "[server]") {
   // 10 real ms per simulated second; 3 workers: the 20 operations overlap,
-  // never more than 3 at a time.
-  Server server("concurrent", "0.01", {"--workers", "3"});
+  // never more than 3 at a time. Each VPC takes 30 simulated seconds (a
+  // scenario latency: 0.3 s here), so every operation lasts long enough to
+  // overlap the next whatever the machine's load.
+  const std::string scenario = (fs::temp_directory_path() / "moonstack_concurrency_latency.lua").string();
+  std::ofstream(scenario) << "latency({ type = \"AWS::EC2::VPC\", action = \"create\" }, 30)\n";
+  Server server("concurrent", "0.01", {"--workers", "3", "--scenario", scenario});
   json r = server.Python(R"(
 import threading
 from concurrent.futures import ThreadPoolExecutor

@@ -375,9 +375,8 @@ TEST_CASE("stack policy: create-stack and update-stack arguments", "[policy][upd
 }
 
 // The executor's half (engine/stack/update_operation.cc calls UpdateRefusal /
-// DeleteRefusal; see policy/README.md). Hidden until that call is wired in:
-// run with `moonstack_tests "[policy-runtime]"`.
-TEST_CASE("stack policy and restrictions at run time", "[.][policy-runtime]") {
+// DeleteRefusal; see policy/README.md).
+TEST_CASE("stack policy and restrictions at run time", "[policy][policy-runtime]") {
   Harness h;
   const std::string id = h.Create("s", One("ami-1", "t2.micro"), kDenyAll);
   h.Update(id, One("ami-1", "t2.large"));

@@ -311,3 +311,43 @@ on({ logical_id = "Extra", status = "CREATE_IN_PROGRESS" }, function() cancel_up
             "app UPDATE_ROLLBACK_COMPLETE ",
         });
 }
+
+TEST_CASE("run 35: an instance stopped out of band is updated and running afterwards", "[cli][stacks][update]") {
+  Cli cli("run35");
+  const std::string t = cli.Write("t.json", R"({
+    "Parameters": {"ImageId": {"Type": "String"}, "InstanceType": {"Type": "String"}},
+    "Resources": {
+      "Instance1": {"Type": "AWS::EC2::Instance", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}},
+      "Instance2": {"Type": "AWS::EC2::Instance", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}}}})");
+  const std::string u = cli.Write("u.json", R"({
+    "Parameters": {"ImageId": {"Type": "String"}, "InstanceType": {"Type": "String"}},
+    "Resources": {
+      "Instance2": {"Type": "AWS::EC2::Instance", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}},
+      "Instance3": {"Type": "AWS::EC2::Instance", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}}}})");
+  cli.Json("create-stack --stack-name s35 --template-body file://" + t +
+           " --parameters ParameterKey=ImageId,ParameterValue=ami-0123456789abcdef0 "
+           "ParameterKey=InstanceType,ParameterValue=t2.micro");
+  const std::string i2 = cli.Json("describe-stack-resource --stack-name s35 --logical-resource-id Instance2")
+                             ["StackResourceDetail"]["PhysicalResourceId"];
+  // Stopped by hand, outside the stack.
+  cli.Json("world call ec2 StopInstances '{\"InstanceIds\": [\"" + i2 + "\"]}'");
+  const size_t before = cli.Events("s35", 0).size();
+  cli.Json("update-stack --stack-name s35 --template-body file://" + u +
+           " --parameters ParameterKey=ImageId,UsePreviousValue=true ParameterKey=InstanceType,ParameterValue=t2.small");
+  CHECK(cli.Events("s35", before) == std::vector<std::string>{
+                                         "s35 UPDATE_IN_PROGRESS User Initiated",
+                                         "Instance2 UPDATE_IN_PROGRESS ",
+                                         "Instance3 CREATE_IN_PROGRESS ",
+                                         "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                                         "Instance2 UPDATE_COMPLETE ",
+                                         "Instance3 CREATE_COMPLETE ",
+                                         "s35 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",
+                                         "Instance1 DELETE_IN_PROGRESS ",
+                                         "Instance1 DELETE_COMPLETE ",
+                                         "s35 UPDATE_COMPLETE ",
+                                     });
+  // Same physical instance, its new type, and running: the update started it.
+  auto data = cli.Json("world show " + i2 + " --kind ec2.instance")["Data"];
+  CHECK(data["InstanceType"] == "t2.small");
+  CHECK(data["State"]["Name"] == "running");
+}

@@ -140,6 +140,9 @@ TEST_CASE("update-stack synchronous checks", "[update]") {
         "No updates are to be performed.");
   CHECK(h.StartUpdate("s", "", {{"ImageId", std::nullopt, true}, {"InstanceType", std::nullopt, true}}).message() ==
         "No updates are to be performed.");
+  // An unknown top-level field (run 25): refused before anything starts.
+  CHECK(h.StartUpdate("s", R"({"a": "b", "Resources": {"I": {"Type": "Test::Upd::Thing"}}})").message() ==
+        "Template format error: Invalid template property or properties [a]");
   // Started: a second update is refused while the first is in progress (run 3).
   REQUIRE(h.StartUpdate("s", "", {P("ImageId", "ami-1"), P("InstanceType", "t2.small")}).ok());
   CHECK(h.StartUpdate("s", "", {P("ImageId", "ami-1"), P("InstanceType", "t2.large")}).message() ==
@@ -1114,4 +1117,42 @@ TEST_CASE("seed 004: update hooks get the new UpdatePolicy, rollback the one rol
                                         R"(update G-1 policy={"Rolling":{"MaxBatchSize":10}} old={"Rolling":{"MaxBatchSize":1}})",
                                         R"(rollback G-1 policy={"Rolling":{"MaxBatchSize":1}} old={"Rolling":{"MaxBatchSize":10}})",
                                     });
+}
+
+TEST_CASE("run 30: a changed DependsOn is honoured once the update runs (delete order)", "[update]") {
+  Harness h;
+  const char* three = R"({"Resources": {
+    "Instance1": {"Type": "Test::Upd::Thing"},
+    "Instance2": {"Type": "Test::Upd::Thing"},
+    "Instance3": {"Type": "Test::Upd::Thing"}}})";
+  std::string id = h.Create("s30", three);
+  // DependsOn alone: nothing to do (run 28/29) ...
+  CHECK(h.StartUpdate("s30", R"({"Resources": {
+    "Instance1": {"Type": "Test::Upd::Thing"},
+    "Instance2": {"Type": "Test::Upd::Thing", "DependsOn": "Instance3"},
+    "Instance3": {"Type": "Test::Upd::Thing"}}})").message() == "No updates are to be performed.");
+  // ... but with Dummy added the whole template is taken, DependsOn included.
+  Lines events = h.Update(id, R"({"Resources": {
+    "Instance1": {"Type": "Test::Upd::Thing"},
+    "Instance2": {"Type": "Test::Upd::Thing", "DependsOn": "Instance3"},
+    "Instance3": {"Type": "Test::Upd::Thing"},
+    "Dummy": {"Type": "Test::Upd::Thing"}}})");
+  CHECK(events == Lines{
+                      "s30 UPDATE_IN_PROGRESS User Initiated",
+                      "Dummy CREATE_IN_PROGRESS",
+                      "Dummy CREATE_IN_PROGRESS Resource creation initiated",
+                      "Dummy CREATE_COMPLETE",
+                      "s30 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                      "s30 UPDATE_COMPLETE",
+                  });
+  // Deleting the stack now deletes Instance2 before Instance3.
+  const size_t before = h.Events(id).size();
+  std::string sid;
+  REQUIRE(h.service->StartDelete({"s30", {}, ""}, &sid).ok());
+  REQUIRE(h.service->Run(id).ok());
+  Lines deleted = h.Events(id, before);
+  auto at = [&](const std::string& line) { return std::find(deleted.begin(), deleted.end(), line) - deleted.begin(); };
+  CHECK(at("Instance2 DELETE_COMPLETE") < at("Instance3 DELETE_IN_PROGRESS"));
+  CHECK(at("Instance3 DELETE_IN_PROGRESS") < static_cast<long>(deleted.size()));
+  CHECK(deleted.back() == "s30 DELETE_COMPLETE");
 }

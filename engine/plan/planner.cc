@@ -11,6 +11,7 @@
 #include "graph/references.h"
 #include "plan/property_diff.h"
 #include "policy/stack_policy.h"
+#include "template/template_cache.h"
 #include "policy/update_restrictions.h"
 
 namespace ms {
@@ -138,17 +139,13 @@ class Planner {
   Status LoadTemplates() {
     old_tmpl_ = in_.old_template;
     if (old_tmpl_ == nullptr) {
-      auto t = std::make_shared<Template>();
-      Status s = LoadTemplate(in_.stack->template_body, t.get());
+      Status s = CachedTemplate(in_.stack->template_body, &old_tmpl_);
       if (!s.ok()) return Status::Internal("the deployed template does not load: " + s.message());
-      old_tmpl_ = std::move(t);
     }
     if (in_.new_template != nullptr) {
       out_->tmpl = in_.new_template;
     } else {
-      auto t = std::make_shared<Template>();
-      MS_RETURN_IF_ERROR(LoadTemplate(in_.template_body, t.get()));
-      out_->tmpl = std::move(t);
+      MS_RETURN_IF_ERROR(CachedTemplate(in_.template_body, &out_->tmpl));
     }
     return Status::OK();
   }

@@ -5,10 +5,12 @@
 
 #include "eval/evaluator.h"
 #include "eval/validate.h"
+#include "plan/plan_handoff.h"
 #include "plan/planner.h"
 #include "policy/stack_policy.h"
 #include "policy/update_restrictions.h"
 #include "store/stack_tables.h"
+#include "template/template_cache.h"
 
 namespace ms {
 namespace {
@@ -215,11 +217,11 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pin.now_ms = ctx_.clock->NowMs();
   pin.stack_policy_body =
       in.stack_policy_during_update_body.empty() ? s.stack_policy_body : in.stack_policy_during_update_body;
-  Plan plan;
-  MS_RETURN_IF_ERROR(MakePlan(pin, &plan));
-  if (plan.empty()) return Status::Validation("No updates are to be performed.");
+  auto plan = std::make_unique<Plan>();
+  MS_RETURN_IF_ERROR(MakePlan(pin, plan.get()));
+  if (plan->empty()) return Status::Validation("No updates are to be performed.");
   // Seed 003: a violation the plan already shows refuses the update.
-  MS_RETURN_IF_ERROR(CheckUpdateRestrictions(plan));
+  MS_RETURN_IF_ERROR(CheckUpdateRestrictions(*plan));
 
   // From UPDATE_FAILED the failed update's journal stays on the records and
   // the previous template stays the last stable one: a rollback of this
@@ -231,7 +233,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   s.template_body = body;
   s.description = summary.description.value_or("");
   s.parameters.clear();
-  for (const ResolvedParameter& p : plan.parameters.list) {
+  for (const ResolvedParameter& p : plan->parameters.list) {
     s.parameters.push_back({p.name, p.text, p.no_echo, p.ssm_resolved.value_or("")});
   }
   s.capabilities = in.capabilities;
@@ -258,6 +260,10 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   batch.events.push_back(StackStatusEvent(s, s.updated_ms, "User Initiated"));
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
   MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
+  // The executor takes this plan instead of making it again (plan_handoff.h),
+  // and the deployed and new templates stay parsed for it.
+  RememberTemplate(body, tmpl);
+  OfferPlan(s.id, s.updated_ms, std::move(plan));
   *stack_id = s.id;
   return Status::OK();
 }

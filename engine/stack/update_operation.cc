@@ -8,6 +8,7 @@
 #include "eval/evaluator.h"
 #include "eval/parameters.h"
 #include "graph/graph.h"
+#include "plan/plan_handoff.h"
 #include "plan/planner.h"
 #include "plan/property_diff.h"
 #include "policy/update_refusal.h"
@@ -17,6 +18,7 @@
 #include "stack/stack_environment.h"
 #include "store/stack_tables.h"
 #include "template/template.h"
+#include "template/template_cache.h"
 
 namespace ms {
 namespace {
@@ -97,8 +99,8 @@ class UpdateOp : public OperationCore {
     StackRecord deployed = stack_;
     deployed.template_body = stack_.previous_template_body;
     deployed.parameters = stack_.previous_parameters;
-    auto old_tmpl = std::make_shared<Template>();
-    Status old_ok = LoadTemplate(deployed.template_body, old_tmpl.get());
+    std::shared_ptr<const Template> old_tmpl;
+    Status old_ok = CachedTemplate(deployed.template_body, &old_tmpl);
     if (!old_ok.ok()) return Status::Internal("update: the previous template does not load: " + old_ok.message());
     std::vector<ParameterInput> given;
     for (const StackParameterValue& p : stack_.parameters) given.push_back({p.key, p.value, false});
@@ -120,7 +122,15 @@ class UpdateOp : public OperationCore {
       return Session()->SsmParameter(name, ctx_.region, value);
     };
     pin.now_ms = ctx_.clock->NowMs();
-    MS_RETURN_IF_ERROR(MakePlan(pin, &plan_));
+    // Right after update-stack in this process, its plan (made from the same
+    // records) is taken instead of planning again.
+    std::unique_ptr<Plan> offered;
+    if (stack_.status == StackStatus::kUpdateInProgress) offered = TakePlan(stack_.id, stack_.updated_ms);
+    if (offered != nullptr) {
+      plan_ = std::move(*offered);
+    } else {
+      MS_RETURN_IF_ERROR(MakePlan(pin, &plan_));
+    }
     evaluator_ = std::make_unique<Evaluator>(*plan_.tmpl, plan_.parameters, plan_.pseudo, env_);
     MS_RETURN_IF_ERROR(evaluator_->EvaluateConditions());
 

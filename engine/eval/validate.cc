@@ -139,21 +139,25 @@ void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilit
 Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
                         const ProviderRuntime* providers) {
   MS_RETURN_IF_ERROR(LoadTemplate(text, t));
-  MS_RETURN_IF_ERROR(ValidateParameterDecls(*t));
+  return ValidateLoadedTemplate(*t, summary, providers);
+}
+
+Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const ProviderRuntime* providers) {
+  MS_RETURN_IF_ERROR(ValidateParameterDecls(t));
   const KnownTypes known{providers, ResourceCatalog::Aws()};
-  MS_RETURN_IF_ERROR(CheckResourceTypes(*t, known));
+  MS_RETURN_IF_ERROR(CheckResourceTypes(t, known));
   DependencyGraph graph;
-  MS_RETURN_IF_ERROR(DependencyGraph::Build(*t, nullptr, nullptr, &graph));
-  MS_RETURN_IF_ERROR(CheckAttributes(*t, known));
-  MS_RETURN_IF_ERROR(EvaluateStatically(*t));
+  MS_RETURN_IF_ERROR(DependencyGraph::Build(t, nullptr, nullptr, &graph));
+  MS_RETURN_IF_ERROR(CheckAttributes(t, known));
+  MS_RETURN_IF_ERROR(EvaluateStatically(t));
 
   *summary = TemplateSummary();
-  for (const ParameterDecl& p : t->parameters) {
+  for (const ParameterDecl& p : t.parameters) {
     summary->parameters.push_back({p.name, p.default_value, p.no_echo, p.description});
   }
-  if (t->description.is_string()) summary->description = t->description.str();
-  RequiredCapabilities(*t, &summary->capabilities, &summary->capabilities_reason);
-  summary->declared_transforms = t->transforms;
+  if (t.description.is_string()) summary->description = t.description.str();
+  RequiredCapabilities(t, &summary->capabilities, &summary->capabilities_reason);
+  summary->declared_transforms = t.transforms;
   return Status::OK();
 }
 

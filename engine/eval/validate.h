@@ -35,6 +35,8 @@ struct TemplateSummary {
 // decide GetAtt), else when AWS's catalog has it. `providers` may be null.
 Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
                         const ProviderRuntime* providers = nullptr);
+// The same checks on a template already loaded (LoadTemplate, TemplateCache).
+Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const ProviderRuntime* providers = nullptr);
 
 // CAPABILITY_IAM when the template has IAM resources, CAPABILITY_NAMED_IAM when
 // one of them has a custom name; with AWS's CapabilitiesReason.

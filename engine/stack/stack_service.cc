@@ -104,9 +104,12 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, in.stack_name, &existing, &found));
   if (found) return Status::AlreadyExists("Stack [" + in.stack_name + "] already exists");
 
-  Template t;
+  // Parsed once through the cache: the stack's first update finds it there.
+  std::shared_ptr<const Template> parsed;
+  MS_RETURN_IF_ERROR(CachedTemplate(in.template_body, &parsed));
+  const Template& t = *parsed;
   TemplateSummary summary;
-  MS_RETURN_IF_ERROR(ValidateTemplate(in.template_body, &t, &summary, ctx_.providers));
+  MS_RETURN_IF_ERROR(ValidateLoadedTemplate(t, &summary, ctx_.providers));
   ParameterValues values;
   MS_RETURN_IF_ERROR(ResolveParameters(t, in.parameters, {}, &values));
   MS_RETURN_IF_ERROR(CheckCapabilities(t, in.capabilities));
@@ -171,9 +174,10 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
                                            "StackPolicyDuringUpdate"));
   const std::string body = in.use_previous_template ? s.template_body : in.template_body;
 
-  auto tmpl = std::make_shared<Template>();
+  std::shared_ptr<const Template> tmpl;
+  MS_RETURN_IF_ERROR(CachedTemplate(body, &tmpl));  // an unchanged template is not parsed again
   TemplateSummary summary;
-  MS_RETURN_IF_ERROR(ValidateTemplate(body, tmpl.get(), &summary, ctx_.providers));
+  MS_RETURN_IF_ERROR(ValidateLoadedTemplate(*tmpl, &summary, ctx_.providers));
   std::map<std::string, std::string> previous;
   for (const StackParameterValue& p : s.parameters) previous[p.key] = p.value;
   ParameterValues values;
@@ -260,9 +264,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   batch.events.push_back(StackStatusEvent(s, s.updated_ms, "User Initiated"));
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
   MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
-  // The executor takes this plan instead of making it again (plan_handoff.h),
-  // and the deployed and new templates stay parsed for it.
-  RememberTemplate(body, tmpl);
+  // The executor takes this plan instead of making it again (plan_handoff.h).
   OfferPlan(s.id, s.updated_ms, std::move(plan));
   *stack_id = s.id;
   return Status::OK();

@@ -39,6 +39,12 @@ Value GetValue(const Value& m, std::string_view key) {
   return v != nullptr ? *v : Value();
 }
 
+// Moves the member out (the row's parsed JSON is not used again).
+Value TakeValue(Value* m, std::string_view key) {
+  Value* v = m->find(key);
+  return v != nullptr ? std::move(*v) : Value();
+}
+
 Status ParseRow(const std::string& json, const char* what, Value* out) {
   Status s = ParseJson(json, out);
   if (!s.ok() || !out->is_map()) return Status::Internal(std::string("store: corrupt ") + what + ": " + s.message());
@@ -286,7 +292,7 @@ Value ResourceToValue(const ResourceRecord& r) {
   return v;
 }
 
-Status ResourceFromValue(const Value& v, ResourceRecord* out) {
+Status ResourceFromValue(Value v, ResourceRecord* out) {
   ResourceRecord r;
   r.stack_id = GetStr(v, "stack_id");
   r.logical_id = GetStr(v, "logical_id");
@@ -297,19 +303,19 @@ Status ResourceFromValue(const Value& v, ResourceRecord* out) {
   }
   r.reason = GetStr(v, "reason");
   r.updated_ms = GetInt(v, "updated_ms");
-  r.properties = GetValue(v, "properties");
-  r.attributes = GetValue(v, "attributes");
+  r.properties = TakeValue(&v, "properties");
+  r.attributes = TakeValue(&v, "attributes");
   r.pending_hook = GetStr(v, "pending_hook");
-  r.progress = GetValue(v, "progress");
+  r.progress = TakeValue(&v, "progress");
   r.old_physical_id = GetStr(v, "old_physical_id");
-  r.old_properties = GetValue(v, "old_properties");
-  r.old_attributes = GetValue(v, "old_attributes");
+  r.old_properties = TakeValue(&v, "old_properties");
+  r.old_attributes = TakeValue(&v, "old_attributes");
   if (!ParseUpdateStep(GetStr(v, "update_step"), &r.update_step)) {
     return Status::Internal("store: resource " + r.logical_id + " has an unknown update step " +
                             GetStr(v, "update_step"));
   }
-  r.rollback_properties = GetValue(v, "rollback_properties");
-  r.rollback_attributes = GetValue(v, "rollback_attributes");
+  r.rollback_properties = TakeValue(&v, "rollback_properties");
+  r.rollback_attributes = TakeValue(&v, "rollback_attributes");
   *out = std::move(r);
   return Status::OK();
 }
@@ -425,7 +431,7 @@ Status LoadResources(Database* db, const std::string& stack_id, std::vector<Reso
     Value v;
     MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "resource", &v));
     ResourceRecord r;
-    MS_RETURN_IF_ERROR(ResourceFromValue(v, &r));
+    MS_RETURN_IF_ERROR(ResourceFromValue(std::move(v), &r));
     out->push_back(std::move(r));
   }
 }

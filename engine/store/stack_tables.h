@@ -58,6 +58,6 @@ Value StackToValue(const StackRecord& s);
 Status StackFromValue(const Value& v, StackRecord* out);
 Value ResourceToValue(const ResourceRecord& r);
 std::string ResourceJson(const ResourceRecord& r);  // == ResourceToValue(r).ToJson(), faster
-Status ResourceFromValue(const Value& v, ResourceRecord* out);
+Status ResourceFromValue(Value v, ResourceRecord* out);
 
 }  // namespace ms

@@ -23,5 +23,7 @@ void AddPolicyCommands(CLI::App& app, int* exit_code);
 void AddChangeSetCommands(CLI::App& app, int* exit_code);
 // plan (a terraform-plan-like preview of an update)
 void AddPlanCommand(CLI::App& app, int* exit_code);
+// signal-resource (CreationPolicy signals)
+void AddSignalCommands(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

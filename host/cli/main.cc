@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   ms::cli::AddPolicyCommands(app, &exit_code);
   ms::cli::AddChangeSetCommands(app, &exit_code);
   ms::cli::AddPlanCommand(app, &exit_code);
+  ms::cli::AddSignalCommands(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

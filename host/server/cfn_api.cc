@@ -121,6 +121,7 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"ContinueUpdateRollback", {&CfnApi::ContinueUpdateRollback, true}},
       {"RollbackStack", {&CfnApi::RollbackStack, true}},
       {"CancelUpdateStack", {&CfnApi::CancelUpdateStack, false}},
+      {"SignalResource", {&CfnApi::SignalResource, false}},
   };
   const std::string action = q.Get("Action");
   if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);

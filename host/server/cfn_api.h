@@ -48,6 +48,10 @@ class CfnApi {
   // while an operation is queued or running (its thread owns those rows).
   Status Reset(World* world);
 
+  // SignalResource records signals in the runner's world (the one the
+  // waiting operations read), the request side's only world write.
+  void set_signal_world(World* world) { signal_world_ = world; }
+
  private:
   struct Call {
     const QueryRequest& q;
@@ -83,6 +87,8 @@ class CfnApi {
   Status ContinueUpdateRollback(Call& c);
   Status RollbackStack(Call& c);
   Status CancelUpdateStack(Call& c);
+  // signal_api.cc
+  Status SignalResource(Call& c);
   // Reserves the stack, runs `start` (which saves the rollback in progress)
   // and hands the operation to the runner.
   Status StartRollback(Call& c, const std::string& name, const std::function<Status(std::string*)>& start,
@@ -93,6 +99,7 @@ class CfnApi {
   OperationRunner* runner_;
   size_t max_template_body_;
   RequestTokens tokens_;  // guarded by mu_
+  World* signal_world_ = nullptr;
 };
 
 }  // namespace ms::server

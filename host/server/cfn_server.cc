@@ -74,6 +74,7 @@ Status Serve(const ServeOptions& options) {
 
   OperationRunner runner(op_ctx, state_path, options.workers);
   CfnApi api(request_ctx, &runner, options.max_template_body);
+  api.set_signal_world(session.service().context().world);
 
   WaitSignals signals;
   MS_RETURN_IF_ERROR(signals.Open(session.service().context().world, &session.clock(), options.session.providers));

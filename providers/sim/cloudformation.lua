@@ -191,4 +191,85 @@ function A.signal_data(signals)
   return util.json_object(out)
 end
 
+-- Resource signals (CreationPolicy) ---------------------------------------------------
+-- `cfn-signal --stack S --resource R` and `aws cloudformation signal-resource`
+-- send SignalResource; a resource whose CreationPolicy has a ResourceSignal
+-- waits for Count SUCCESS signals. The engine counts them
+-- (engine/stack/resource_signals.h, which writes the same record for the CLI
+-- and the server): one record per resource,
+--   kind "cloudformation.resource_signal", id "<stack name>/<logical ID>",
+--   { StackName, LogicalResourceId, Signals = { {UniqueId, Status, StackId, Timestamp} } }
+-- StackId is set when the stack was named by its ARN (cfn-signal --stack
+-- ${AWS::StackId}); a signal with the UniqueId of an earlier one replaces it.
+-- Whether the stack and the resource exist is the CLI's and the server's
+-- check (the stacks are not in the world).
+--   SignalResource { StackName, LogicalResourceId, UniqueId, Status } -> {}
+--   GetResourceSignals { StackName, LogicalResourceId } -> { Signals = {...} }
+
+local SIGNAL_KIND = "cloudformation.resource_signal"
+
+---The stack name and (when given as an ARN) the stack ID of `stack`.
+---@param stack string
+---@return string name, string stack_id
+function A.stack_name_and_id(stack)
+  local name = type(stack) == "string" and stack:match("^arn:[^:]*:cloudformation:[^:]*:[^:]*:stack/([^/]+)/[^/]+$")
+  if name then return name, stack end
+  return stack, ""
+end
+
+-- AWS's request validation (the Coral wording of every AWS Query API):
+-- "1 validation error detected: Value 'X' at 'status' failed to satisfy
+-- constraint: Member must satisfy enum value set: [SUCCESS, FAILURE]".
+local function null_or(v) return v == nil and "null" or ("'" .. tostring(v) .. "'") end
+
+local function check_signal(p)
+  if type(p.StackName) ~= "string" or p.StackName == "" then
+    fail("1 validation error detected: Value null"
+      .. " at 'stackName' failed to satisfy constraint: Member must not be null", "ValidationError")
+  end
+  if type(p.LogicalResourceId) ~= "string" or p.LogicalResourceId == "" then
+    fail("1 validation error detected: Value null"
+      .. " at 'logicalResourceId' failed to satisfy constraint: Member must not be null", "ValidationError")
+  end
+  if type(p.UniqueId) ~= "string" or p.UniqueId == "" then
+    fail("1 validation error detected: Value null at 'uniqueId' failed to satisfy constraint: Member must not be null",
+      "ValidationError")
+  end
+  if #p.UniqueId > 64 then
+    fail("1 validation error detected: Value '" .. p.UniqueId .. "' at 'uniqueId' failed to satisfy constraint: "
+      .. "Member must have length less than or equal to 64", "ValidationError")
+  end
+  if p.Status == nil or p.Status == "" then
+    fail("1 validation error detected: Value null at 'status' failed to satisfy constraint: Member must not be null",
+      "ValidationError")
+  end
+  if p.Status ~= "SUCCESS" and p.Status ~= "FAILURE" then
+    fail("1 validation error detected: Value " .. null_or(p.Status)
+      .. " at 'status' failed to satisfy constraint: Member must satisfy enum value set: [SUCCESS, FAILURE]",
+      "ValidationError")
+  end
+end
+
+function A.SignalResource(p, env)
+  check_signal(p)
+  local name, stack_id = A.stack_name_and_id(p.StackName)
+  local id = name .. "/" .. p.LogicalResourceId
+  local rec = world.get(SIGNAL_KIND, id) or { StackName = name, LogicalResourceId = p.LogicalResourceId }
+  rec.Signals = util.as_list(rec.Signals)
+  local signal = { UniqueId = p.UniqueId, Status = p.Status, StackId = stack_id, Timestamp = env.now_ms }
+  local replaced = false
+  for i, s in ipairs(rec.Signals) do
+    if s.UniqueId == signal.UniqueId then rec.Signals[i] = signal; replaced = true break end
+  end
+  if not replaced then rec.Signals[#rec.Signals + 1] = signal end
+  world.put(SIGNAL_KIND, id, rec)
+  return {}
+end
+
+function A.GetResourceSignals(p)
+  local name = A.stack_name_and_id(p.StackName)
+  local rec = type(name) == "string" and world.get(SIGNAL_KIND, name .. "/" .. tostring(p.LogicalResourceId))
+  return { Signals = rec and util.as_list(rec.Signals) or {} }
+end
+
 return A

@@ -129,16 +129,7 @@ end
 -- The boot script's cfn-signal calls (sim/ec2/boot_script.lua), once running.
 local function run_boot_script(rec, at_ms)
   if C.config().run_user_data == false then return end
-  local handles = boot_script.signalled_handles(rec._sim.UserData)
-  if #handles == 0 then return end
-  local cfn = require("sim.cloudformation")
-  for _, url in ipairs(handles) do
-    -- A handle that does not exist (deleted, another region) is S3's
-    -- AccessDenied for the real script too: nothing happens.
-    pcall(cfn.SignalWaitCondition,
-      { Handle = url, Status = "SUCCESS", UniqueId = rec.InstanceId, Data = "Application has completed configuration." },
-      { region = rec._sim.region, now_ms = at_ms, account = "" })
-  end
+  boot_script.run(rec._sim.UserData, rec.InstanceId, { region = rec._sim.region, now_ms = at_ms, account = "" })
 end
 
 local function settle(rec, now)
@@ -147,8 +138,9 @@ local function settle(rec, now)
     local s = state_name(rec)
     changed = true
     if s == "pending" then
+      local booted_ms = rec._sim.until_ms  -- set_state clears it
       set_state(rec, "running", nil)
-      run_boot_script(rec, rec._sim.until_ms or now)
+      run_boot_script(rec, booted_ms or now)
     elseif s == "stopping" then
       set_state(rec, "stopped", nil)
       drop_public_ip(rec)

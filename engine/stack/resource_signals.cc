@@ -1,0 +1,195 @@
+#include "stack/resource_signals.h"
+
+#include <cctype>
+#include <optional>
+
+namespace ms {
+namespace {
+
+// "The maximum time that you can specify is 12 hours." (CreationPolicy
+// attribute reference, ResourceSignal Timeout)
+constexpr int64_t kMaxTimeoutSeconds = 12 * 3600;
+
+std::string Text(const Value* v) { return v == nullptr ? "" : v->is_scalar() ? v->scalar_text() : v->ToJson(); }
+
+// "arn:aws:cloudformation:<region>:<account>:stack/<name>/<guid>" -> name;
+// anything else is a name already.
+std::string StackNameOf(const std::string& name_or_arn) {
+  if (name_or_arn.rfind("arn:", 0) != 0) return name_or_arn;
+  const size_t a = name_or_arn.find(":stack/");
+  if (a == std::string::npos) return name_or_arn;
+  const size_t b = name_or_arn.find('/', a + 7);
+  return name_or_arn.substr(a + 7, b == std::string::npos ? std::string::npos : b - a - 7);
+}
+
+}  // namespace
+
+bool ParseSignalDuration(const std::string& text, int64_t* seconds) {
+  if (text.size() < 3 || text[0] != 'P' || text[1] != 'T') return false;
+  int64_t total = 0;
+  size_t i = 2;
+  const std::string units = "HMS";
+  size_t next_unit = 0;  // H, M, S in that order, each at most once
+  while (i < text.size()) {
+    size_t start = i;
+    int64_t n = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      n = n * 10 + (text[i] - '0');
+      if (n > 1000000000) return false;
+      ++i;
+    }
+    if (i == start || i == text.size()) return false;
+    const size_t unit = units.find(text[i], next_unit);
+    if (unit == std::string::npos) return false;
+    total += n * (unit == 0 ? 3600 : unit == 1 ? 60 : 1);
+    next_unit = unit + 1;
+    ++i;
+  }
+  *seconds = total;
+  return true;
+}
+
+// AWS's wording for a malformed Count or Timeout was not found (searched the
+// docs, issues and pages corpora); these messages are moonstack's own.
+Status ParseSignalPolicy(const Value& creation_policy, bool* has, SignalPolicy* out) {
+  *has = false;
+  *out = SignalPolicy();
+  if (!creation_policy.is_map()) return Status::OK();
+  const Value* signal = creation_policy.find("ResourceSignal");
+  if (signal == nullptr || signal->is_null()) return Status::OK();
+  if (!signal->is_map()) return Status::Validation("CreationPolicy ResourceSignal must be an object");
+  *has = true;
+  if (const Value* count = signal->find("Count")) {
+    std::optional<int64_t> n = count->as_integer();
+    if (!n || *n < 0) {
+      return Status::Validation("CreationPolicy ResourceSignal Count '" + Text(count) +
+                                "' is not a whole number of signals");
+    }
+    out->count = *n;
+  }
+  if (const Value* timeout = signal->find("Timeout")) {
+    int64_t seconds = 0;
+    if (!timeout->is_string() || !ParseSignalDuration(timeout->str(), &seconds)) {
+      return Status::Validation("CreationPolicy ResourceSignal Timeout '" + Text(timeout) +
+                                "' is not an ISO 8601 duration of the form PT#H#M#S");
+    }
+    if (seconds > kMaxTimeoutSeconds) {
+      return Status::Validation("CreationPolicy ResourceSignal Timeout '" + timeout->str() +
+                                "' exceeds the maximum of 12 hours (PT12H)");
+    }
+    out->timeout_seconds = seconds;
+  }
+  return Status::OK();
+}
+
+std::string ResourceSignalRecordId(const std::string& stack_name, const std::string& logical_id) {
+  return StackNameOf(stack_name) + "/" + logical_id;
+}
+
+void PutResourceSignal(World* world, const std::string& stack_name, const std::string& logical_id,
+                       const ResourceSignal& signal) {
+  auto lock = world->Lock();  // read, then write: one step
+  const std::string id = ResourceSignalRecordId(stack_name, logical_id);
+  WorldRecord rec;
+  if (const WorldRecord* existing = world->Find(kResourceSignalKind, id)) rec = *existing;
+  if (!rec.data.is_map()) rec.data = Value::MakeMap();
+  rec.data.set("StackName", Value::String(StackNameOf(stack_name)));
+  rec.data.set("LogicalResourceId", Value::String(logical_id));
+  Value s = Value::MakeMap();
+  s.set("UniqueId", Value::String(signal.unique_id));
+  s.set("Status", Value::String(signal.status));
+  s.set("StackId", Value::String(signal.stack_id));
+  s.set("Timestamp", Value::Integer(signal.timestamp_ms));
+  Value* list = rec.data.find("Signals");
+  if (list == nullptr || !list->is_list()) {
+    rec.data.set("Signals", Value::MakeList());
+    list = rec.data.find("Signals");
+  }
+  bool replaced = false;
+  for (Value& old : list->mutable_list()) {
+    const Value* u = old.is_map() ? old.find("UniqueId") : nullptr;
+    if (u != nullptr && u->str() == signal.unique_id) {
+      old = s;
+      replaced = true;
+      break;
+    }
+  }
+  if (!replaced) list->mutable_list().push_back(std::move(s));
+  world->Put(kResourceSignalKind, id, std::move(rec));
+}
+
+std::vector<ResourceSignal> SignalsFor(const World& world, const std::string& stack_name,
+                                       const std::string& stack_id, const std::string& logical_id,
+                                       int64_t since_ms) {
+  std::vector<ResourceSignal> out;
+  auto lock = world.Lock();
+  const WorldRecord* rec = world.Find(kResourceSignalKind, ResourceSignalRecordId(stack_name, logical_id));
+  if (rec == nullptr || !rec->data.is_map()) return out;
+  const Value* list = rec->data.find("Signals");
+  if (list == nullptr || !list->is_list()) return out;  // an empty Lua table may come back as a map
+  for (const Value& v : list->list()) {
+    if (!v.is_map()) continue;
+    ResourceSignal s;
+    s.unique_id = Text(v.find("UniqueId"));
+    s.status = Text(v.find("Status"));
+    s.stack_id = Text(v.find("StackId"));
+    const Value* t = v.find("Timestamp");
+    s.timestamp_ms = t == nullptr ? 0 : t->as_integer().value_or(0);
+    if (!s.stack_id.empty() && s.stack_id != stack_id) continue;  // a namesake stack's
+    if (s.timestamp_ms < since_ms) continue;                      // sent before this wait began
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool AutoSignalled(const World& world, const std::string& type) {
+  auto lock = world.Lock();
+  const WorldRecord* cfg = world.Find("config", "cloudformation");
+  const Value* types = cfg != nullptr && cfg->data.is_map() ? cfg->data.find("creation_policy_auto_signal_types") : nullptr;
+  if (types == nullptr) return type == "AWS::AutoScaling::AutoScalingGroup";
+  if (!types->is_list()) return false;  // false, or an empty Lua table: none
+  for (const Value& t : types->list()) {
+    if (t.is_string() && t.str() == type) return true;
+  }
+  return false;
+}
+
+// AWS's reasons, as they appear in stack events:
+//   "Received SUCCESS signal with UniqueId i-df0b7058" (CREATE_IN_PROGRESS;
+//     quoted in crewjam/etcd-aws#5 and aws-cloudformation-templates events)
+//   "Received FAILURE signal with UniqueId <id>" (CREATE_FAILED; widdix/aws-ec2-ssh#137)
+//   "Failed to receive 1 resource signal(s) within the specified duration"
+//     (CREATE_FAILED; aws/aws-cli#7133, CloudSmith-Delivery-Troubleshooting/CFNDeployment#70)
+std::string ReceivedSuccessReason(const std::string& unique_id) {
+  return "Received SUCCESS signal with UniqueId " + unique_id;
+}
+
+SignalVerdict Decide(const SignalPolicy& policy, const std::vector<ResourceSignal>& signals,
+                     const std::set<std::string>& reported, int64_t since_ms, int64_t now_ms) {
+  SignalVerdict v;
+  int64_t successes = 0;
+  if (policy.count <= successes) {
+    v.kind = SignalVerdict::Kind::kComplete;
+    return v;
+  }
+  for (const ResourceSignal& s : signals) {
+    if (s.status == "FAILURE") {
+      v.kind = SignalVerdict::Kind::kFailed;
+      v.reason = "Received FAILURE signal with UniqueId " + s.unique_id;
+      return v;
+    }
+    if (s.status != "SUCCESS") continue;  // the senders accept only SUCCESS and FAILURE
+    if (reported.count(s.unique_id) == 0) v.received.push_back(s.unique_id);
+    if (++successes >= policy.count) {
+      v.kind = SignalVerdict::Kind::kComplete;
+      return v;
+    }
+  }
+  if (now_ms >= since_ms + policy.timeout_seconds * 1000) {
+    v.kind = SignalVerdict::Kind::kFailed;
+    v.reason = "Failed to receive " + std::to_string(policy.count) + " resource signal(s) within the specified duration";
+  }
+  return v;
+}
+
+}  // namespace ms

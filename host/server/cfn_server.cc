@@ -14,6 +14,8 @@
 #include "server/operation_runner.h"
 #include "server/session_pool.h"
 #include "server/wait_signal.h"
+#include "server/xml.h"
+#include "template/parse.h"
 #include "store/schema.h"
 
 namespace ms::server {
@@ -86,12 +88,36 @@ Status Serve(const ServeOptions& options) {
   // on Linux, on every request of a keep-alive connection (boto3's).
   http.set_tcp_nodelay(true);
   const std::string default_region = options.session.region;
+  // Custom resources whose ServiceToken names no custom/<name>.lua handler
+  // are answered from outside, through ResponseURLs on this server
+  // (providers/sim/custom_resources.lua).
+  const std::string endpoint = "http://" + (options.host == "0.0.0.0" ? std::string("127.0.0.1") : options.host) +
+                               ":" + std::to_string(options.port);
+  auto set_endpoint = [&](const std::string& url) {
+    Value params = Value::MakeMap(), ignored;
+    params.set("Url", Value::String(url));
+    return signals.Call("custom_resources", "SetEndpoint", params, &ignored);
+  };
+  MS_RETURN_IF_ERROR(set_endpoint(endpoint));
+  http.Get("/moonstack/custom-resource-requests", [&](const httplib::Request&, httplib::Response& res) {
+    Value result;
+    Status s = signals.Call("custom_resources", "ListRequests", Value::MakeMap(), &result);
+    if (!s.ok()) {
+      res.status = 500;
+      res.set_content(cli::Json{{"message", s.message()}}.dump(), "application/json");
+      return;
+    }
+    const Value* requests = result.find("Requests");
+    res.set_content("{\"Requests\":" + (requests != nullptr && requests->is_list() ? requests->ToJson() : "[]") + "}",
+                    "application/json");
+  });
   http.Get("/moonstack/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("{\"status\":\"ok\"}", "application/json");
   });
   // Test isolation: every stack and world record forgotten.
   http.Post("/moonstack/reset", [&](const httplib::Request&, httplib::Response& res) {
     Status s = api.Reset(session.service().context().world);
+    if (s.ok()) s = set_endpoint(endpoint);  // the reset forgot it with the rest of the world
     if (s.ok()) {
       res.set_content("{\"status\":\"reset\"}", "application/json");
     } else {
@@ -102,8 +128,25 @@ Status Serve(const ServeOptions& options) {
   // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
   http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
     WaitSignals::Reply reply;
+    static const std::string kResponsePath = "/moonstack/custom-resource-response/";
     if (WaitSignals::IsHandlePath(req.path)) {
       reply = signals.Signal(req.path, req.body);
+    } else if (req.path.rfind(kResponsePath, 0) == 0) {
+      // A custom-resource handler's response (cfn-response's PUT to the ResponseURL).
+      Value response, params = Value::MakeMap(), ignored;
+      Status s = ParseJson(req.body, &response);
+      if (!s.ok() || !response.is_map()) s = Status::Validation("The response must be a JSON object");
+      if (s.ok()) {
+        params.set("RequestId", Value::String(req.path.substr(kResponsePath.size())));
+        params.set("Response", response);
+        s = signals.Call("custom_resources", "Respond", params, &ignored);
+      }
+      reply = s.ok() ? WaitSignals::Reply{200, ""}
+                     : WaitSignals::Reply{s.code() == Status::Code::kNotFound ? 403 : 400,
+                                          "<Error><Code>" +
+                                              std::string(s.code() == Status::Code::kNotFound ? "AccessDenied"
+                                                                                              : "InvalidRequest") +
+                                              "</Code><Message>" + XmlEscape(s.message()) + "</Message></Error>"};
     } else {
       reply = WaitSignals::Reply{404, "<Error><Code>NoSuchKey</Code><Message>moonstack accepts PUT only on a "
                                       "wait-condition handle's path</Message></Error>"};
@@ -150,6 +193,7 @@ Status Serve(const ServeOptions& options) {
   if (!listened) pthread_kill(waiter.native_handle(), SIGTERM);  // the waiter is still waiting
   waiter.join();
   runner.Stop();
+  set_endpoint("");  // the CLI on this state file has no server to answer for it
   MS_RETURN_IF_ERROR(session.Close());
   if (!listened) return Status::Internal("moonstack serve: the HTTP server stopped unexpectedly");
   return Status::OK();

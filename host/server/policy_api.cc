@@ -15,9 +15,11 @@ Status CfnApi::SetStackPolicy(Call& c) {
   StackRecord stack;
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
   // The runner's thread saves its stack record whole at each checkpoint: a
-  // change made meanwhile would be lost (StackService refuses in-progress
-  // stacks too; this also covers an operation queued and not started).
-  if (runner_->Busy(stack.name)) {
+  // change made meanwhile would be lost. StackService refuses a stack in
+  // progress (a queued operation's stack is already saved in progress); a
+  // stack whose operation has committed its terminal status is not written
+  // again by it, even while its thread winds down (runner_->Busy).
+  if (IsInProgress(stack.status)) {
     return Status::Validation("moonstack cannot change the stack policy while an operation is in progress on stack [" +
                               stack.name + "]");
   }

@@ -45,10 +45,6 @@ Status CfnApi::StartRollback(Call& c, const std::string& name, const std::functi
     std::string ignored;
     return start(&ignored);  // AWS's "Stack [x] does not exist"
   }
-  if (runner_->Busy(existing.name)) {  // its operation has not ended: the status is about to change
-    return Status::Validation("Stack:" + existing.id + " is in " + StackStatusName(existing.status) +
-                              " state and can not be updated.");
-  }
   MS_RETURN_IF_ERROR(runner_->Reserve(existing.name));
   std::string id;
   Status s = start(&id);

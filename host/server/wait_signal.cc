@@ -63,4 +63,19 @@ WaitSignals::Reply WaitSignals::Signal(const std::string& path, const std::strin
   return Reply{200, ""};
 }
 
+Status WaitSignals::Call(const std::string& service, const std::string& action, const Value& params,
+                         Value* result) {
+  std::lock_guard<std::mutex> lock(mu_);
+  binding_->set_now_ms(clock_->NowMs());
+  lua::CallResult sim = rt_->Require("sim");
+  if (!sim.ok()) return sim.status();
+  lua::CallResult r = rt_->CallField(sim.refs[0], "call", {Value::String(service), Value::String(action), params});
+  if (!r.ok()) {
+    Status s = Status::Validation(r.error->message);
+    return r.error->code == "AccessDenied" ? Status::NotFound(r.error->message) : s;
+  }
+  *result = r.value();
+  return Status::OK();
+}
+
 }  // namespace ms::server

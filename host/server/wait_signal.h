@@ -43,6 +43,10 @@ class WaitSignals {
   // True when the decoded path names a handle (a stack ARN plus a logical ID).
   static bool IsHandlePath(const std::string& path);
 
+  // Runs one action of a sim service in this runtime (the custom-resource
+  // routes: sim/custom_resources.lua). *result is its answer.
+  Status Call(const std::string& service, const std::string& action, const Value& params, Value* result);
+
  private:
   std::mutex mu_;  // the runtime is used by one request at a time
   Clock* clock_ = nullptr;

@@ -70,9 +70,19 @@ local function timeout_seconds(props)
   return custom.DEFAULT_TIMEOUT
 end
 
+-- The endpoint answering custom-resource requests from outside (the
+-- server's, sim/custom_resources.lua), or nil.
+local function external_endpoint(ctx)
+  local ok, r = pcall(function() return ctx.world.custom_resources.GetEndpoint {} end)
+  if ok and type(r) == "table" and type(r.Url) == "string" and r.Url ~= "" then return r.Url end
+  return nil
+end
+
 -- The handler function of a ServiceToken, or the failure AWS reports when the
--- function does not exist. Also returns the module name for messages.
-local function handler_of(token)
+-- function does not exist. Also returns the module name for messages. With
+-- an external endpoint, a missing handler is answered from outside: then
+-- the fourth result is true.
+local function handler_of(token, ctx)
   local name = custom.handler_name(token)
   if not name then P.fail(custom.missing_function_message(tostring(token)), "NotFound") end
   local module = "custom." .. name
@@ -80,6 +90,7 @@ local function handler_of(token)
   if not ok then
     local m = P.error_message(h)
     if m:find("module '" .. module .. "' not found", 1, true) then
+      if external_endpoint(ctx) then return nil, module, nil, true end
       P.fail(custom.missing_function_message(name), "NotFound")
     end
     return nil, module, m  -- the handler's code fails to load: it never answers
@@ -91,13 +102,45 @@ local function handler_of(token)
   return h, module
 end
 
+-- How often a request answered from outside is looked at (seconds of clock time).
+local EXTERNAL_POLL_SECONDS = 1
+
+-- The checked response: a FAILED one fails the hook.
+local function checked(r, module, request)
+  local response, why = custom.check_response(r)
+  if not response then
+    -- Not AWS's wording: AWS rejects a malformed response body in its own terms.
+    P.fail("Invalid response from " .. module .. " to " .. request.RequestType .. " request " .. request.RequestId
+      .. ": " .. why, "InvalidRequest")
+  end
+  if response.Status == "FAILED" then
+    P.fail(custom.failed_message(response.Reason, request.RequestId), "GeneralServiceException")
+  end
+  return response
+end
+
+-- A request answered from outside: its response once it came, else waiting
+-- until ServiceTimeout.
+local function await_external(ctx, wait)
+  local got = ctx.world.custom_resources.GetResponse { RequestId = wait.request.RequestId }
+  if got.Response == nil then
+    if now_ms(ctx) >= wait.deadline_ms then
+      P.fail(custom.no_response_message(wait.request.RequestId), "NotStabilized")
+    end
+    return P.in_progress({ after = EXTERNAL_POLL_SECONDS, context = wait })
+  end
+  return checked(got.Response, wait.request.ResponseURL, wait.request), wait.request
+end
+
 -- Sends one request and returns the checked response, or P.in_progress while
--- CloudFormation would wait for a response that never comes.
+-- CloudFormation would wait for a response that never comes (or, answered
+-- from outside, has not come yet).
 local function invoke(ctx, request_type, id, props, old)
   if type(ctx.progress) == "table" and ctx.progress.no_response then
     P.fail(custom.no_response_message(ctx.progress.request_id), "NotStabilized")
   end
-  local fn, module, load_error = handler_of(props.ServiceToken)
+  if type(ctx.progress) == "table" and ctx.progress.external then return await_external(ctx, ctx.progress) end
+  local fn, module, load_error, external = handler_of(props.ServiceToken, ctx)
   -- RequestIds are deterministic: a function of everything the request says.
   local request_id = custom.uuid_of({ stack_id(ctx), ctx.logical_id, request_type, id or "", props, old or {},
                                       now_ms(ctx) })
@@ -107,6 +150,13 @@ local function invoke(ctx, request_type, id, props, old)
     logical_id = ctx.logical_id,
     physical_id = id, properties = props, old_properties = old,
   })
+  if external then
+    -- No Lua handler: posted for a handler outside moonstack, which answers
+    -- through the request's ResponseURL, as a Lambda function does.
+    request.ResponseURL = ctx.world.custom_resources.PostRequest({ Request = request }).ResponseURL
+    return P.in_progress({ after = EXTERNAL_POLL_SECONDS, context = {
+      external = true, request = request, deadline_ms = now_ms(ctx) + timeout_seconds(props) * 1000 } })
+  end
   local ok, response
   if fn then
     ok, response = pcall(fn, values.deep_copy(request))
@@ -119,15 +169,7 @@ local function invoke(ctx, request_type, id, props, old)
     return P.in_progress({ after = timeout_seconds(props),
                            context = { no_response = true, request_id = request.RequestId } })
   end
-  local r, why = custom.check_response(response)
-  if not r then
-    -- Not AWS's wording: AWS rejects a malformed response body in its own terms.
-    P.fail("Invalid response from " .. module .. " to " .. request_type .. " request " .. request.RequestId
-      .. ": " .. why, "InvalidRequest")
-  end
-  if r.Status == "FAILED" then
-    P.fail(custom.failed_message(r.Reason, request.RequestId), "GeneralServiceException")
-  end
+  local r = checked(response, module, request)
   if r.NoEcho then P.log(ctx).info(module .. ": NoEcho is not applied to outputs yet") end
   return r, request
 end

@@ -1,0 +1,92 @@
+-- sim.custom_resources: custom-resource requests answered from outside
+-- moonstack, as a Lambda handler answers them on AWS: through the request's
+-- ResponseURL.
+--
+-- A Custom:: resource whose ServiceToken names no custom/<name>.lua handler,
+-- while an endpoint is set (`moonstack serve` sets its own), posts its
+-- request here with a ResponseURL on that endpoint and waits for the answer
+-- (providers/aws/cloudformation/custom_resource.lua). The test suite's
+-- handler reads the pending requests (GET /moonstack/custom-resource-requests
+-- on the server) and PUTs its response — cfn-response's JSON {Status, Reason,
+-- PhysicalResourceId, StackId, RequestId, LogicalResourceId, NoEcho, Data} —
+-- to the ResponseURL (Respond).
+--
+--   SetEndpoint { Url } -> {}                   the server's base URL ("" unsets it)
+--   GetEndpoint {} -> { Url }                   "" when none
+--   PostRequest { Request } -> { ResponseURL }  records the request, with its ResponseURL
+--   ListRequests {} -> { Requests }             the requests not answered yet, oldest first
+--   Respond { RequestId, Response } -> {}       a second answer is refused
+--   GetResponse { RequestId } -> { Response }   nil Response while none came
+local world = require("moonstack.world")
+
+local A = {}
+
+local KIND = "cloudformation.custom_request"
+local ENDPOINT_KIND, ENDPOINT_ID = "moonstack.endpoint", "server"
+-- The path a ResponseURL has on the server (host/server/cfn_server.cc routes it).
+A.RESPONSE_PATH = "/moonstack/custom-resource-response/"
+
+local function fail(message, code) require("sim").fail(message, code) end
+
+function A.SetEndpoint(p)
+  if type(p.Url) ~= "string" then fail("Url must be a string", "ValidationError") end
+  if p.Url == "" then
+    world.remove(ENDPOINT_KIND, ENDPOINT_ID)
+  else
+    world.put(ENDPOINT_KIND, ENDPOINT_ID, { Url = p.Url })
+  end
+  return {}
+end
+
+function A.GetEndpoint()
+  local rec = world.get(ENDPOINT_KIND, ENDPOINT_ID)
+  return { Url = rec and rec.Url or "" }
+end
+
+function A.PostRequest(p, env)
+  local req = p.Request
+  if type(req) ~= "table" or type(req.RequestId) ~= "string" or req.RequestId == "" then
+    fail("Request must be a custom-resource request with a RequestId", "ValidationError")
+  end
+  local base = A.GetEndpoint().Url
+  if base == "" then fail("No endpoint answers custom-resource requests", "ValidationError") end
+  req.ResponseURL = base .. A.RESPONSE_PATH .. req.RequestId
+  if not world.get(KIND, req.RequestId) then
+    world.put(KIND, req.RequestId, { Request = req, PostedMs = env.now_ms })
+  end
+  return { ResponseURL = req.ResponseURL }
+end
+
+function A.ListRequests()
+  local pending = {}
+  for _, id in ipairs(world.ids(KIND)) do
+    local rec = world.get(KIND, id)
+    if rec and rec.Response == nil then pending[#pending + 1] = rec end
+  end
+  table.sort(pending, function(a, b)
+    if a.PostedMs ~= b.PostedMs then return a.PostedMs < b.PostedMs end
+    return a.Request.RequestId < b.Request.RequestId
+  end)
+  local out = {}
+  for i, rec in ipairs(pending) do out[i] = rec.Request end
+  return { Requests = out }
+end
+
+function A.Respond(p, env)
+  local rec = type(p.RequestId) == "string" and world.get(KIND, p.RequestId)
+  -- What S3 answers for a presigned URL whose object cannot be written.
+  if not rec then fail("Access Denied", "AccessDenied") end
+  if rec.Response ~= nil then fail("This request has been answered already", "AccessDenied") end
+  if type(p.Response) ~= "table" then fail("The response must be a JSON object", "MalformedResponse") end
+  rec.Response = p.Response
+  rec.RespondedMs = env.now_ms
+  world.put(KIND, p.RequestId, rec)
+  return {}
+end
+
+function A.GetResponse(p)
+  local rec = type(p.RequestId) == "string" and world.get(KIND, p.RequestId)
+  return { Response = rec and rec.Response or nil }
+end
+
+return A

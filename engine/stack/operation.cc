@@ -64,6 +64,9 @@ class Op : public OperationCore {
   Status Load(const std::string& stack_id) {
     std::vector<ResourceRecord> records;
     MS_RETURN_IF_ERROR(LoadStackAndRecords(stack_id, &records));
+    // Nothing to delete (a stack in review: its template may still need
+    // parameters it was never given): no template to load.
+    if (stack_.status == StackStatus::kDeleteInProgress && records.empty()) return Status::OK();
 
     MS_RETURN_IF_ERROR(LoadTemplate(stack_.template_body, &template_));
     std::vector<ParameterInput> given;

@@ -97,10 +97,11 @@ const EdgeTable& StackEdges() {
     // type CREATE) or straight to CREATE_IN_PROGRESS; REVIEW_IN_PROGRESS ->
     // CREATE_IN_PROGRESS. 002 (CreateInProgress) has only the latter: it
     // declares REVIEW_IN_PROGRESS but no action reaches or leaves it.
-    // Neither seed lets a stack in review be deleted, so
-    // REVIEW_IN_PROGRESS -> DELETE_* is refused.
+    // Neither seed draws a stack in review being deleted; AWS allows it
+    // (DeleteStack on a stack a CREATE change set made, as the CDK does when
+    // such a change set fails): REVIEW_IN_PROGRESS -> DELETE_IN_PROGRESS.
     t.from_new = Mask({S::kReviewInProgress, S::kCreateInProgress});
-    allow({S::kReviewInProgress}, {S::kCreateInProgress});
+    allow({S::kReviewInProgress}, {S::kCreateInProgress, S::kDeleteInProgress});
 
     // 001 and 002 (CreateComplete, RollbackInProgress).
     allow({S::kCreateInProgress}, {S::kCreateComplete, S::kRollbackInProgress});

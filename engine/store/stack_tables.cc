@@ -34,11 +34,6 @@ const Value& GetList(const Value& m, std::string_view key) {
   return v != nullptr && v->is_list() ? *v : kEmpty;
 }
 
-Value GetValue(const Value& m, std::string_view key) {
-  const Value* v = m.find(key);
-  return v != nullptr ? *v : Value();
-}
-
 // Moves the member out (the row's parsed JSON is not used again).
 Value TakeValue(Value* m, std::string_view key) {
   Value* v = m->find(key);

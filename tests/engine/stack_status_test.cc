@@ -60,6 +60,8 @@ const std::vector<Edge<S>> kStackEdges = {
     {std::nullopt, S::kReviewInProgress},
     {std::nullopt, S::kCreateInProgress},
     {S::kReviewInProgress, S::kCreateInProgress},
+    // AWS (neither seed): a stack in review can be deleted.
+    {S::kReviewInProgress, S::kDeleteInProgress},
     // Create: 001 + 002; CREATE_FAILED (rollback disabled) from 002.
     {S::kCreateInProgress, S::kCreateComplete},
     {S::kCreateInProgress, S::kRollbackInProgress},
@@ -288,9 +290,7 @@ TEST_CASE("status: illegal stack transitions are internal errors", "[status]") {
       // The grouped box of 001: cleanup ends in its own operation's status.
       {{S::kUpdateCompleteCleanupInProgress, S::kUpdateRollbackComplete},
        "illegal stack transition UPDATE_COMPLETE_CLEANUP_IN_PROGRESS -> UPDATE_ROLLBACK_COMPLETE"},
-      // A stack in review cannot be deleted by either seed.
-      {{S::kReviewInProgress, S::kDeleteInProgress},
-       "illegal stack transition REVIEW_IN_PROGRESS -> DELETE_IN_PROGRESS"},
+      // A stack in review is deleted through DELETE_IN_PROGRESS.
       {{S::kReviewInProgress, S::kDeleteComplete},
        "illegal stack transition REVIEW_IN_PROGRESS -> DELETE_COMPLETE"},
       // Operations in progress are not interrupted by another.

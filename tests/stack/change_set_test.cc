@@ -458,3 +458,22 @@ TEST_CASE("a CREATE change set: REVIEW_IN_PROGRESS without resources, then execu
   CHECK(h.Describe("n", "first").execution_status == "EXECUTE_COMPLETE");
   CHECK(h.Describe("n", "second").execution_status == "OBSOLETE");
 }
+
+TEST_CASE("a stack in review (a CREATE change set not executed) can be deleted", "[changeset]") {
+  Harness h;
+  REQUIRE(h.CreateChangeSet("gone", "first", kNet, {P("CidrBlock", "10.0.0.0/16"), P("ImageId", "ami-1")}, "CREATE")
+              .ok());
+  const std::string id = h.Stack("gone").id;
+  std::string deleting;
+  REQUIRE(h.stacks->StartDelete({"gone", {}, ""}, &deleting).ok());
+  CHECK(deleting == id);
+  Status ran = h.stacks->Run(id);
+  INFO(ran.message());
+  REQUIRE(ran.ok());
+  CHECK(h.Events(id) == Lines{
+                           "gone REVIEW_IN_PROGRESS User Initiated",
+                           "gone DELETE_IN_PROGRESS User Initiated",
+                           "gone DELETE_COMPLETE",
+                       });
+  CHECK(h.providers.log().empty());
+}

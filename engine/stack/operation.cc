@@ -4,7 +4,6 @@
 #include <deque>
 #include <functional>
 #include <random>
-#include <set>
 #include <unordered_map>
 
 #include "eval/evaluator.h"
@@ -13,7 +12,6 @@
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
 #include "stack/dynamic_references.h"
-#include "stack/resource_signals.h"
 #include "stack/stack_environment.h"
 #include "stack/update_operation.h"
 #include "store/stack_tables.h"
@@ -29,18 +27,7 @@ struct Node : TrackedResource {
   int waiting_on = 0;          // create: dependencies not complete; delete: dependents not deleted
   bool started = false;        // this phase has begun work on it
   bool initiated = false;      // "Resource creation initiated" recorded
-  int64_t create_started_ms = 0;  // its CREATE_IN_PROGRESS (0: before a restart)
-  SignalPolicy signals;           // its CreationPolicy, while it waits for signals
 };
-
-// The journal's mark of a resource whose create completed and which waits
-// for its CreationPolicy's signals: on restart it resumes the wait instead
-// of calling create again. Its progress is {since_ms, reported: [UniqueId]}.
-constexpr const char* kSignalWait = "signal";
-
-// How often a waiting resource looks at the world for new signals
-// (simulated seconds: no real time under the virtual clock).
-constexpr double kSignalCheckSeconds = 5;
 
 class Op : public OperationCore {
  public:
@@ -156,10 +143,10 @@ class Op : public OperationCore {
     // Resume what a crash interrupted, then start what is ready.
     for (int i : graph_.order()) {
       Node& n = nodes_[i];
-      if (n.has_record && n.rec.status == ResourceStatus::kCreateInProgress && n.rec.pending_hook == kSignalWait) {
+      if (n.has_record && n.rec.status == ResourceStatus::kCreateInProgress && n.rec.pending_hook == kSignalWaitHook) {
         n.started = true;
         n.initiated = true;
-        ResumeSignalWait(n);
+        ResumeSignals(n);
         continue;
       }
       if (n.has_record && n.rec.status == ResourceStatus::kCreateInProgress) {
@@ -243,7 +230,7 @@ class Op : public OperationCore {
           n.initiated = true;
           if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation initiated")) return;
         }
-        if (StartSignalWait(n)) return;
+        if (WaitForSignals(n)) return;
         CreateComplete(n);
         return;
       }
@@ -264,102 +251,32 @@ class Op : public OperationCore {
     MaybeFinishCreate();
   }
 
-  // --- CreationPolicy signals (resource_signals.h) ---------------------------------
+  // --- CreationPolicy signals (the wait itself: operation_core.h) -------------------
 
-  // The create completed: a resource with a CreationPolicy ResourceSignal
-  // waits for its signals (true) instead of completing.
-  bool StartSignalWait(Node& n) {
-    bool has = false;
-    if (!ParsePolicy(n, &has)) return true;  // malformed: the resource failed
-    if (!has || AutoSignalled(*ctx_.world, n.decl->type)) return false;
-    Value progress = Value::MakeMap();
-    // The Timeout counts from the start of the create ("The timeout period
-    // starts after AWS CloudFormation starts creating the resource").
-    progress.set("since_ms", Value::Integer(n.create_started_ms != 0 ? n.create_started_ms : ctx_.clock->NowMs()));
-    progress.set("reported", Value::MakeList());
-    n.rec.pending_hook = kSignalWait;
-    n.rec.progress = std::move(progress);
-    MarkDirty(n);
-    CheckSignals(n);
-    return true;
-  }
-
-  // After a restart: the journal says the resource was waiting for signals.
-  void ResumeSignalWait(Node& n) {
-    bool has = false;
-    if (!ParsePolicy(n, &has)) return;
-    if (!has) {  // cannot happen with the same template; complete rather than wait forever
-      StopSignalWait(n);
-      CreateComplete(n);
-      return;
-    }
-    CheckSignals(n);
-  }
-
-  // Evaluates and parses the CreationPolicy into n.signals; false (the
-  // resource CREATE_FAILED) when it is malformed.
-  bool ParsePolicy(Node& n, bool* has) {
-    *has = false;
-    if (n.decl->creation_policy.is_null()) return true;
+  // The create completed: true when the resource waits for its signals.
+  bool WaitForSignals(Node& n) {
     Value policy;
-    Status s = evaluator_->Evaluate(n.decl->creation_policy, Section::kResourceProperties, &policy);
-    if (s.ok()) s = ParseSignalPolicy(policy, has, &n.signals);
-    if (!s.ok()) {
-      StopSignalWait(n);
-      CreateFailed(n, s.message());
-      return false;
-    }
-    return true;
+    Status evaluated = EvaluateCreationPolicy(n, &policy);
+    return StartSignalWait(n, n.decl->type, policy, evaluated);
   }
 
-  void StopSignalWait(Node& n) {
-    n.rec.pending_hook.clear();
-    n.rec.progress = Value();
-    MarkDirty(n);
+  void ResumeSignals(Node& n) {
+    Value policy;
+    Status evaluated = EvaluateCreationPolicy(n, &policy);
+    ResumeSignalWait(n, policy, evaluated);
   }
 
-  // Looks at the signals in the world: reports new SUCCESS signals, then
-  // completes, fails, or looks again a few seconds later (never past the
-  // deadline, so a timeout is recorded exactly when it falls due).
-  void CheckSignals(Node& n) {
-    if (n.cancelled) {  // a sibling failed: stop waiting; rollback deletes what was made
-      StopSignalWait(n);
-      MaybeEndCreate();
-      return;
-    }
-    const Value* since_v = n.rec.progress.is_map() ? n.rec.progress.find("since_ms") : nullptr;
-    const int64_t since = since_v != nullptr ? since_v->as_integer().value_or(0) : ctx_.clock->NowMs();
-    std::set<std::string> reported;
-    if (const Value* r = n.rec.progress.is_map() ? n.rec.progress.find("reported") : nullptr; r && r->is_list()) {
-      for (const Value& id : r->list()) reported.insert(id.str());
-    }
-    const int64_t now = ctx_.clock->NowMs();
-    SignalVerdict v = Decide(n.signals, SignalsFor(*ctx_.world, stack_.name, stack_.id, n.rec.logical_id, since),
-                             reported, since, now);
-    if (!v.received.empty()) {
-      Value list = Value::MakeList();
-      for (const std::string& id : reported) list.mutable_list().push_back(Value::String(id));
-      for (const std::string& id : v.received) {
-        if (!SetStatus(n, ResourceStatus::kCreateInProgress, ReceivedSuccessReason(id))) return;
-        list.mutable_list().push_back(Value::String(id));
-      }
-      n.rec.progress.set("reported", std::move(list));
-      MarkDirty(n);
-    }
-    switch (v.kind) {
-      case SignalVerdict::Kind::kComplete:
-        StopSignalWait(n);
-        CreateComplete(n);
-        return;
-      case SignalVerdict::Kind::kFailed:
-        StopSignalWait(n);
-        CreateFailed(n, v.reason);
-        return;
-      case SignalVerdict::Kind::kWaiting: {
-        const double remaining = static_cast<double>(since + n.signals.timeout_seconds * 1000 - now) / 1000.0;
-        Wait(n, std::min(kSignalCheckSeconds, remaining), [this, &n] { CheckSignals(n); });
-        return;
-      }
+  Status EvaluateCreationPolicy(const Node& n, Value* policy) const {
+    if (n.decl->creation_policy.is_null()) return Status::OK();
+    return evaluator_->Evaluate(n.decl->creation_policy, Section::kResourceProperties, policy);
+  }
+
+  void SignalWaitEnded(TrackedResource& r, SignalEnd end, const std::string& reason) override {
+    Node& n = static_cast<Node&>(r);
+    switch (end) {
+      case SignalEnd::kComplete: CreateComplete(n); return;
+      case SignalEnd::kFailed: CreateFailed(n, reason); return;
+      case SignalEnd::kCancelled: MaybeEndCreate(); return;
     }
   }
 

@@ -1,6 +1,7 @@
 #include "stack/operation_core.h"
 
 #include <algorithm>
+#include <set>
 
 #include "stack/op_common.h"
 
@@ -155,6 +156,106 @@ void OperationCore::Pump() {
   if (dropped) {  // the phase may be over now, and may have queued the next phase's calls
     Settle();
     if (!queued_.empty() || !batch_.empty() || stack_dirty_ || !dirty_.empty()) RequestPump();
+  }
+}
+
+// --- CreationPolicy signals ----------------------------------------------------------
+
+namespace {
+// How often a waiting resource looks at the world for new signals (simulated
+// seconds: no real time under the virtual clock).
+constexpr double kSignalCheckSeconds = 5;
+}  // namespace
+
+bool OperationCore::StartSignalWait(TrackedResource& r, const std::string& type, const Value& policy,
+                                    const Status& evaluated) {
+  bool has = false;
+  if (!ParseSignals(r, policy, evaluated, &has)) return true;  // malformed: the resource failed
+  if (!has || AutoSignalled(*ctx_.world, type)) return false;
+  Value progress = Value::MakeMap();
+  // The Timeout counts from the start of the create ("The timeout period
+  // starts after AWS CloudFormation starts creating the resource").
+  progress.set("since_ms", Value::Integer(r.create_started_ms != 0 ? r.create_started_ms : ctx_.clock->NowMs()));
+  progress.set("reported", Value::MakeList());
+  r.rec.pending_hook = kSignalWaitHook;
+  r.rec.progress = std::move(progress);
+  MarkDirty(r);
+  CheckSignals(r);
+  return true;
+}
+
+void OperationCore::ResumeSignalWait(TrackedResource& r, const Value& policy, const Status& evaluated) {
+  bool has = false;
+  if (!ParseSignals(r, policy, evaluated, &has)) return;
+  if (!has) {  // cannot happen with the same template; complete rather than wait forever
+    StopSignalWait(r);
+    SignalWaitEnded(r, SignalEnd::kComplete, "");
+    return;
+  }
+  CheckSignals(r);
+}
+
+bool OperationCore::ParseSignals(TrackedResource& r, const Value& policy, const Status& evaluated, bool* has) {
+  *has = false;
+  Status s = evaluated;
+  if (s.ok() && !policy.is_null()) s = ParseSignalPolicy(policy, has, &r.signals);
+  if (!s.ok()) {
+    StopSignalWait(r);
+    SignalWaitEnded(r, SignalEnd::kFailed, s.message());
+    return false;
+  }
+  return true;
+}
+
+void OperationCore::StopSignalWait(TrackedResource& r) {
+  r.rec.pending_hook.clear();
+  r.rec.progress = Value();
+  MarkDirty(r);
+}
+
+// Looks at the signals in the world: reports new SUCCESS signals (events in
+// the resource's in-progress status), then completes, fails, or looks again a
+// few seconds later (never past the deadline, so a timeout is recorded
+// exactly when it falls due).
+void OperationCore::CheckSignals(TrackedResource& r) {
+  if (r.cancelled) {  // a sibling failed: stop waiting; rollback deletes what was made
+    StopSignalWait(r);
+    SignalWaitEnded(r, SignalEnd::kCancelled, "");
+    return;
+  }
+  const Value* since_v = r.rec.progress.is_map() ? r.rec.progress.find("since_ms") : nullptr;
+  const int64_t since = since_v != nullptr ? since_v->as_integer().value_or(0) : ctx_.clock->NowMs();
+  std::set<std::string> reported;
+  if (const Value* rep = r.rec.progress.is_map() ? r.rec.progress.find("reported") : nullptr; rep && rep->is_list()) {
+    for (const Value& id : rep->list()) reported.insert(id.str());
+  }
+  const int64_t now = ctx_.clock->NowMs();
+  SignalVerdict v = Decide(r.signals, SignalsFor(*ctx_.world, stack_.name, stack_.id, r.rec.logical_id, since),
+                           reported, since, now);
+  if (!v.received.empty()) {
+    Value list = Value::MakeList();
+    for (const std::string& id : reported) list.mutable_list().push_back(Value::String(id));
+    for (const std::string& id : v.received) {
+      if (!SetStatus(r, r.rec.status, ReceivedSuccessReason(id))) return;
+      list.mutable_list().push_back(Value::String(id));
+    }
+    r.rec.progress.set("reported", std::move(list));
+    MarkDirty(r);
+  }
+  switch (v.kind) {
+    case SignalVerdict::Kind::kComplete:
+      StopSignalWait(r);
+      SignalWaitEnded(r, SignalEnd::kComplete, "");
+      return;
+    case SignalVerdict::Kind::kFailed:
+      StopSignalWait(r);
+      SignalWaitEnded(r, SignalEnd::kFailed, v.reason);
+      return;
+    case SignalVerdict::Kind::kWaiting: {
+      const double remaining = static_cast<double>(since + r.signals.timeout_seconds * 1000 - now) / 1000.0;
+      Wait(r, std::min(kSignalCheckSeconds, remaining), [this, &r] { CheckSignals(r); });
+      return;
+    }
   }
 }
 

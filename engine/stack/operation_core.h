@@ -30,6 +30,7 @@
 #include "eval/evaluator.h"
 #include "run/scheduler.h"
 #include "stack/operation.h"
+#include "stack/resource_signals.h"
 #include "stack/stack.h"
 #include "stack/stack_environment.h"
 #include "store/stack_tables.h"
@@ -47,7 +48,14 @@ struct TrackedResource {
   // Cancelled because a sibling failed: its hook is still followed, silently,
   // until it answers, so what it made is known and rolled back.
   bool cancelled = false;
+  int64_t create_started_ms = 0;  // its create's start (a signal Timeout counts from it); 0 before a restart
+  SignalPolicy signals;           // its CreationPolicy, while it waits for signals
 };
+
+// The journal's mark (pending_hook) of a resource whose create completed and
+// which waits for its CreationPolicy's signals: a restart resumes the wait
+// instead of calling create again. Its progress is {since_ms, reported: [UniqueId]}.
+inline constexpr const char* kSignalWaitHook = "signal";
 
 class OperationCore {
  public:
@@ -84,6 +92,17 @@ class OperationCore {
   // cancel-update-stack (or a scenario) asked to cancel the update running.
   virtual void OnCancel() {}
 
+  // --- CreationPolicy signals (resource_signals.h) ---
+  enum class SignalEnd { kComplete, kFailed, kCancelled };
+  // A resource whose create (or replacement) just completed: true when its
+  // CreationPolicy — evaluated by the executor (`evaluated` its status; null
+  // when none) — makes it wait for signals; SignalWaitEnded then says how the
+  // wait ended. A malformed policy ends it at once (kFailed).
+  bool StartSignalWait(TrackedResource& r, const std::string& type, const Value& policy, const Status& evaluated);
+  // After a restart (pending_hook kSignalWaitHook).
+  void ResumeSignalWait(TrackedResource& r, const Value& policy, const Status& evaluated);
+  virtual void SignalWaitEnded(TrackedResource& r, SignalEnd end, const std::string& reason) = 0;
+
   // --- checkpoints ---
   // The record goes into the next checkpoint once, however often it changed.
   void MarkDirty(TrackedResource& r);
@@ -117,6 +136,11 @@ class OperationCore {
   Status error_;
 
  private:
+  // Parses the policy into r.signals; false after ending the wait kFailed.
+  bool ParseSignals(TrackedResource& r, const Value& policy, const Status& evaluated, bool* has);
+  void CheckSignals(TrackedResource& r);
+  void StopSignalWait(TrackedResource& r);
+
   struct Queued {
     TrackedResource* res;
     HookCall call;

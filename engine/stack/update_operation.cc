@@ -238,7 +238,10 @@ class UpdateOp : public OperationCore {
       if (r.done || !r.has_record || r.rec.pending_hook.empty()) continue;
       r.started = true;
       r.initiated = !r.rec.physical_id.empty() || !r.rec.progress.is_null();
-      if (r.rec.pending_hook == HookName(Hook::kCreate) && r.rec.status == ResourceStatus::kCreateInProgress) {
+      if (r.rec.pending_hook == kSignalWaitHook) {
+        r.replacing = !r.rec.old_physical_id.empty() && r.rec.update_step == UpdateStep::kReplaced;
+        ResumeSignals(r);
+      } else if (r.rec.pending_hook == HookName(Hook::kCreate) && r.rec.status == ResourceStatus::kCreateInProgress) {
         CallCreate(r);
       } else if (r.rec.pending_hook == HookName(Hook::kCreate) && !r.rec.old_physical_id.empty()) {
         r.replacing = true;
@@ -309,6 +312,7 @@ class UpdateOp : public OperationCore {
     const bool ok = NewProperties(r, &evaluated, &coerced, &reason);
     if (!error_.ok()) return;
     if (!SetStatus(r, ResourceStatus::kCreateInProgress, "", evaluated)) return;
+    r.create_started_ms = ctx_.clock->NowMs();
     if (!ok) {
       ResourceFailed(r, ResourceStatus::kCreateFailed, reason);
       return;
@@ -347,8 +351,8 @@ class UpdateOp : public OperationCore {
           r.initiated = true;
           if (!SetStatus(r, progress, kInitiated)) return;
         }
-        if (!SetStatus(r, r.replacing ? ResourceStatus::kUpdateComplete : ResourceStatus::kCreateComplete, "")) return;
-        Done(r);
+        if (WaitForSignals(r)) return;  // its CreationPolicy: it completes once signalled
+        CreatedOrReplaced(r);
         return;
       case HookOutcome::Kind::kFailed:
         EndCall(r);
@@ -359,6 +363,49 @@ class UpdateOp : public OperationCore {
         } else {
           ResourceFailed(r, ResourceStatus::kCreateFailed, o.reason);
         }
+        return;
+    }
+  }
+
+  void CreatedOrReplaced(Res& r) {
+    if (!SetStatus(r, r.replacing ? ResourceStatus::kUpdateComplete : ResourceStatus::kCreateComplete, "")) return;
+    Done(r);
+  }
+
+  // --- CreationPolicy signals (the wait itself: operation_core.h) ---
+  // An added resource, or a replacement, with a CreationPolicy waits for its
+  // signals as a created one does.
+
+  bool WaitForSignals(Res& r) {
+    Value policy;
+    Status evaluated = EvaluateCreationPolicy(r, &policy);
+    return StartSignalWait(r, r.decl->type, policy, evaluated);
+  }
+
+  void ResumeSignals(Res& r) {
+    Value policy;
+    Status evaluated = EvaluateCreationPolicy(r, &policy);
+    ResumeSignalWait(r, policy, evaluated);
+  }
+
+  Status EvaluateCreationPolicy(const Res& r, Value* policy) const {
+    if (r.decl == nullptr || r.decl->creation_policy.is_null()) return Status::OK();
+    return evaluator_->Evaluate(r.decl->creation_policy, Section::kResourceProperties, policy);
+  }
+
+  void SignalWaitEnded(TrackedResource& t, SignalEnd end, const std::string& reason) override {
+    Res& r = static_cast<Res&>(t);
+    switch (end) {
+      case SignalEnd::kComplete:
+        CreatedOrReplaced(r);
+        return;
+      case SignalEnd::kFailed:
+        // What was made stays on the record (an added resource, or the
+        // replacement with the old one in old_physical_id): rollback deletes
+        // it, or points back.
+        ResourceFailed(r, r.replacing ? ResourceStatus::kUpdateFailed : ResourceStatus::kCreateFailed, reason);
+        return;
+      case SignalEnd::kCancelled:  // Settle() goes on with the failure
         return;
     }
   }
@@ -470,6 +517,7 @@ class UpdateOp : public OperationCore {
         return;
       }
       if (!SetStatus(r, ResourceStatus::kUpdateInProgress, kReplacing, evaluated)) return;
+      r.create_started_ms = ctx_.clock->NowMs();
       r.replacing = true;
       r.step_before_replace = r.rec.update_step;
       r.rec.update_step = UpdateStep::kReplaced;

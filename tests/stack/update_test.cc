@@ -2,6 +2,7 @@
 // virtual time: the exact event sequences of seed 000's update runs.
 #include <catch2/catch.hpp>
 
+#include "stack/resource_signals.h"
 #include "stack/stack_service.h"
 #include "store/schema.h"
 #include "store/stack_tables.h"
@@ -1155,4 +1156,84 @@ TEST_CASE("run 30: a changed DependsOn is honoured once the update runs (delete 
   CHECK(at("Instance2 DELETE_COMPLETE") < at("Instance3 DELETE_IN_PROGRESS"));
   CHECK(at("Instance3 DELETE_IN_PROGRESS") < static_cast<long>(deleted.size()));
   CHECK(deleted.back() == "s30 DELETE_COMPLETE");
+}
+
+namespace {
+
+// Signals `logical` (SUCCESS, `unique_id`) when the event line `when` is recorded.
+class SignalOn : public ms::OperationObserver {
+ public:
+  SignalOn(ms::World* world, ms::Clock* clock, std::string when, std::string logical, std::string unique_id)
+      : world_(world), clock_(clock), when_(std::move(when)), logical_(std::move(logical)), id_(std::move(unique_id)) {}
+  void OnEvent(const ms::StackEvent& e) override {
+    const std::string line = e.logical_id + " " + e.status + (e.reason.empty() ? "" : " " + e.reason);
+    if (line == when_) ms::PutResourceSignal(world_, e.stack_name, logical_, {id_, "SUCCESS", e.stack_id, clock_->NowMs()});
+  }
+
+ private:
+  ms::World* world_;
+  ms::Clock* clock_;
+  std::string when_, logical_, id_;
+};
+
+}  // namespace
+
+TEST_CASE("CreationPolicy in an update: an added resource waits for its signal; a replacement times out",
+          "[update][signal]") {
+  Harness h;
+  std::string id = h.Create("cp", R"({"Resources": {"B": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}}})");
+  SignalOn signaller(&h.world, h.clock.get(), "W CREATE_IN_PROGRESS Resource creation initiated", "W", "i-1");
+  ms::OperationContext ctx = h.service->context();
+  ctx.observer = &signaller;
+  ms::StackService service(ctx);
+
+  ms::UpdateStackInput in;
+  in.stack_name = "cp";
+  in.template_body = R"({"Resources": {
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}},
+    "W": {"Type": "Test::Upd::Thing", "CreationPolicy": {"ResourceSignal": {"Count": 1, "Timeout": "PT1M"}}}}})";
+  size_t before = h.Events(id).size();
+  std::string sid;
+  REQUIRE(service.StartUpdate(in, &sid).ok());
+  REQUIRE(service.Run(id).ok());
+  CHECK(h.Events(id, before) == Lines{
+                                    "cp UPDATE_IN_PROGRESS User Initiated",
+                                    "W CREATE_IN_PROGRESS",
+                                    "W CREATE_IN_PROGRESS Resource creation initiated",
+                                    "W CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-1",
+                                    "W CREATE_COMPLETE",
+                                    "cp UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                                    "cp UPDATE_COMPLETE",
+                                });
+
+  // B replaced, with a CreationPolicy nobody signals: the replacement times
+  // out a minute after it started, and the update rolls back to B-1.
+  in.template_body = R"({"Resources": {
+    "B": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/b/"},
+          "CreationPolicy": {"ResourceSignal": {"Timeout": "PT1M"}}},
+    "W": {"Type": "Test::Upd::Thing", "CreationPolicy": {"ResourceSignal": {"Count": 1, "Timeout": "PT1M"}}}}})";
+  before = h.Events(id).size();
+  const int64_t start = h.clock->NowMs();
+  REQUIRE(service.StartUpdate(in, &sid).ok());
+  REQUIRE(service.Run(id).ok());
+  CHECK(h.Events(id, before) ==
+        Lines{
+            "cp UPDATE_IN_PROGRESS User Initiated",
+            "B UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one",
+            "B UPDATE_IN_PROGRESS Resource creation initiated",
+            "B UPDATE_FAILED Failed to receive 1 resource signal(s) within the specified duration",
+            "cp UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [B]. ",
+            "B UPDATE_COMPLETE",
+            "cp UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+            "B DELETE_IN_PROGRESS",
+            "B DELETE_COMPLETE",
+            "cp UPDATE_ROLLBACK_COMPLETE",
+        });
+  std::vector<ms::StackEvent> events;
+  REQUIRE(h.service->Events(id, &events).ok());
+  for (const ms::StackEvent& e : events) {
+    if (e.reason.rfind("Failed to receive", 0) == 0) CHECK(e.timestamp_ms - start == 60000);
+  }
+  CHECK(h.providers.live() == std::set<std::string>{"B-1", "W-1"});
+  CHECK(h.Resources(id) == std::map<std::string, std::string>{{"B", "UPDATE_COMPLETE B-1"}, {"W", "CREATE_COMPLETE W-1"}});
 }

@@ -44,6 +44,11 @@ void RememberTemplate(std::string_view text, std::shared_ptr<const Template> tmp
   if (entries.size() > kCapacity) entries.pop_back();
 }
 
+void ClearTemplateCache() {
+  std::lock_guard<std::mutex> lock(mu);
+  entries.clear();
+}
+
 Status CachedTemplate(std::string_view text, std::shared_ptr<const Template>* out) {
   if (std::shared_ptr<const Template> hit = Find(text)) {
     *out = std::move(hit);

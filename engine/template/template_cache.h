@@ -21,5 +21,7 @@ namespace ms {
 Status CachedTemplate(std::string_view text, std::shared_ptr<const Template>* out);
 // Puts an already loaded template of `text` in the cache.
 void RememberTemplate(std::string_view text, std::shared_ptr<const Template> tmpl);
+// Forgets every cached template (benchmarks that time parsing).
+void ClearTemplateCache();
 
 }  // namespace ms

@@ -55,7 +55,8 @@ std::string ResponseXml(const std::string& action, bool has_result, const std::s
   return out;
 }
 
-// AWS pages DescribeStackEvents and ListStacks 100 items at a time.
+// AWS pages DescribeStackEvents, ListStacks, ListStackResources, ListExports
+// and ListImports 100 items at a time.
 constexpr size_t kPageSize = 100;
 
 // The page of `ids` (in listing order) that NextToken starts: the token is the
@@ -438,38 +439,54 @@ Status CfnApi::ListStackResources(Call& c) {
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
   std::vector<ResourceRecord> resources;
   MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
-  if (resources.empty()) {
+  std::vector<std::string> ids;
+  for (const ResourceRecord& r : resources) ids.push_back(r.logical_id);
+  size_t begin = 0, end = 0;
+  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
+  if (begin == end) {
     c.w.Empty("StackResourceSummaries");
     return Status::OK();
   }
   c.w.Open("StackResourceSummaries");
-  for (const ResourceRecord& r : resources) WriteStackResourceSummary(c.w, r);
+  for (size_t i = begin; i < end; ++i) WriteStackResourceSummary(c.w, resources[i]);
   c.w.Close();
+  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
   return Status::OK();
 }
 
 Status CfnApi::ListExports(Call& c) {
   std::vector<StackRecord> stacks;
   MS_RETURN_IF_ERROR(c.service.ListStacks(&stacks));
-  bool any = false;
+  struct Export {
+    const StackRecord* stack;
+    const StackOutputValue* output;
+  };
+  std::vector<Export> exports;
+  std::vector<std::string> names;  // export names are unique: the page tokens
   for (const StackRecord& st : stacks) {
     if (st.status == StackStatus::kDeleteComplete) continue;
     for (const StackOutputValue& o : st.outputs) {
       if (o.export_name.empty()) continue;
-      if (!any) c.w.Open("Exports");
-      any = true;
-      c.w.Open("member");
-      c.w.Text("ExportingStackId", st.id);
-      c.w.Text("Name", o.export_name);
-      c.w.Text("Value", o.value);
-      c.w.Close();
+      exports.push_back({&st, &o});
+      names.push_back(o.export_name);
     }
   }
-  if (any) {
-    c.w.Close();
-  } else {
+  size_t begin = 0, end = 0;
+  MS_RETURN_IF_ERROR(PageOf(c.q, names, &begin, &end));
+  if (begin == end) {
     c.w.Empty("Exports");
+    return Status::OK();
   }
+  c.w.Open("Exports");
+  for (size_t i = begin; i < end; ++i) {
+    c.w.Open("member");
+    c.w.Text("ExportingStackId", exports[i].stack->id);
+    c.w.Text("Name", exports[i].output->export_name);
+    c.w.Text("Value", exports[i].output->value);
+    c.w.Close();
+  }
+  c.w.Close();
+  if (end < names.size()) c.w.Text("NextToken", names[end]);
   return Status::OK();
 }
 
@@ -485,7 +502,11 @@ Status CfnApi::ListImports(Call& c) {
   }
   // The same message as the CLI's list-imports (cli/stack_commands.cc).
   if (names.empty()) return Status::Validation("Export '" + export_name + "' is not imported by any stack.");
-  c.w.Members("Imports", names);
+  size_t begin = 0, end = 0;
+  MS_RETURN_IF_ERROR(PageOf(c.q, names, &begin, &end));
+  c.w.Members("Imports", std::vector<std::string>(names.begin() + static_cast<long>(begin),
+                                                  names.begin() + static_cast<long>(end)));
+  if (end < names.size()) c.w.Text("NextToken", names[end]);
   return Status::OK();
 }
 

@@ -55,9 +55,13 @@ std::string ResponseXml(const std::string& action, bool has_result, const std::s
   return out;
 }
 
+}  // namespace
+
 // AWS pages DescribeStackEvents, ListStacks, ListStackResources, ListExports
-// and ListImports 100 items at a time.
+// and ListImports 100 items at a time; ListChangeSets pages the same way here.
+namespace {
 constexpr size_t kPageSize = 100;
+}  // namespace
 
 // The page of `ids` (in listing order) that NextToken starts: the token is the
 // id of the page's first item, so items added to the front meanwhile (newer
@@ -73,8 +77,6 @@ Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t
   *end = std::min(ids.size(), *begin + kPageSize);
   return Status::OK();
 }
-
-}  // namespace
 
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id) {

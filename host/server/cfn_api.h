@@ -30,6 +30,11 @@ struct ApiResponse {
 
 // <ErrorResponse><Error><Type>Sender</Type><Code>..</Code><Message>..</Message></Error>
 // <RequestId>..</RequestId></ErrorResponse>, as botocore's query parser reads it.
+// The page of `ids` (in listing order) that the request's NextToken starts
+// (100 items, as AWS pages): the token is the id of the page's first item.
+// *end is one past the page; "Invalid NextToken: x" for an unknown token.
+Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t* begin, size_t* end);
+
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id);
 

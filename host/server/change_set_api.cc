@@ -222,13 +222,18 @@ Status CfnApi::ListChangeSets(Call& c) {
   ChangeSetService service(c.service.context());
   std::vector<ChangeSetRecord> all;
   MS_RETURN_IF_ERROR(service.List(stack_name, &all));
-  if (all.empty()) {
+  std::vector<std::string> ids;
+  for (const ChangeSetRecord& cs : all) ids.push_back(cs.id);
+  size_t begin = 0, end = 0;
+  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
+  if (begin == end) {
     c.w.Empty("Summaries");
     return Status::OK();
   }
   c.w.Open("Summaries");
-  for (const ChangeSetRecord& cs : all) WriteSummary(c.w, cs);
+  for (size_t i = begin; i < end; ++i) WriteSummary(c.w, all[i]);
   c.w.Close();
+  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
   return Status::OK();
 }
 

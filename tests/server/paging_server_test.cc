@@ -1,5 +1,5 @@
-// NextToken paging of ListStackResources, ListExports and ListImports (AWS
-// pages them 100 at a time), through boto3's paginators.
+// NextToken paging of ListStackResources, ListExports, ListImports (AWS
+// pages them 100 at a time) and ListChangeSets, through boto3's paginators.
 #include <catch2/catch.hpp>
 
 #include "server_fixture.h"
@@ -26,11 +26,17 @@ ids = [s['LogicalResourceId'] for p in pages for s in p['StackResourceSummaries'
 epages = list(cf.get_paginator('list_exports').paginate())
 names = [e['Name'] for p in epages for e in p['Exports']]
 ipages = list(cf.get_paginator('list_imports').paginate(ExportName='export-000'))
+same = json.dumps({'Resources': resources, 'Outputs': outputs})
+for k in range(105):  # nothing to change: FAILED change sets, listed all the same
+    cf.create_change_set(StackName='many', ChangeSetName='cs-%03d' % k, TemplateBody=same)
+cpages = list(cf.get_paginator('list_change_sets').paginate(StackName='many'))
 imports = [s for p in ipages for s in p['Imports']]
 print(json.dumps({'first': [len(first['StackResourceSummaries']), 'NextToken' in first],
                   'pages': [len(p['StackResourceSummaries']) for p in pages], 'ids': ids,
                   'epages': [len(p['Exports']) for p in epages], 'names': names,
                   'ipages': [len(p['Imports']) for p in ipages], 'imports': imports,
+                  'cpages': [len(p['Summaries']) for p in cpages],
+                  'cnames': [s['ChangeSetName'] for p in cpages for s in p['Summaries']],
                   'bad': error(cf.list_stack_resources, StackName='many', NextToken='nope')}))
 )");
   CHECK(r["first"] == json{100, true});
@@ -46,5 +52,9 @@ print(json.dumps({'first': [len(first['StackResourceSummaries']), 'NextToken' in
   CHECK(r["names"] == names);
   CHECK(r["ipages"] == json{100, 5});
   CHECK(r["imports"] == imports);
+  CHECK(r["cpages"] == json{100, 5});
+  json cnames = json::array();
+  for (int k = 0; k < 105; ++k) cnames.push_back("cs-" + std::string(k < 10 ? "00" : k < 100 ? "0" : "") + std::to_string(k));
+  CHECK(r["cnames"] == cnames);
   CHECK(r["bad"] == json{{"Code", "ValidationError"}, {"Message", "Invalid NextToken: nope"}, {"Status", 400}});
 }

@@ -53,6 +53,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_support.h"
 #include "eval/validate.h"
 #include "run/clock.h"
 #include "stack/stack_service.h"
@@ -61,18 +62,9 @@
 
 namespace {
 
-using SteadyClock = std::chrono::steady_clock;
+using namespace bench;  // NOLINT: the shared helpers (bench_support.h)
+
 constexpr const char* kType = "Bench::Light::Thing";
-
-double Secs(SteadyClock::time_point a, SteadyClock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
-void Die(const ms::Status& s, const char* what) {
-  if (s.ok()) return;
-  std::fprintf(stderr, "%s failed: %s\n", what, s.message().c_str());
-  std::exit(1);
-}
 
 // --- the light provider -----------------------------------------------------------
 
@@ -150,54 +142,28 @@ ms::Status LightProviders::NewSession(std::unique_ptr<ms::ProviderSession>* out)
 
 // --- the generated template ------------------------------------------------------
 
-struct Dag {
+// The layered DAG (bench_support.h) and its template: every resource names
+// its parents, in turn by Ref and by Fn::GetAtt Arn.
+struct Dag : bench::LayeredDag {
   std::string json;
-  std::vector<int> layer_of;              // per resource
-  std::vector<std::vector<int>> parents;  // per resource, indices into the same numbering
-  size_t edges = 0;
-};
 
-// n resources in `layers` layers (sizes differ by at most one); every
-// resource of layer k > 0 names 1-3 distinct resources of layer k-1, in turn
-// by Ref and by Fn::GetAtt Arn. Deterministic (fixed seed).
-Dag GenerateDag(int n, int layers) {
-  Dag d;
-  std::mt19937 rng(12345);
-  std::vector<std::vector<int>> by_layer(layers);
-  for (int i = 0; i < n; ++i) by_layer[static_cast<size_t>(i) * layers / n].push_back(i);
-  d.layer_of.resize(n);
-  d.parents.resize(n);
-  for (int l = 0; l < layers; ++l) {
-    for (int i : by_layer[l]) d.layer_of[i] = l;
-  }
-  auto name = [&](int i) { return "L" + std::to_string(d.layer_of[i]) + "R" + std::to_string(i); };
-  d.json.reserve(static_cast<size_t>(n) * 200);
-  d.json += R"({"AWSTemplateFormatVersion":"2010-09-09","Description":"bench_stack layered DAG","Resources":{)";
-  for (int i = 0; i < n; ++i) {
-    const int l = d.layer_of[i];
-    if (i) d.json += ",";
-    d.json += "\"" + name(i) + "\":{\"Type\":\"" + kType + "\",\"Properties\":{\"Name\":\"" + name(i) +
+  Dag(int n, int layers) : LayeredDag(n, layers) {
+    json.reserve(static_cast<size_t>(n) * 200);
+    json += R"({"AWSTemplateFormatVersion":"2010-09-09","Description":"bench_stack layered DAG","Resources":{)";
+    for (int i = 0; i < n; ++i) {
+      if (i) json += ",";
+      json += "\"" + Name(i) + "\":{\"Type\":\"" + kType + "\",\"Properties\":{\"Name\":\"" + Name(i) +
               "\",\"Size\":8";
-    if (l > 0) {
-      const std::vector<int>& prev = by_layer[l - 1];
-      const int want = std::min<int>(1 + static_cast<int>(rng() % 3), static_cast<int>(prev.size()));
-      std::vector<int>& ps = d.parents[i];
-      while (static_cast<int>(ps.size()) < want) {
-        int p = prev[rng() % prev.size()];
-        if (std::find(ps.begin(), ps.end(), p) == ps.end()) ps.push_back(p);
-      }
+      const std::vector<int>& ps = parents[i];
       for (size_t k = 0; k < ps.size(); ++k) {
-        d.json += ",\"Dep" + std::to_string(k) + "\":";
-        d.json += k % 2 == 0 ? "{\"Ref\":\"" + name(ps[k]) + "\"}"
-                             : "{\"Fn::GetAtt\":[\"" + name(ps[k]) + "\",\"Arn\"]}";
+        json += ",\"Dep" + std::to_string(k) + "\":";
+        json += k % 2 == 0 ? "{\"Ref\":\"" + Name(ps[k]) + "\"}" : "{\"Fn::GetAtt\":[\"" + Name(ps[k]) + "\",\"Arn\"]}";
       }
-      d.edges += ps.size();
+      json += "}}";
     }
-    d.json += "}}";
+    json += R"(},"Outputs":{"First":{"Value":{"Ref":"L0R0"}}}})";
   }
-  d.json += R"(},"Outputs":{"First":{"Value":{"Ref":"L0R0"}}}})";
-  return d;
-}
+};
 
 // Sum of latencies along the longest chain (latency the same for every create).
 double CriticalPathSeconds(const Dag& d, double latency_s) {
@@ -214,92 +180,11 @@ double CriticalPathSeconds(const Dag& d, double latency_s) {
 
 // --- process figures ----------------------------------------------------------------
 
-// A /proc/self/status field in kB, or -1.
-long StatusKb(const char* field) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  const size_t len = std::strlen(field);
-  while (std::getline(f, line)) {
-    if (line.compare(0, len, field) == 0 && line.size() > len && line[len] == ':') {
-      return std::strtol(line.c_str() + len + 1, nullptr, 10);
-    }
-  }
-  return -1;
-}
-
-// Resets VmHWM to the current RSS (Linux >= 4.0); false when not allowed.
-bool ResetPeakRss() {
-  std::ofstream f("/proc/self/clear_refs");
-  if (!f) return false;
-  f << "5";
-  f.flush();
-  return static_cast<bool>(f);
-}
-
-double Mb(long kb) { return kb / 1024.0; }
-
-// CPU seconds (user + system) of the whole process, or of the calling thread.
-double CpuSeconds(int who) {
-  rusage u{};
-  getrusage(who, &u);
-  auto s = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
 // CPU time over a phase: all threads, and the thread that runs the operation
 // (the engine loop, where the walk, evaluation and the store commits run).
-// Seconds the calling thread has spent runnable but waiting for a CPU
-// (/proc/thread-self/schedstat, field 2): on a shared machine, wall - cpu is
-// mostly this, not the engine blocking.
-double RunQueueSeconds() {
-  std::ifstream f("/proc/thread-self/schedstat");
-  unsigned long long run_ns = 0, wait_ns = 0;
-  if (!(f >> run_ns >> wait_ns)) return 0;
-  return wait_ns / 1e9;
-}
-
 struct CpuMark {
   double process = CpuSeconds(RUSAGE_SELF), thread = CpuSeconds(RUSAGE_THREAD), queued = RunQueueSeconds();
 };
-
-uint64_t FileBytes(const std::filesystem::path& p) {
-  std::error_code ec;
-  auto n = std::filesystem::file_size(p, ec);
-  return ec ? 0 : n;
-}
-
-// A fresh store in a temp directory, removed on destruction.
-struct TempStore {
-  std::filesystem::path dir;
-  std::unique_ptr<ms::Database> db;
-
-  TempStore() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "bench_stack.XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) {
-      std::perror("mkdtemp");
-      std::exit(1);
-    }
-    dir = tmpl;
-    Die(ms::OpenStore((dir / "state.db").string(), &db), "OpenStore");
-  }
-  ~TempStore() {
-    db.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-  uint64_t Bytes() const { return FileBytes(dir / "state.db") + FileBytes(dir / "state.db-wal"); }
-
-  int64_t Events(const std::string& stack_id) {
-    std::unique_ptr<ms::Statement> st;
-    Die(db->Prepare("SELECT COUNT(*) FROM events WHERE stack_id = ?1", &st), "count events");
-    st->Bind(1, stack_id);
-    bool row = false;
-    Die(st->Step(&row), "count events");
-    return row ? st->Int(0) : 0;
-  }
-};
-
-// --- 1. virtual time ----------------------------------------------------------------
 
 struct Phase {
   double start_s = 0, run_s = 0;
@@ -330,10 +215,10 @@ ms::SchedulerOptions g_virtual_scheduler;
 void RunVirtual(int n) {
   const int kLayers = 20;
   auto g0 = SteadyClock::now();
-  Dag dag = GenerateDag(n, kLayers);
+  Dag dag(n, kLayers);
   const double gen_s = Secs(g0, SteadyClock::now());
 
-  TempStore store;
+  TempStore store("bench_stack");
   ms::World world;
   LightProviders providers;
   auto clock = ms::NewVirtualClock(1700000000000);
@@ -456,7 +341,7 @@ struct RealRun {
 };
 
 RealRun RunRealOnce(Latency mode, const Dag& dag, double latency_s) {
-  TempStore store;
+  TempStore store("bench_stack");
   ms::World world;
   LightProviders providers(mode, latency_s);
   auto clock = ms::NewRealClock();
@@ -506,7 +391,7 @@ RealRun RunRealOnce(Latency mode, const Dag& dag, double latency_s) {
 // Runs the real-time create `repeat` times (the machine's load shows in single
 // runs) and prints each run and the median ratio.
 void RunReal(Latency mode, int n, int layers, double latency_s, int repeat, bool fork_it) {
-  Dag dag = GenerateDag(n, layers);
+  Dag dag(n, layers);
   const double critical = CriticalPathSeconds(dag, latency_s);
   const bool overlap = mode == Latency::kInProgress;
   std::printf("  %s, critical path %.3f s (%d layers x %.0f ms)\n",

@@ -45,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.h"
 #include "run/clock.h"
 #include "stack/change_sets.h"
 #include "stack/stack_service.h"
@@ -52,18 +53,9 @@
 
 namespace {
 
-using SteadyClock = std::chrono::steady_clock;
+using namespace bench;  // NOLINT: the shared helpers (bench_support.h)
+
 constexpr const char* kType = "Bench::Update::Thing";
-
-double Secs(SteadyClock::time_point a, SteadyClock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
-void Die(const ms::Status& s, const char* what) {
-  if (s.ok()) return;
-  std::fprintf(stderr, "%s failed: %s\n", what, s.message().c_str());
-  std::exit(1);
-}
 
 // --- the fake provider ------------------------------------------------------------
 
@@ -149,42 +141,10 @@ ms::Status UpdateProviders::NewSession(std::unique_ptr<ms::ProviderSession>* out
 
 enum Change : char { kSame, kInPlaceNone, kInPlaceSome, kReplace };
 
-struct Dag {
-  int n = 0, layers = 0;
-  std::vector<int> layer_of;
-  std::vector<std::vector<int>> parents;  // indices into the same numbering (always smaller)
-  size_t edges = 0;
-};
+// bench_stack's shape (bench_support.h).
+using Dag = LayeredDag;
 
-// bench_stack's shape: n resources in `layers` layers; every resource of
-// layer k > 0 has 1-3 distinct parents in layer k-1. Deterministic.
-Dag GenerateDag(int n, int layers) {
-  Dag d;
-  d.n = n;
-  d.layers = layers;
-  std::mt19937 rng(12345);
-  std::vector<std::vector<int>> by_layer(layers);
-  d.layer_of.resize(n);
-  d.parents.resize(n);
-  for (int i = 0; i < n; ++i) {
-    d.layer_of[i] = static_cast<int>(static_cast<size_t>(i) * layers / n);
-    by_layer[d.layer_of[i]].push_back(i);
-  }
-  for (int i = 0; i < n; ++i) {
-    if (d.layer_of[i] == 0) continue;
-    const std::vector<int>& prev = by_layer[d.layer_of[i] - 1];
-    const int want = std::min<int>(1 + static_cast<int>(rng() % 3), static_cast<int>(prev.size()));
-    std::vector<int>& ps = d.parents[i];
-    while (static_cast<int>(ps.size()) < want) {
-      int p = prev[rng() % prev.size()];
-      if (std::find(ps.begin(), ps.end(), p) == ps.end()) ps.push_back(p);
-    }
-    d.edges += ps.size();
-  }
-  return d;
-}
-
-std::string Name(const Dag& d, int i) { return "L" + std::to_string(d.layer_of[i]) + "R" + std::to_string(i); }
+std::string Name(const Dag& d, int i) { return d.Name(i); }
 
 // The template with each resource's change applied (Dep0, Dep2: Ref; Dep1: GetAtt Arn).
 std::string TemplateJson(const Dag& d, const std::vector<Change>& change) {
@@ -208,72 +168,6 @@ std::string TemplateJson(const Dag& d, const std::vector<Change>& change) {
   return j;
 }
 
-// --- process figures (as bench_stack) -------------------------------------------------
-
-long StatusKb(const char* field) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  const size_t len = std::strlen(field);
-  while (std::getline(f, line)) {
-    if (line.compare(0, len, field) == 0 && line.size() > len && line[len] == ':') {
-      return std::strtol(line.c_str() + len + 1, nullptr, 10);
-    }
-  }
-  return -1;
-}
-
-bool ResetPeakRss() {
-  std::ofstream f("/proc/self/clear_refs");
-  if (!f) return false;
-  f << "5";
-  f.flush();
-  return static_cast<bool>(f);
-}
-
-double CpuSeconds(int who) {
-  rusage u{};
-  getrusage(who, &u);
-  auto s = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
-struct TempStore {
-  std::filesystem::path dir;
-  std::unique_ptr<ms::Database> db;
-
-  TempStore() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "bench_update.XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) {
-      std::perror("mkdtemp");
-      std::exit(1);
-    }
-    dir = tmpl;
-    Die(ms::OpenStore((dir / "state.db").string(), &db), "OpenStore");
-  }
-  ~TempStore() {
-    db.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-  int64_t Events(const std::string& stack_id) {
-    std::unique_ptr<ms::Statement> st;
-    Die(db->Prepare("SELECT COUNT(*) FROM events WHERE stack_id = ?1", &st), "count events");
-    st->Bind(1, stack_id);
-    bool row = false;
-    Die(st->Step(&row), "count events");
-    return row ? st->Int(0) : 0;
-  }
-};
-
-// Seconds the calling thread has been runnable but waiting for a CPU
-// (/proc/thread-self/schedstat, field 2): on a shared machine, most of wall - cpu.
-double RunQueueSeconds() {
-  std::ifstream f("/proc/thread-self/schedstat");
-  unsigned long long run_ns = 0, wait_ns = 0;
-  if (!(f >> run_ns >> wait_ns)) return 0;
-  return wait_ns / 1e9;
-}
-
 // Wall, CPU (process; calling thread = engine loop) and the calling thread's
 // wait for a CPU over a phase.
 struct Measure {
@@ -294,7 +188,7 @@ const char* Verdict(double v, double target) { return v <= target ? "met" : "MIS
 
 void RunSize(int n) {
   const bool targets = n == 10000;
-  Dag dag = GenerateDag(n, 20);
+  Dag dag(n, 20);
 
   // Every 100th resource (offset 50) changes: alternately replaced and in
   // place (the in-place ones alternately Name / Tier).
@@ -320,7 +214,7 @@ void RunSize(int n) {
   const std::string body = TemplateJson(dag, same);
   const std::string body2 = TemplateJson(dag, changed);
 
-  TempStore store;
+  TempStore store("bench_update");
   ms::World world;
   UpdateProviders providers;
   auto clock = ms::NewVirtualClock(1700000000000);

@@ -136,6 +136,18 @@ void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilit
   *reason = "The following resource(s) require capabilities: [" + Join(types, ", ") + "]";
 }
 
+Status CheckCapabilities(const Template& t, const std::vector<std::string>& given) {
+  std::vector<std::string> required;
+  std::string reason;
+  RequiredCapabilities(t, &required, &reason);
+  auto has = [&](const char* c) { return std::find(given.begin(), given.end(), c) != given.end(); };
+  for (const std::string& c : required) {
+    const bool ok = c == "CAPABILITY_IAM" ? has("CAPABILITY_IAM") || has("CAPABILITY_NAMED_IAM") : has(c.c_str());
+    if (!ok) return Status::InsufficientCapabilities("Requires capabilities : [" + c + "]");
+  }
+  return Status::OK();
+}
+
 Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
                         const ProviderRuntime* providers) {
   MS_RETURN_IF_ERROR(LoadTemplate(text, t));

@@ -42,5 +42,8 @@ Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const
 // one of them has a custom name; with AWS's CapabilitiesReason.
 void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilities,
                           std::string* reason);
+// "Requires capabilities : [CAPABILITY_IAM]" unless `given` acknowledges
+// what the template requires (CAPABILITY_NAMED_IAM covers CAPABILITY_IAM).
+Status CheckCapabilities(const Template& t, const std::vector<std::string>& given);
 
 }  // namespace ms

@@ -9,26 +9,11 @@
 #include "eval/evaluator.h"
 #include "eval/validate.h"
 #include "plan/planner.h"
+#include "stack/op_common.h"
 #include "store/stack_tables.h"
 
 namespace ms {
 namespace {
-
-constexpr const char* kStackType = "AWS::CloudFormation::Stack";
-
-std::string Uuid4() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < 32; ++i) {
-    if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
-    unsigned digit = static_cast<unsigned>(rng() & 15u);
-    if (i == 12) digit = 4;
-    if (i == 16) digit = 8 | (digit & 3);
-    out += kHex[digit];
-  }
-  return out;
-}
 
 bool IsArn(const std::string& s) { return s.rfind("arn:", 0) == 0; }
 
@@ -51,25 +36,6 @@ Status CheckName(const std::string& name, const char* field) {
   return Status::OK();
 }
 
-// As create-stack and update-stack check them (stack_service.cc).
-Status CheckCapabilities(const Template& t, const std::vector<std::string>& given) {
-  std::vector<std::string> required;
-  std::string reason;
-  RequiredCapabilities(t, &required, &reason);
-  auto has = [&](const char* c) { return std::find(given.begin(), given.end(), c) != given.end(); };
-  for (const std::string& c : required) {
-    const bool ok = c == "CAPABILITY_IAM" ? has("CAPABILITY_IAM") || has("CAPABILITY_NAMED_IAM") : has(c.c_str());
-    if (!ok) return Status::InsufficientCapabilities("Requires capabilities : [" + c + "]");
-  }
-  return Status::OK();
-}
-
-// update-stack accepts these states only (seed 000 run 3; StartUpdate).
-bool Updatable(StackStatus s) {
-  return s == StackStatus::kCreateComplete || s == StackStatus::kUpdateComplete ||
-         s == StackStatus::kUpdateRollbackComplete || s == StackStatus::kUpdateFailed;
-}
-
 Status LoadStackByNameOrId(Database* db, const std::string& name_or_id, StackRecord* out, bool* found) {
   if (IsArn(name_or_id)) {
     MS_RETURN_IF_ERROR(LoadStack(db, name_or_id, out, found));
@@ -77,21 +43,6 @@ Status LoadStackByNameOrId(Database* db, const std::string& name_or_id, StackRec
     return Status::OK();
   }
   return FindActiveStack(db, name_or_id, out, found);
-}
-
-StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string& reason) {
-  StackEvent e;
-  e.event_id = Uuid4();
-  e.stack_id = s.id;
-  e.stack_name = s.name;
-  e.logical_id = s.name;
-  e.physical_id = s.id;
-  e.type = kStackType;
-  e.timestamp_ms = now;
-  e.status = StackStatusName(s.status);
-  e.reason = reason;
-  e.client_request_token = s.client_request_token;
-  return e;
 }
 
 // "ChangeSet [X] cannot be executed in its current status of [FAILED]"
@@ -131,7 +82,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   } else {
     // The same refusals as update-stack (StackService::StartUpdate).
     if (!found) return Status::Validation("Stack [" + in.stack_name + "] does not exist");
-    if (!Updatable(stack.status)) {
+    if (!IsUpdatable(stack.status)) {
       return Status::Validation("Stack:" + stack.id + " is in " + StackStatusName(stack.status) +
                                 " state and can not be updated.");
     }
@@ -284,7 +235,7 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
 
   ChangeSetRecord cs;
   cs.name = in.change_set_name;
-  cs.id = "arn:aws:cloudformation:" + ctx_.region + ":" + ctx_.account_id + ":changeSet/" + cs.name + "/" + Uuid4();
+  cs.id = "arn:aws:cloudformation:" + ctx_.region + ":" + ctx_.account_id + ":changeSet/" + cs.name + "/" + NewUuid();
   cs.stack_id = planned.stack.id;
   cs.stack_name = planned.stack.name;
   cs.type = type;

@@ -36,4 +36,24 @@ std::string NewEventId(std::mt19937_64* rng) {
   return out;
 }
 
+std::string NewUuid() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  return NewEventId(&rng);
+}
+
+StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string& reason) {
+  StackEvent e;
+  e.event_id = NewUuid();
+  e.stack_id = s.id;
+  e.stack_name = s.name;
+  e.logical_id = s.name;
+  e.physical_id = s.id;
+  e.type = kStackResourceType;
+  e.timestamp_ms = now;
+  e.status = StackStatusName(s.status);
+  e.reason = reason;
+  e.client_request_token = s.client_request_token;
+  return e;
+}
+
 }  // namespace ms

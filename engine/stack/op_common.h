@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "stack/stack.h"
 #include "template/value.h"
 
 namespace ms {
@@ -21,5 +22,11 @@ std::string ScalarText(const Value& v);
 
 // An event ID (a version-4 UUID) from the operation's generator.
 std::string NewEventId(std::mt19937_64* rng);
+// A version-4 UUID from this thread's random generator (stack and change-set IDs).
+std::string NewUuid();
+
+// The stack's own event for its current status (the "User Initiated" event
+// of an action's synchronous half).
+StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string& reason);
 
 }  // namespace ms

@@ -9,13 +9,13 @@
 #include "plan/planner.h"
 #include "policy/stack_policy.h"
 #include "policy/update_restrictions.h"
+#include "stack/op_common.h"
 #include "store/stack_tables.h"
 #include "template/template_cache.h"
 
 namespace ms {
 namespace {
 
-constexpr const char* kStackType = "AWS::CloudFormation::Stack";
 constexpr size_t kMaxStackName = 128;
 
 // AWS's pattern for stackName: [a-zA-Z][-a-zA-Z0-9]*
@@ -39,52 +39,10 @@ Status CheckStackName(const std::string& name) {
   return Status::OK();
 }
 
-// "Requires capabilities : [CAPABILITY_IAM]" unless the caller acknowledged them.
-Status CheckCapabilities(const Template& t, const std::vector<std::string>& given) {
-  std::vector<std::string> required;
-  std::string reason;
-  RequiredCapabilities(t, &required, &reason);
-  auto has = [&](const char* c) { return std::find(given.begin(), given.end(), c) != given.end(); };
-  for (const std::string& c : required) {
-    const bool ok = c == "CAPABILITY_IAM" ? has("CAPABILITY_IAM") || has("CAPABILITY_NAMED_IAM") : has(c.c_str());
-    if (!ok) return Status::InsufficientCapabilities("Requires capabilities : [" + c + "]");
-  }
-  return Status::OK();
-}
-
-std::string Uuid4() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < 32; ++i) {
-    if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
-    unsigned digit = static_cast<unsigned>(rng() & 15u);
-    if (i == 12) digit = 4;
-    if (i == 16) digit = 8 | (digit & 3);
-    out += kHex[digit];
-  }
-  return out;
-}
-
-StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string& reason) {
-  StackEvent e;
-  e.event_id = Uuid4();
-  e.stack_id = s.id;
-  e.stack_name = s.name;
-  e.logical_id = s.name;
-  e.physical_id = s.id;
-  e.type = kStackType;
-  e.timestamp_ms = now;
-  e.status = StackStatusName(s.status);
-  e.reason = reason;
-  e.client_request_token = s.client_request_token;
-  return e;
-}
-
 }  // namespace
 
 std::string NewStackId(const std::string& region, const std::string& account, const std::string& name) {
-  return "arn:aws:cloudformation:" + region + ":" + account + ":stack/" + name + "/" + Uuid4();
+  return "arn:aws:cloudformation:" + region + ":" + account + ":stack/" + name + "/" + NewUuid();
 }
 
 Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_id) {
@@ -161,8 +119,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   }
   if (!found) return Status::Validation("Stack [" + in.stack_name + "] does not exist");
   // Seed 000 run 3: every other state refuses, with the stack ID.
-  if (s.status != StackStatus::kCreateComplete && s.status != StackStatus::kUpdateComplete &&
-      s.status != StackStatus::kUpdateRollbackComplete && s.status != StackStatus::kUpdateFailed) {
+  if (!IsUpdatable(s.status)) {
     return Status::Validation("Stack:" + s.id + " is in " + StackStatusName(s.status) +
                               " state and can not be updated.");
   }

@@ -286,6 +286,11 @@ bool IsTerminal(StackStatus s) { return kStackInfo[Index(s)].terminal; }
 
 bool IsInProgress(StackStatus s) { return kStackInfo[Index(s)].in_progress; }
 
+bool IsUpdatable(StackStatus s) {
+  return s == StackStatus::kCreateComplete || s == StackStatus::kUpdateComplete ||
+         s == StackStatus::kUpdateRollbackComplete || s == StackStatus::kUpdateFailed;
+}
+
 Status CheckStackTransition(std::optional<StackStatus> from, StackStatus to) {
   if (Allowed(StackEdges(), from, to)) return Status::OK();
   return Status::Internal(std::string("illegal stack transition ") +

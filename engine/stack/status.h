@@ -58,6 +58,10 @@ bool ParseResourceStatus(std::string_view name, ResourceStatus* out);
 bool IsTerminal(StackStatus s);
 // An operation is running (*_IN_PROGRESS except REVIEW_IN_PROGRESS).
 bool IsInProgress(StackStatus s);
+// update-stack (and an UPDATE change set) accepts these states only (seed 000
+// run 3): CREATE_COMPLETE, UPDATE_COMPLETE, UPDATE_ROLLBACK_COMPLETE, and
+// UPDATE_FAILED (seed 001).
+bool IsUpdatable(StackStatus s);
 
 // OK when `from` -> `to` is an edge of the stack lifecycle; `from` empty
 // means the stack is new (only REVIEW_IN_PROGRESS or CREATE_IN_PROGRESS).

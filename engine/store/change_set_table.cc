@@ -2,29 +2,13 @@
 
 #include <memory>
 
-#include "template/parse.h"
+#include "store/record_json.h"
 
 namespace ms {
+
+using namespace record_json;  // NOLINT: the field helpers
+
 namespace {
-
-Value Str(const std::string& s) { return Value::String(s); }
-
-std::string GetStr(const Value& m, std::string_view key) {
-  const Value* v = m.find(key);
-  return v != nullptr ? v->str() : std::string();
-}
-
-const Value& GetList(const Value& m, std::string_view key) {
-  static const Value kEmpty = Value::MakeList();
-  const Value* v = m.find(key);
-  return v != nullptr && v->is_list() ? *v : kEmpty;
-}
-
-std::vector<std::string> GetStrings(const Value& m, std::string_view key) {
-  std::vector<std::string> out;
-  for (const Value& s : GetList(m, key).list()) out.push_back(s.str());
-  return out;
-}
 
 Value DetailToValue(const ChangeSetDetail& d) {
   Value v = Value::MakeMap();
@@ -64,34 +48,13 @@ Value ToValue(const ChangeSetRecord& cs) {
   v.set("description", Str(cs.description));
   v.set("created_ms", Value::Integer(cs.created_ms));
   v.set("stack_event_seq", Value::Integer(cs.stack_event_seq));
-  Value::List params;
-  for (const StackParameterValue& p : cs.parameters) {
-    Value pv = Value::MakeMap();
-    pv.set("key", Str(p.key));
-    pv.set("value", Str(p.value));
-    pv.set("no_echo", Value::Bool(p.no_echo));
-    pv.set("resolved_value", Str(p.resolved_value));
-    params.push_back(std::move(pv));
-  }
-  v.set("parameters", Value::MakeList(std::move(params)));
+  v.set("parameters", ParametersToValue(cs.parameters));
   v.set("capabilities", Value::StringList(cs.capabilities));
-  Value::List tags;
-  for (const StackTag& t : cs.tags) {
-    Value tv = Value::MakeMap();
-    tv.set("key", Str(t.key));
-    tv.set("value", Str(t.value));
-    tags.push_back(std::move(tv));
-  }
-  v.set("tags", Value::MakeList(std::move(tags)));
+  v.set("tags", TagsToValue(cs.tags));
   Value::List changes;
   for (const ChangeSetResourceChange& c : cs.changes) changes.push_back(ChangeToValue(c));
   v.set("changes", Value::MakeList(std::move(changes)));
   return v;
-}
-
-int64_t GetInt(const Value& m, std::string_view key) {
-  const Value* v = m.find(key);
-  return v != nullptr ? v->as_integer().value_or(0) : 0;
 }
 
 ChangeSetRecord FromValue(const Value& v) {
@@ -107,14 +70,9 @@ ChangeSetRecord FromValue(const Value& v) {
   cs.description = GetStr(v, "description");
   cs.created_ms = GetInt(v, "created_ms");
   cs.stack_event_seq = GetInt(v, "stack_event_seq");
-  for (const Value& p : GetList(v, "parameters").list()) {
-    const Value* no_echo = p.find("no_echo");
-    cs.parameters.push_back({GetStr(p, "key"), GetStr(p, "value"),
-                             no_echo != nullptr && no_echo->is_bool() && no_echo->as_bool(),
-                             GetStr(p, "resolved_value")});
-  }
+  cs.parameters = ParametersFromValue(GetList(v, "parameters"));
   cs.capabilities = GetStrings(v, "capabilities");
-  for (const Value& t : GetList(v, "tags").list()) cs.tags.push_back({GetStr(t, "key"), GetStr(t, "value")});
+  cs.tags = TagsFromValue(GetList(v, "tags"));
   for (const Value& c : GetList(v, "changes").list()) {
     ChangeSetResourceChange rc;
     rc.action = GetStr(c, "action");
@@ -138,8 +96,7 @@ Status LoadRows(Statement* st, std::vector<ChangeSetRecord>* out) {
     MS_RETURN_IF_ERROR(st->Step(&row));
     if (!row) return Status::OK();
     Value v;
-    Status s = ParseJson(st->Text(0), &v);
-    if (!s.ok() || !v.is_map()) return Status::Internal("store: corrupt change set: " + s.message());
+    MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "change set", &v));
     ChangeSetRecord cs = FromValue(v);
     cs.template_body = st->Text(1);
     out->push_back(std::move(cs));

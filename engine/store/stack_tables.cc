@@ -3,48 +3,17 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "store/record_json.h"
 #include "store/world_table.h"
 #include "template/parse.h"
 
 namespace ms {
+
+using namespace record_json;  // NOLINT: the field helpers every reader and writer here uses
+
 namespace {
 
 // --- Value <-> record helpers -------------------------------------------------
-
-Value Str(const std::string& s) { return Value::String(s); }
-
-std::string GetStr(const Value& m, std::string_view key) {
-  const Value* v = m.find(key);
-  return v != nullptr ? v->str() : std::string();
-}
-
-int64_t GetInt(const Value& m, std::string_view key) {
-  const Value* v = m.find(key);
-  return v != nullptr ? v->as_integer().value_or(0) : 0;
-}
-
-bool GetBool(const Value& m, std::string_view key) {
-  const Value* v = m.find(key);
-  return v != nullptr && v->is_bool() && v->as_bool();
-}
-
-const Value& GetList(const Value& m, std::string_view key) {
-  static const Value kEmpty = Value::MakeList();
-  const Value* v = m.find(key);
-  return v != nullptr && v->is_list() ? *v : kEmpty;
-}
-
-// Moves the member out (the row's parsed JSON is not used again).
-Value TakeValue(Value* m, std::string_view key) {
-  Value* v = m->find(key);
-  return v != nullptr ? std::move(*v) : Value();
-}
-
-Status ParseRow(const std::string& json, const char* what, Value* out) {
-  Status s = ParseJson(json, out);
-  if (!s.ok() || !out->is_map()) return Status::Internal(std::string("store: corrupt ") + what + ": " + s.message());
-  return Status::OK();
-}
 
 Value EventToValue(const StackEvent& e) {
   Value v = Value::MakeMap();
@@ -105,27 +74,6 @@ void CrashPoint() {
   if (crash_after > 0 && ++commits == crash_after) std::raise(SIGKILL);
 }
 
-Value ParametersToValue(const std::vector<StackParameterValue>& params) {
-  Value::List out;
-  for (const StackParameterValue& p : params) {
-    Value pv = Value::MakeMap();
-    pv.set("key", Str(p.key));
-    pv.set("value", Str(p.value));
-    pv.set("no_echo", Value::Bool(p.no_echo));
-    pv.set("resolved_value", Str(p.resolved_value));
-    out.push_back(std::move(pv));
-  }
-  return Value::MakeList(std::move(out));
-}
-
-std::vector<StackParameterValue> ParametersFromValue(const Value& list) {
-  std::vector<StackParameterValue> out;
-  for (const Value& p : list.list()) {
-    out.push_back({GetStr(p, "key"), GetStr(p, "value"), GetBool(p, "no_echo"), GetStr(p, "resolved_value")});
-  }
-  return out;
-}
-
 }  // namespace
 
 Value StackToValue(const StackRecord& s) {
@@ -140,14 +88,7 @@ Value StackToValue(const StackRecord& s) {
   v.set("deleted_ms", Value::Integer(s.deleted_ms));
   v.set("parameters", ParametersToValue(s.parameters));
   v.set("capabilities", Value::StringList(s.capabilities));
-  Value::List tags;
-  for (const StackTag& t : s.tags) {
-    Value tv = Value::MakeMap();
-    tv.set("key", Str(t.key));
-    tv.set("value", Str(t.value));
-    tags.push_back(std::move(tv));
-  }
-  v.set("tags", Value::MakeList(std::move(tags)));
+  v.set("tags", TagsToValue(s.tags));
   Value::List outputs;
   for (const StackOutputValue& o : s.outputs) {
     Value ov = Value::MakeMap();
@@ -189,7 +130,7 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.deleted_ms = GetInt(v, "deleted_ms");
   s.parameters = ParametersFromValue(GetList(v, "parameters"));
   for (const Value& c : GetList(v, "capabilities").list()) s.capabilities.push_back(c.str());
-  for (const Value& t : GetList(v, "tags").list()) s.tags.push_back({GetStr(t, "key"), GetStr(t, "value")});
+  s.tags = TagsFromValue(GetList(v, "tags"));
   for (const Value& o : GetList(v, "outputs").list()) {
     s.outputs.push_back({GetStr(o, "key"), GetStr(o, "value"), GetStr(o, "description"), GetStr(o, "export_name")});
   }

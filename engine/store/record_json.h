@@ -1,0 +1,36 @@
+// How the store's tables write records as JSON `data` columns and read them
+// back: field accessors that tolerate absent members (records written by an
+// older moonstack), and the parts stacks and change sets share (parameters,
+// tags).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "stack/stack.h"
+#include "template/value.h"
+
+namespace ms::record_json {
+
+inline Value Str(const std::string& s) { return Value::String(s); }
+
+// A member's value, or "" / 0 / false / an empty list when absent.
+std::string GetStr(const Value& m, std::string_view key);
+int64_t GetInt(const Value& m, std::string_view key);
+bool GetBool(const Value& m, std::string_view key);
+const Value& GetList(const Value& m, std::string_view key);
+std::vector<std::string> GetStrings(const Value& m, std::string_view key);
+// Moves the member out (for a row's parsed JSON that is not used again).
+Value TakeValue(Value* m, std::string_view key);
+
+// A row's `data` column: a JSON object, else "store: corrupt <what>".
+Status ParseRow(const std::string& json, const char* what, Value* out);
+
+Value ParametersToValue(const std::vector<StackParameterValue>& params);
+std::vector<StackParameterValue> ParametersFromValue(const Value& list);
+Value TagsToValue(const std::vector<StackTag>& tags);
+std::vector<StackTag> TagsFromValue(const Value& list);
+
+}  // namespace ms::record_json

@@ -9,52 +9,26 @@
 #include <set>
 
 #include "stack/change_sets.h"
-#include "stack/stack_service.h"
-#include "store/schema.h"
-#include "store/stack_tables.h"
-#include "update_fakes.h"
+#include "update_harness.h"
 
 using ms::ChangeSetRecord;
 using ms::ChangeSetService;
-using ms::StackRecord;
-using ms::Status;
-using Lines = std::vector<std::string>;
+using update_harness::kNet;
+using update_harness::kTwo;
+using update_harness::kTwoNext;
+using update_harness::Lines;
+using update_harness::P;
+using update_harness::RolePolicy;
+using update_harness::StackRecord;
+using update_harness::Status;
 
 namespace {
 
 const std::string kReplacing = "Requested update requires the creation of a new physical resource; hence creating one";
 
-struct Harness {
-  std::unique_ptr<ms::Database> db;
-  ms::World world;
-  ms::testing::UpdFakeProviders providers;
-  std::unique_ptr<ms::Clock> clock = ms::NewVirtualClock(1700000000000);
-  std::unique_ptr<ms::StackService> stacks;
-  std::unique_ptr<ChangeSetService> change_sets;
-
-  Harness() {
-    REQUIRE(ms::OpenStore(":memory:", &db).ok());
-    ms::OperationContext ctx;
-    ctx.db = db.get();
-    ctx.world = &world;
-    ctx.providers = &providers;
-    ctx.clock = clock.get();
-    stacks = std::make_unique<ms::StackService>(ctx);
-    change_sets = std::make_unique<ChangeSetService>(ctx);
-  }
-
-  std::string Create(const std::string& name, const std::string& body, std::vector<ms::ParameterInput> params = {}) {
-    ms::CreateStackInput in;
-    in.stack_name = name;
-    in.template_body = body;
-    in.parameters = std::move(params);
-    std::string id;
-    Status s = stacks->StartCreate(in, &id);
-    INFO(s.message());
-    REQUIRE(s.ok());
-    REQUIRE(stacks->Run(id).ok());
-    return id;
-  }
+// The update tests' harness, with a ChangeSetService on the same context.
+struct Harness : update_harness::Harness {
+  std::unique_ptr<ChangeSetService> change_sets = std::make_unique<ChangeSetService>(service->context());
 
   Status CreateChangeSet(const std::string& stack, const std::string& name, const std::string& body,
                          std::vector<ms::ParameterInput> params = {}, const std::string& type = "") {
@@ -88,26 +62,10 @@ struct Harness {
     Status s = change_sets->Execute(in, &id);
     INFO(s.message());
     REQUIRE(s.ok());
-    REQUIRE(stacks->Run(id).ok());
+    REQUIRE(service->Run(id).ok());
     return Events(id, before);
   }
 
-  StackRecord Stack(const std::string& name_or_id) {
-    StackRecord s;
-    REQUIRE(stacks->FindStack(name_or_id, &s).ok());
-    return s;
-  }
-
-  // "Logical STATUS[ reason]" per event, oldest first, from `from` on.
-  Lines Events(const std::string& id, size_t from = 0) {
-    std::vector<ms::StackEvent> events;
-    REQUIRE(stacks->Events(id, &events).ok());
-    Lines out;
-    for (auto it = events.rbegin(); it != events.rend(); ++it) {
-      out.push_back(it->logical_id + " " + it->status + (it->reason.empty() ? "" : " " + it->reason));
-    }
-    return Lines(out.begin() + static_cast<long>(from), out.end());
-  }
 };
 
 // A change set's changes, one line each: "Add X", "Remove X", "Modify X
@@ -173,34 +131,6 @@ void CheckKept(const ChangeSetRecord& cs, const std::map<std::string, std::strin
   }
 }
 
-ms::ParameterInput P(const std::string& k, const std::string& v) { return {k, v, false}; }
-
-// The update tests' templates (tests/stack/update_test.cc).
-const char* kTwo = R"({
-  "Parameters": {"ImageId": {"Type": "String"}, "InstanceType": {"Type": "String"}},
-  "Resources": {
-    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}},
-    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}}
-  }})";
-const char* kTwoNext = R"({
-  "Parameters": {"ImageId": {"Type": "String"}, "InstanceType": {"Type": "String"}},
-  "Resources": {
-    "Instance2": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}}},
-    "Instance3": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "ImageId"}, "InstanceType": {"Ref": "InstanceType"}, "CreateSeconds": 10}}
-  }})";
-const char* kNet = R"({
-  "Parameters": {"CidrBlock": {"Type": "String"}, "ImageId": {"Type": "String"}},
-  "Resources": {
-    "VPC": {"Type": "Test::Upd::Thing", "Properties": {"CidrBlock": {"Ref": "CidrBlock"}}},
-    "Subnet": {"Type": "Test::Upd::Thing", "Properties": {"VpcId": {"Ref": "VPC"}}},
-    "Instance1": {"Type": "Test::Upd::Thing", "Properties": {"SubnetId": {"Ref": "Subnet"}, "ImageId": {"Ref": "ImageId"}}}
-  }})";
-std::string RolePolicy(const std::string& role_props) {
-  return R"({"Resources": {
-    "Role": {"Type": "Test::Upd::Thing", "Properties": )" + role_props + R"(},
-    "Policy": {"Type": "Test::Upd::Thing", "Properties": {"Roles": [{"Fn::GetAtt": ["Role", "Arn"]}]}}
-  }})";
-}
 // Seed 000 run 20: three independent instances, each with its Condition.
 std::string Conditioned(bool c1, bool c2, bool c3) {
   auto eq = [](bool on) { return on ? R"({"Fn::Equals": ["x", "x"]})" : R"({"Fn::Equals": ["x", "y"]})"; };
@@ -307,8 +237,8 @@ TEST_CASE("executing a change set is the update update-stack makes", "[changeset
   u.template_body = kNet;
   u.parameters = next;
   std::string ignored;
-  REQUIRE(b.stacks->StartUpdate(u, &ignored).ok());
-  REQUIRE(b.stacks->Run(id).ok());
+  REQUIRE(b.service->StartUpdate(u, &ignored).ok());
+  REQUIRE(b.service->Run(id).ok());
   CHECK(by_change_set == b.Events(id, before));
   CHECK(a.providers.log() == b.providers.log());
 }
@@ -397,8 +327,8 @@ TEST_CASE("executing one change set makes the stack's others OBSOLETE; update-st
   u.stack_name = "s";
   u.use_previous_template = true;
   u.parameters = {P("ImageId", "ami-1"), P("InstanceType", "t2.medium")};
-  REQUIRE(h.stacks->StartUpdate(u, &id).ok());
-  REQUIRE(h.stacks->Run(id).ok());
+  REQUIRE(h.service->StartUpdate(u, &id).ok());
+  REQUIRE(h.service->Run(id).ok());
   CHECK(h.Describe("s", "stale").execution_status == "OBSOLETE");
 }
 
@@ -421,7 +351,7 @@ TEST_CASE("a CREATE change set: REVIEW_IN_PROGRESS without resources, then execu
   CHECK(review.status == ms::StackStatus::kReviewInProgress);
   CHECK(review.reason == "User Initiated");
   std::vector<ms::ResourceRecord> resources;
-  REQUIRE(h.stacks->Resources(review.id, &resources).ok());
+  REQUIRE(h.service->Resources(review.id, &resources).ok());
   CHECK(resources.empty());
   CHECK(h.Events(review.id) == Lines{"n REVIEW_IN_PROGRESS User Initiated"});
   CHECK(h.providers.log().empty());
@@ -465,9 +395,9 @@ TEST_CASE("a stack in review (a CREATE change set not executed) can be deleted",
               .ok());
   const std::string id = h.Stack("gone").id;
   std::string deleting;
-  REQUIRE(h.stacks->StartDelete({"gone", {}, ""}, &deleting).ok());
+  REQUIRE(h.service->StartDelete({"gone", {}, ""}, &deleting).ok());
   CHECK(deleting == id);
-  Status ran = h.stacks->Run(id);
+  Status ran = h.service->Run(id);
   INFO(ran.message());
   REQUIRE(ran.ok());
   CHECK(h.Events(id) == Lines{

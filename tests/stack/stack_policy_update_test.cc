@@ -12,35 +12,16 @@
 #include <optional>
 
 #include "plan/planner.h"
-#include "stack/stack_service.h"
-#include "store/schema.h"
-#include "store/stack_tables.h"
-#include "update_fakes.h"
+#include "update_harness.h"
 
-using ms::StackRecord;
-using ms::StackService;
-using ms::Status;
-using Lines = std::vector<std::string>;
+using update_harness::Lines;
+using update_harness::StackRecord;
+using update_harness::Status;
 
 namespace {
 
-struct Harness {
-  std::unique_ptr<ms::Database> db;
-  ms::World world;
-  ms::testing::UpdFakeProviders providers;
-  std::unique_ptr<ms::Clock> clock = ms::NewVirtualClock(1700000000000);
-  std::unique_ptr<StackService> service;
-
-  Harness() {
-    REQUIRE(ms::OpenStore(":memory:", &db).ok());
-    ms::OperationContext ctx;
-    ctx.db = db.get();
-    ctx.world = &world;
-    ctx.providers = &providers;
-    ctx.clock = clock.get();
-    service = std::make_unique<StackService>(ctx);
-  }
-
+// The update tests' harness, with a stack policy on create and update.
+struct Harness : update_harness::Harness {
   std::string Create(const std::string& name, const std::string& body, const std::string& policy = "") {
     ms::CreateStackInput in;
     in.stack_name = name;
@@ -78,30 +59,7 @@ struct Harness {
     REQUIRE(s.ok());
   }
 
-  StackRecord Stack(const std::string& name_or_id) {
-    StackRecord s;
-    REQUIRE(service->FindStack(name_or_id, &s).ok());
-    return s;
-  }
   std::string StatusOf(const std::string& id) { return ms::StackStatusName(Stack(id).status); }
-
-  std::map<std::string, std::string> Resources(const std::string& id) {
-    std::vector<ms::ResourceRecord> rs;
-    REQUIRE(service->Resources(id, &rs).ok());
-    std::map<std::string, std::string> out;
-    for (const auto& r : rs) out[r.logical_id] = std::string(ms::ResourceStatusName(r.status)) + " " + r.physical_id;
-    return out;
-  }
-
-  Lines Events(const std::string& id) {
-    std::vector<ms::StackEvent> events;
-    REQUIRE(service->Events(id, &events).ok());
-    Lines out;
-    for (auto it = events.rbegin(); it != events.rend(); ++it) {
-      out.push_back(it->logical_id + " " + it->status + (it->reason.empty() ? "" : " " + it->reason));
-    }
-    return out;
-  }
 
   // The planner on the stored stack (as update-stack and the executor run it).
   ms::Plan PlanOf(const std::string& id, const std::string& body, std::optional<std::string> policy,

@@ -9,6 +9,7 @@
 #include "cli/arguments.h"
 #include "cli/change_set_json.h"
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "cli/io.h"
 #include "cli/output.h"
 #include "cli/stack_session.h"
@@ -29,25 +30,11 @@ struct ChangeSetArgs {
 };
 
 void AddSessionOptions(CLI::App* cmd, ChangeSetArgs* a) {
-  cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
-  cmd->add_option("--providers", a->session.providers, "A directory of Lua providers (repeatable)");
-  cmd->add_flag("--stub-unknown-types", a->session.stub_unknown_types,
-                "Deploy resource types no provider implements with a stub");
-  cmd->add_option("--time-scale", a->session.time_scale,
-                  "0: virtual time (default, no waiting); 1: real time; X: X real seconds per simulated second");
-  cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
-  cmd->add_option("--output", a->output, "json (default), text or table, as the aws CLI prints them")
-      ->check([](const std::string& v) {
-        OutputFormat f;
-        return ParseOutputFormat(v, &f) ? std::string() : "Invalid choice, valid choices are: json | text | table";
-      });
+  cli::AddSessionOptions(cmd, &a->session);
+  AddOutputOption(cmd, &a->output);
 }
 
-void Emit(const ChangeSetArgs& a, const Json& response, const std::string& op) {
-  OutputFormat format = OutputFormat::kJson;
-  ParseOutputFormat(a.output, &format);
-  PrintOutput(response, format, op);
-}
+void Emit(const ChangeSetArgs& a, const Json& response, const std::string& op) { cli::Emit(a.output, response, op); }
 
 ChangeSetService Service(StackSession& session) { return ChangeSetService(session.service().context()); }
 

@@ -12,6 +12,7 @@
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "cli/io.h"
 #include "cli/stack_json.h"
 #include "cli/stack_session.h"
@@ -212,11 +213,7 @@ void AddDeployCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--no-execute-changeset", a->no_execute_changeset,
                 "Create the change set and stop (execute it with execute-change-set)");
   cmd->add_flag("--fail-on-empty-changeset", "Exit 255 when there is nothing to deploy (the default)");
-  cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
-  cmd->add_option("--providers", a->session.providers, "A directory of Lua providers (repeatable)");
-  cmd->add_option("--time-scale", a->session.time_scale,
-                  "0: virtual time (default); 1: real time; X: X real seconds per simulated second");
-  cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
+  AddSessionOptions(cmd, &a->session);
   cmd->add_option("--scenario", a->session.scenario,
                   "A Lua scenario script: fail(match), latency(match, s), on(event_match, fn)");
   cmd->callback([a, exit_code] { *exit_code = RunDeploy(*a); });

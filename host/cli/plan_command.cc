@@ -25,6 +25,7 @@
 #include "cli/arguments.h"
 #include "cli/change_set_json.h"
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "cli/io.h"
 #include "cli/stack_session.h"
 #include "stack/change_sets.h"
@@ -230,11 +231,7 @@ void AddPlanCommand(CLI::App& app, int* exit_code) {
                   "ParameterKey=K,ParameterValue=V or ParameterKey=K,UsePreviousValue=true ... (or JSON)");
   cmd->add_option("--capabilities", a->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
   cmd->add_option("--output", a->output, "text (default, for people) or json");
-  cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
-  cmd->add_option("--providers", a->session.providers, "A directory of Lua providers (repeatable)");
-  cmd->add_flag("--stub-unknown-types", a->session.stub_unknown_types,
-                "Plan resource types no provider implements as stubs");
-  cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
+  AddSessionOptions(cmd, &a->session);
   cmd->callback([a, exit_code] { *exit_code = RunPlan(*a); });
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "cli/io.h"
 #include "cli/output.h"
 #include "cli/stack_session.h"
@@ -21,16 +22,8 @@ struct PolicyArgs {
 
 CLI::App* AddPolicyCommand(CLI::App& app, const char* name, const char* help, PolicyArgs* a) {
   CLI::App* cmd = app.add_subcommand(name, help);
-  cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
-  cmd->add_option("--providers", a->session.providers, "A directory of Lua providers (repeatable)");
-  cmd->add_flag("--stub-unknown-types", a->session.stub_unknown_types,
-                "Deploy resource types no provider implements with a stub");
-  cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
-  cmd->add_option("--output", a->output, "json (default), text or table, as the aws CLI prints them")
-      ->check([](const std::string& v) {
-        OutputFormat f;
-        return ParseOutputFormat(v, &f) ? std::string() : "Invalid choice, valid choices are: json | text | table";
-      });
+  AddSessionOptions(cmd, &a->session);
+  AddOutputOption(cmd, &a->output);
   cmd->add_option("--stack-name", a->stack_name, "A name or stack ID")->required();
   return cmd;
 }
@@ -57,9 +50,7 @@ int RunGet(const PolicyArgs& a) {
   // StackPolicyBody is a string in the service model; without a policy the
   // response is empty and the aws CLI prints nothing.
   if (body.empty()) return 0;
-  OutputFormat format = OutputFormat::kJson;
-  ParseOutputFormat(a.output, &format);
-  PrintOutput(Json{{"StackPolicyBody", body}}, format, op);
+  Emit(a.output, Json{{"StackPolicyBody", body}}, op);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "cli/io.h"
 #include "cli/stack_session.h"
 #include "stack/signal_resource.h"
@@ -37,9 +38,7 @@ int Run(SignalArgs& a) {
 void AddSignalCommands(CLI::App& app, int* exit_code) {
   auto a = std::make_shared<SignalArgs>();
   CLI::App* cmd = app.add_subcommand("signal-resource", "Send a signal to a resource waiting on its CreationPolicy");
-  cmd->add_option("--state", a->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
-  cmd->add_option("--providers", a->session.providers, "A directory of Lua providers (repeatable)");
-  cmd->add_option("--region", a->session.region, "The region (default us-east-1)");
+  AddSessionOptions(cmd, &a->session);
   // Not ->required(): a missing option is AWS's ValidationError, as the
   // service answers it, rather than CLI11's usage message.
   cmd->add_option("--stack-name", a->in.stack_name, "A name or stack ID");

@@ -1,0 +1,32 @@
+#include "cli/common_options.h"
+
+#include "cli/output.h"
+
+namespace ms::cli {
+
+void AddSessionOptions(CLI::App* cmd, SessionOptions* session) {
+  cmd->add_option("--state", session->state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
+  cmd->add_option("--providers", session->providers, "A directory of Lua providers (repeatable)");
+  cmd->add_flag("--stub-unknown-types", session->stub_unknown_types,
+                "Deploy resource types no provider implements with a stub");
+  cmd->add_option("--time-scale", session->time_scale,
+                  "0: virtual time (default, no waiting); 1: real time; X: X real seconds per simulated second");
+  cmd->add_option("--max-concurrency", session->max_concurrency, "Provider calls in flight at once");
+  cmd->add_option("--region", session->region, "The region (default us-east-1)");
+}
+
+void AddOutputOption(CLI::App* cmd, std::string* output) {
+  cmd->add_option("--output", *output, "json (default), text or table, as the aws CLI prints them")
+      ->check([](const std::string& v) {
+        OutputFormat f;
+        return ParseOutputFormat(v, &f) ? std::string() : "Invalid choice, valid choices are: json | text | table";
+      });
+}
+
+void Emit(const std::string& output, const Json& response, const std::string& op) {
+  OutputFormat format = OutputFormat::kJson;
+  ParseOutputFormat(output, &format);
+  PrintOutput(response, format, op);
+}
+
+}  // namespace ms::cli

@@ -1,0 +1,22 @@
+// The options the stack commands share, registered once: where the state is
+// and how operations run (SessionOptions), and the aws CLI's --output.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/stack_json.h"
+#include "cli/stack_session.h"
+
+namespace ms::cli {
+
+// --state, --providers, --stub-unknown-types, --time-scale,
+// --max-concurrency, --region.
+void AddSessionOptions(CLI::App* cmd, SessionOptions* session);
+// --output json|text|table, refused otherwise with the aws CLI's message.
+void AddOutputOption(CLI::App* cmd, std::string* output);
+// Prints a response in the --output format (checked when it was parsed).
+void Emit(const std::string& output, const Json& response, const std::string& op);
+
+}  // namespace ms::cli

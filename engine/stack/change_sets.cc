@@ -93,27 +93,19 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   const std::string body = in.use_previous_template ? stack.template_body : in.template_body;
   if (body.empty()) return Status::Validation("Either Template URL or Template Body must be specified.");
 
-  auto tmpl = std::make_shared<Template>();
-  TemplateSummary summary;
-  MS_RETURN_IF_ERROR(ValidateTemplate(body, tmpl.get(), &summary, ctx.providers));
   std::map<std::string, std::string> previous;
   if (!create) {
     for (const StackParameterValue& p : stack.parameters) previous[p.key] = p.value;
   }
-  ParameterValues values;
-  MS_RETURN_IF_ERROR(ResolveParameters(*tmpl, in.parameters, previous, &values));
-  MS_RETURN_IF_ERROR(CheckCapabilities(*tmpl, in.capabilities));
   PseudoParameters pseudo;
   pseudo.region = ctx.region;
   pseudo.account_id = ctx.account_id;
   pseudo.stack_name = stack.name;
   pseudo.stack_id = stack.id;
-  {
-    EvalEnvironment env;
-    Evaluator ev(*tmpl, values, pseudo, env);
-    MS_RETURN_IF_ERROR(ev.EvaluateConditions());
-    MS_RETURN_IF_ERROR(ev.CheckRules());
-  }
+  CheckedTemplate checked;
+  MS_RETURN_IF_ERROR(CheckTemplate(ctx, body, in.parameters, previous, in.capabilities, pseudo, &checked));
+  const std::shared_ptr<const Template>& tmpl = checked.tmpl;
+  const TemplateSummary& summary = checked.summary;
 
   // A stack being created has nothing deployed: it is planned as a stack
   // whose template is the new one and which has no resources, so every

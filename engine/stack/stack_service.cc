@@ -41,6 +41,19 @@ Status CheckStackName(const std::string& name) {
 
 }  // namespace
 
+Status CheckTemplate(const OperationContext& ctx, const std::string& body, const std::vector<ParameterInput>& params,
+                     const std::map<std::string, std::string>& previous, const std::vector<std::string>& capabilities,
+                     const PseudoParameters& pseudo, CheckedTemplate* out) {
+  MS_RETURN_IF_ERROR(CachedTemplate(body, &out->tmpl));
+  MS_RETURN_IF_ERROR(ValidateLoadedTemplate(*out->tmpl, &out->summary, ctx.providers));
+  MS_RETURN_IF_ERROR(ResolveParameters(*out->tmpl, params, previous, &out->values));
+  MS_RETURN_IF_ERROR(CheckCapabilities(*out->tmpl, capabilities));
+  EvalEnvironment env;
+  Evaluator ev(*out->tmpl, out->values, pseudo, env);
+  MS_RETURN_IF_ERROR(ev.EvaluateConditions());
+  return ev.CheckRules();
+}
+
 std::string NewStackId(const std::string& region, const std::string& account, const std::string& name) {
   return "arn:aws:cloudformation:" + region + ":" + account + ":stack/" + name + "/" + NewUuid();
 }
@@ -62,25 +75,15 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, in.stack_name, &existing, &found));
   if (found) return Status::AlreadyExists("Stack [" + in.stack_name + "] already exists");
 
+  PseudoParameters pseudo;
+  pseudo.region = ctx_.region;
+  pseudo.account_id = ctx_.account_id;
+  pseudo.stack_name = in.stack_name;
   // Parsed once through the cache: the stack's first update finds it there.
-  std::shared_ptr<const Template> parsed;
-  MS_RETURN_IF_ERROR(CachedTemplate(in.template_body, &parsed));
-  const Template& t = *parsed;
-  TemplateSummary summary;
-  MS_RETURN_IF_ERROR(ValidateLoadedTemplate(t, &summary, ctx_.providers));
-  ParameterValues values;
-  MS_RETURN_IF_ERROR(ResolveParameters(t, in.parameters, {}, &values));
-  MS_RETURN_IF_ERROR(CheckCapabilities(t, in.capabilities));
-  {
-    PseudoParameters pseudo;
-    pseudo.region = ctx_.region;
-    pseudo.account_id = ctx_.account_id;
-    pseudo.stack_name = in.stack_name;
-    EvalEnvironment env;
-    Evaluator ev(t, values, pseudo, env);
-    MS_RETURN_IF_ERROR(ev.EvaluateConditions());
-    MS_RETURN_IF_ERROR(ev.CheckRules());
-  }
+  CheckedTemplate checked;
+  MS_RETURN_IF_ERROR(CheckTemplate(ctx_, in.template_body, in.parameters, {}, in.capabilities, pseudo, &checked));
+  const TemplateSummary& summary = checked.summary;
+  const ParameterValues& values = checked.values;
 
   StackRecord s;
   s.id = NewStackId(ctx_.region, ctx_.account_id, in.stack_name);
@@ -131,26 +134,17 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
                                            "StackPolicyDuringUpdate"));
   const std::string body = in.use_previous_template ? s.template_body : in.template_body;
 
-  std::shared_ptr<const Template> tmpl;
-  MS_RETURN_IF_ERROR(CachedTemplate(body, &tmpl));  // an unchanged template is not parsed again
-  TemplateSummary summary;
-  MS_RETURN_IF_ERROR(ValidateLoadedTemplate(*tmpl, &summary, ctx_.providers));
   std::map<std::string, std::string> previous;
   for (const StackParameterValue& p : s.parameters) previous[p.key] = p.value;
-  ParameterValues values;
-  MS_RETURN_IF_ERROR(ResolveParameters(*tmpl, in.parameters, previous, &values));
-  MS_RETURN_IF_ERROR(CheckCapabilities(*tmpl, in.capabilities));
   PseudoParameters pseudo;
   pseudo.region = ctx_.region;
   pseudo.account_id = ctx_.account_id;
   pseudo.stack_name = s.name;
   pseudo.stack_id = s.id;
-  {
-    EvalEnvironment env;
-    Evaluator ev(*tmpl, values, pseudo, env);
-    MS_RETURN_IF_ERROR(ev.EvaluateConditions());
-    MS_RETURN_IF_ERROR(ev.CheckRules());
-  }
+  CheckedTemplate checked;  // an unchanged template is not parsed again
+  MS_RETURN_IF_ERROR(CheckTemplate(ctx_, body, in.parameters, previous, in.capabilities, pseudo, &checked));
+  const std::shared_ptr<const Template>& tmpl = checked.tmpl;
+  const TemplateSummary& summary = checked.summary;
 
   std::vector<ResourceRecord> resources;
   MS_RETURN_IF_ERROR(LoadResources(ctx_.db, s.id, &resources));
@@ -204,14 +198,14 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   // The executor re-plans from the record: it finds the policy this update
   // is checked against here — the temporary one, or the one a new
   // --stack-policy-body replaces (allow-all when the stack had none).
-  std::string checked = in.stack_policy_during_update_body;
-  if (checked.empty() && !in.stack_policy_body.empty()) {
-    checked = s.stack_policy_body.empty()
+  std::string checked_policy = in.stack_policy_during_update_body;
+  if (checked_policy.empty() && !in.stack_policy_body.empty()) {
+    checked_policy = s.stack_policy_body.empty()
                   ? R"({"Statement":[{"Effect":"Allow","Action":"Update:*","Principal":"*","Resource":"*"}]})"
                   : s.stack_policy_body;
   }
   if (!in.stack_policy_body.empty()) s.stack_policy_body = in.stack_policy_body;
-  s.stack_policy_during_update_body = checked;
+  s.stack_policy_during_update_body = checked_policy;
   MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kUpdateInProgress));
   s.status = StackStatus::kUpdateInProgress;
   s.reason = "User Initiated";

@@ -5,12 +5,15 @@
 // thread.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
 #include "eval/parameters.h"
+#include "eval/validate.h"
 #include "stack/operation.h"
 #include "stack/stack.h"
 
@@ -120,6 +123,20 @@ class StackService {
 
   OperationContext ctx_;
 };
+
+// What create-stack, update-stack and create-change-set check of a template
+// and its parameters before anything starts: the template (parsed through
+// the template cache) is valid, the parameters resolve (`previous`: the
+// deployed values UsePreviousValue takes), the capabilities it needs were
+// given, and its conditions and Rules evaluate.
+struct CheckedTemplate {
+  std::shared_ptr<const Template> tmpl;
+  TemplateSummary summary;
+  ParameterValues values;
+};
+Status CheckTemplate(const OperationContext& ctx, const std::string& body, const std::vector<ParameterInput>& params,
+                     const std::map<std::string, std::string>& previous, const std::vector<std::string>& capabilities,
+                     const PseudoParameters& pseudo, CheckedTemplate* out);
 
 // arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>
 std::string NewStackId(const std::string& region, const std::string& account, const std::string& name);

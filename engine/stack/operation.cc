@@ -146,7 +146,7 @@ class Op : public OperationCore {
       if (n.has_record && n.rec.status == ResourceStatus::kCreateInProgress && n.rec.pending_hook == kSignalWaitHook) {
         n.started = true;
         n.initiated = true;
-        ResumeSignals(n);
+        ResumeSignalWait(n, *n.decl, *evaluator_);
         continue;
       }
       if (n.has_record && n.rec.status == ResourceStatus::kCreateInProgress) {
@@ -230,7 +230,7 @@ class Op : public OperationCore {
           n.initiated = true;
           if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation initiated")) return;
         }
-        if (WaitForSignals(n)) return;
+        if (StartSignalWait(n, *n.decl, *evaluator_)) return;
         CreateComplete(n);
         return;
       }
@@ -252,24 +252,6 @@ class Op : public OperationCore {
   }
 
   // --- CreationPolicy signals (the wait itself: operation_core.h) -------------------
-
-  // The create completed: true when the resource waits for its signals.
-  bool WaitForSignals(Node& n) {
-    Value policy;
-    Status evaluated = EvaluateCreationPolicy(n, &policy);
-    return StartSignalWait(n, n.decl->type, policy, evaluated);
-  }
-
-  void ResumeSignals(Node& n) {
-    Value policy;
-    Status evaluated = EvaluateCreationPolicy(n, &policy);
-    ResumeSignalWait(n, policy, evaluated);
-  }
-
-  Status EvaluateCreationPolicy(const Node& n, Value* policy) const {
-    if (n.decl->creation_policy.is_null()) return Status::OK();
-    return evaluator_->Evaluate(n.decl->creation_policy, Section::kResourceProperties, policy);
-  }
 
   void SignalWaitEnded(TrackedResource& r, SignalEnd end, const std::string& reason) override {
     Node& n = static_cast<Node&>(r);

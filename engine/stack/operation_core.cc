@@ -167,11 +167,10 @@ namespace {
 constexpr double kSignalCheckSeconds = 5;
 }  // namespace
 
-bool OperationCore::StartSignalWait(TrackedResource& r, const std::string& type, const Value& policy,
-                                    const Status& evaluated) {
+bool OperationCore::StartSignalWait(TrackedResource& r, const ResourceDecl& decl, const Evaluator& ev) {
   bool has = false;
-  if (!ParseSignals(r, policy, evaluated, &has)) return true;  // malformed: the resource failed
-  if (!has || AutoSignalled(*ctx_.world, type)) return false;
+  if (!ParseSignals(r, decl, ev, &has)) return true;  // malformed: the resource failed
+  if (!has || AutoSignalled(*ctx_.world, decl.type)) return false;
   Value progress = Value::MakeMap();
   // The Timeout counts from the start of the create ("The timeout period
   // starts after AWS CloudFormation starts creating the resource").
@@ -184,9 +183,9 @@ bool OperationCore::StartSignalWait(TrackedResource& r, const std::string& type,
   return true;
 }
 
-void OperationCore::ResumeSignalWait(TrackedResource& r, const Value& policy, const Status& evaluated) {
+void OperationCore::ResumeSignalWait(TrackedResource& r, const ResourceDecl& decl, const Evaluator& ev) {
   bool has = false;
-  if (!ParseSignals(r, policy, evaluated, &has)) return;
+  if (!ParseSignals(r, decl, ev, &has)) return;
   if (!has) {  // cannot happen with the same template; complete rather than wait forever
     StopSignalWait(r);
     SignalWaitEnded(r, SignalEnd::kComplete, "");
@@ -195,10 +194,12 @@ void OperationCore::ResumeSignalWait(TrackedResource& r, const Value& policy, co
   CheckSignals(r);
 }
 
-bool OperationCore::ParseSignals(TrackedResource& r, const Value& policy, const Status& evaluated, bool* has) {
+bool OperationCore::ParseSignals(TrackedResource& r, const ResourceDecl& decl, const Evaluator& ev, bool* has) {
   *has = false;
-  Status s = evaluated;
-  if (s.ok() && !policy.is_null()) s = ParseSignalPolicy(policy, has, &r.signals);
+  if (decl.creation_policy.is_null()) return true;
+  Value policy;
+  Status s = ev.Evaluate(decl.creation_policy, Section::kResourceProperties, &policy);
+  if (s.ok()) s = ParseSignalPolicy(policy, has, &r.signals);
   if (!s.ok()) {
     StopSignalWait(r);
     SignalWaitEnded(r, SignalEnd::kFailed, s.message());

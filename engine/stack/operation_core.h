@@ -95,12 +95,12 @@ class OperationCore {
   // --- CreationPolicy signals (resource_signals.h) ---
   enum class SignalEnd { kComplete, kFailed, kCancelled };
   // A resource whose create (or replacement) just completed: true when its
-  // CreationPolicy — evaluated by the executor (`evaluated` its status; null
-  // when none) — makes it wait for signals; SignalWaitEnded then says how the
-  // wait ended. A malformed policy ends it at once (kFailed).
-  bool StartSignalWait(TrackedResource& r, const std::string& type, const Value& policy, const Status& evaluated);
+  // CreationPolicy (decl's, evaluated with `ev`) makes it wait for signals;
+  // SignalWaitEnded then says how the wait ended. A malformed policy ends it
+  // at once (kFailed).
+  bool StartSignalWait(TrackedResource& r, const ResourceDecl& decl, const Evaluator& ev);
   // After a restart (pending_hook kSignalWaitHook).
-  void ResumeSignalWait(TrackedResource& r, const Value& policy, const Status& evaluated);
+  void ResumeSignalWait(TrackedResource& r, const ResourceDecl& decl, const Evaluator& ev);
   virtual void SignalWaitEnded(TrackedResource& r, SignalEnd end, const std::string& reason) = 0;
 
   // --- checkpoints ---
@@ -137,7 +137,7 @@ class OperationCore {
 
  private:
   // Parses the policy into r.signals; false after ending the wait kFailed.
-  bool ParseSignals(TrackedResource& r, const Value& policy, const Status& evaluated, bool* has);
+  bool ParseSignals(TrackedResource& r, const ResourceDecl& decl, const Evaluator& ev, bool* has);
   void CheckSignals(TrackedResource& r);
   void StopSignalWait(TrackedResource& r);
 

@@ -240,7 +240,7 @@ class UpdateOp : public OperationCore {
       r.initiated = !r.rec.physical_id.empty() || !r.rec.progress.is_null();
       if (r.rec.pending_hook == kSignalWaitHook) {
         r.replacing = !r.rec.old_physical_id.empty() && r.rec.update_step == UpdateStep::kReplaced;
-        ResumeSignals(r);
+        ResumeSignalWait(r, *r.decl, *evaluator_);
       } else if (r.rec.pending_hook == HookName(Hook::kCreate) && r.rec.status == ResourceStatus::kCreateInProgress) {
         CallCreate(r);
       } else if (r.rec.pending_hook == HookName(Hook::kCreate) && !r.rec.old_physical_id.empty()) {
@@ -351,7 +351,7 @@ class UpdateOp : public OperationCore {
           r.initiated = true;
           if (!SetStatus(r, progress, kInitiated)) return;
         }
-        if (WaitForSignals(r)) return;  // its CreationPolicy: it completes once signalled
+        if (StartSignalWait(r, *r.decl, *evaluator_)) return;  // its CreationPolicy: it completes once signalled
         CreatedOrReplaced(r);
         return;
       case HookOutcome::Kind::kFailed:
@@ -375,23 +375,6 @@ class UpdateOp : public OperationCore {
   // --- CreationPolicy signals (the wait itself: operation_core.h) ---
   // An added resource, or a replacement, with a CreationPolicy waits for its
   // signals as a created one does.
-
-  bool WaitForSignals(Res& r) {
-    Value policy;
-    Status evaluated = EvaluateCreationPolicy(r, &policy);
-    return StartSignalWait(r, r.decl->type, policy, evaluated);
-  }
-
-  void ResumeSignals(Res& r) {
-    Value policy;
-    Status evaluated = EvaluateCreationPolicy(r, &policy);
-    ResumeSignalWait(r, policy, evaluated);
-  }
-
-  Status EvaluateCreationPolicy(const Res& r, Value* policy) const {
-    if (r.decl == nullptr || r.decl->creation_policy.is_null()) return Status::OK();
-    return evaluator_->Evaluate(r.decl->creation_policy, Section::kResourceProperties, policy);
-  }
 
   void SignalWaitEnded(TrackedResource& t, SignalEnd end, const std::string& reason) override {
     Res& r = static_cast<Res&>(t);

@@ -78,6 +78,33 @@ Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t
   return Status::OK();
 }
 
+std::vector<ParameterInput> ParametersOf(const QueryRequest& q) {
+  std::vector<ParameterInput> out;
+  for (const auto& p : q.Structs("Parameters")) {
+    ParameterInput input;
+    auto f = p.find("ParameterKey");
+    input.key = f == p.end() ? "" : f->second;
+    f = p.find("ParameterValue");
+    if (f != p.end()) input.value = f->second;
+    f = p.find("UsePreviousValue");
+    input.use_previous_value = f != p.end() && f->second == "true";
+    out.push_back(std::move(input));
+  }
+  return out;
+}
+
+std::vector<StackTag> TagsOf(const QueryRequest& q) {
+  std::vector<StackTag> out;
+  for (const auto& t : q.Structs("Tags")) {
+    auto get = [&](const char* name) {
+      auto f = t.find(name);
+      return f == t.end() ? std::string() : f->second;
+    };
+    out.push_back(StackTag{get("Key"), get("Value")});
+  }
+  return out;
+}
+
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id) {
   XmlWriter w;
@@ -178,24 +205,8 @@ Status CfnApi::CreateStack(Call& c) {
   CreateStackInput in;
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
   MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, max_template_body_, &in.template_body));
-  for (const auto& p : c.q.Structs("Parameters")) {
-    ParameterInput input;
-    auto field = [&](const char* name) {
-      auto f = p.find(name);
-      return f == p.end() ? std::optional<std::string>() : std::optional<std::string>(f->second);
-    };
-    input.key = field("ParameterKey").value_or("");
-    input.value = field("ParameterValue");
-    input.use_previous_value = field("UsePreviousValue").value_or("") == "true";
-    in.parameters.push_back(std::move(input));
-  }
-  for (const auto& t : c.q.Structs("Tags")) {
-    auto get = [&](const char* name) {
-      auto f = t.find(name);
-      return f == t.end() ? std::string() : f->second;
-    };
-    in.tags.push_back(StackTag{get("Key"), get("Value")});
-  }
+  in.parameters = ParametersOf(c.q);
+  in.tags = TagsOf(c.q);
   in.capabilities = c.q.List("Capabilities");
   in.on_failure = c.q.Get("OnFailure");
   in.disable_rollback = c.q.Flag("DisableRollback");
@@ -382,16 +393,7 @@ Status CfnApi::UpdateStack(Call& c) {
   if (!in.use_previous_template || !c.q.Get("TemplateBody").empty() || !c.q.Get("TemplateURL").empty()) {
     MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, max_template_body_, &in.template_body));
   }
-  for (const auto& p : c.q.Structs("Parameters")) {
-    ParameterInput input;
-    auto f = p.find("ParameterKey");
-    input.key = f == p.end() ? "" : f->second;
-    f = p.find("ParameterValue");
-    if (f != p.end()) input.value = f->second;
-    f = p.find("UsePreviousValue");
-    input.use_previous_value = f != p.end() && f->second == "true";
-    in.parameters.push_back(std::move(input));
-  }
+  in.parameters = ParametersOf(c.q);
   in.capabilities = c.q.List("Capabilities");
   in.disable_rollback = c.q.Flag("DisableRollback");
   in.client_request_token = c.q.Get("ClientRequestToken");

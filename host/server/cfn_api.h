@@ -35,6 +35,11 @@ struct ApiResponse {
 // *end is one past the page; "Invalid NextToken: x" for an unknown token.
 Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t* begin, size_t* end);
 
+// The request's Parameters.member.N (ParameterKey, ParameterValue,
+// UsePreviousValue) and Tags.member.N (Key, Value).
+std::vector<ParameterInput> ParametersOf(const QueryRequest& q);
+std::vector<StackTag> TagsOf(const QueryRequest& q);
+
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id);
 

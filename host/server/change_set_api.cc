@@ -9,6 +9,7 @@
 
 #include "run/clock.h"
 #include "server/cfn_api.h"
+#include "server/stack_xml.h"
 #include "stack/change_sets.h"
 
 namespace ms::server {
@@ -26,33 +27,6 @@ Status Required(const QueryRequest& q, const char* member, const char* field, st
                               "' failed to satisfy constraint: Member must not be null");
   }
   return Status::OK();
-}
-
-std::vector<ParameterInput> ParametersOf(const QueryRequest& q) {
-  std::vector<ParameterInput> out;
-  for (const auto& p : q.Structs("Parameters")) {
-    ParameterInput input;
-    auto f = p.find("ParameterKey");
-    input.key = f == p.end() ? "" : f->second;
-    f = p.find("ParameterValue");
-    if (f != p.end()) input.value = f->second;
-    f = p.find("UsePreviousValue");
-    input.use_previous_value = f != p.end() && f->second == "true";
-    out.push_back(std::move(input));
-  }
-  return out;
-}
-
-std::vector<StackTag> TagsOf(const QueryRequest& q) {
-  std::vector<StackTag> out;
-  for (const auto& t : q.Structs("Tags")) {
-    auto get = [&](const char* name) {
-      auto f = t.find(name);
-      return f == t.end() ? std::string() : f->second;
-    };
-    out.push_back(StackTag{get("Key"), get("Value")});
-  }
-  return out;
 }
 
 // Changes.member: {Type, ResourceChange}. Recorded against AWS (localstack
@@ -96,17 +70,7 @@ void WriteDescription(XmlWriter& w, const ChangeSetRecord& cs) {
   w.Text("StackId", cs.stack_id);
   w.Text("StackName", cs.stack_name);
   w.Optional("Description", cs.description);
-  if (!cs.parameters.empty()) {
-    w.Open("Parameters");
-    for (const StackParameterValue& p : cs.parameters) {
-      w.Open("member");
-      w.Text("ParameterKey", p.key);
-      w.Text("ParameterValue", p.no_echo ? "****" : p.value);
-      w.Optional("ResolvedValue", p.resolved_value);
-      w.Close();
-    }
-    w.Close();
-  }
+  WriteParameters(w, cs.parameters);
   w.Text("CreationTime", FormatTimestamp(cs.created_ms));
   w.Text("ExecutionStatus", cs.execution_status);
   w.Text("Status", cs.status);
@@ -114,16 +78,7 @@ void WriteDescription(XmlWriter& w, const ChangeSetRecord& cs) {
   w.Empty("NotificationARNs");
   w.Empty("RollbackConfiguration");
   w.Members("Capabilities", cs.capabilities);
-  if (!cs.tags.empty()) {
-    w.Open("Tags");
-    for (const StackTag& t : cs.tags) {
-      w.Open("member");
-      w.Text("Key", t.key);
-      w.Text("Value", t.value);
-      w.Close();
-    }
-    w.Close();
-  }
+  if (!cs.tags.empty()) WriteTags(w, cs.tags);
   if (cs.changes.empty()) {
     w.Empty("Changes");
   } else {

@@ -19,22 +19,36 @@ void Drift(XmlWriter& w, const char* key) {
 
 }  // namespace
 
+void WriteParameters(XmlWriter& w, const std::vector<StackParameterValue>& params) {
+  if (params.empty()) return;
+  w.Open("Parameters");
+  for (const StackParameterValue& p : params) {
+    w.Open("member");
+    w.Text("ParameterKey", p.key);
+    w.Text("ParameterValue", p.no_echo ? "****" : p.value);
+    w.Optional("ResolvedValue", p.resolved_value);
+    w.Close();
+  }
+  w.Close();
+}
+
+void WriteTags(XmlWriter& w, const std::vector<StackTag>& tags) {
+  w.Open("Tags");
+  for (const StackTag& t : tags) {
+    w.Open("member");
+    w.Text("Key", t.key);
+    w.Text("Value", t.value);
+    w.Close();
+  }
+  w.Close();
+}
+
 void WriteStack(XmlWriter& w, const StackRecord& s) {
   w.Open("member");
   w.Text("StackId", s.id);
   w.Text("StackName", s.name);
   w.Optional("Description", s.description);
-  if (!s.parameters.empty()) {
-    w.Open("Parameters");
-    for (const StackParameterValue& p : s.parameters) {
-      w.Open("member");
-      w.Text("ParameterKey", p.key);
-      w.Text("ParameterValue", p.no_echo ? "****" : p.value);
-      w.Optional("ResolvedValue", p.resolved_value);
-      w.Close();
-    }
-    w.Close();
-  }
+  WriteParameters(w, s.parameters);
   Timestamp(w, "CreationTime", s.created_ms);
   if (s.deleted_ms != 0) Timestamp(w, "DeletionTime", s.deleted_ms);
   if (s.updated_ms != 0) Timestamp(w, "LastUpdatedTime", s.updated_ms);
@@ -59,14 +73,7 @@ void WriteStack(XmlWriter& w, const StackRecord& s) {
   if (s.tags.empty()) {
     w.Empty("Tags");
   } else {
-    w.Open("Tags");
-    for (const StackTag& t : s.tags) {
-      w.Open("member");
-      w.Text("Key", t.key);
-      w.Text("Value", t.value);
-      w.Close();
-    }
-    w.Close();
+    WriteTags(w, s.tags);
   }
   w.Bool("EnableTerminationProtection", s.termination_protection);
   Drift(w, "StackDriftStatus");

@@ -10,6 +10,10 @@
 
 namespace ms::server {
 
+// Parameters (omitted when none; NoEcho values as "****") and Tags (the list
+// element and its members).
+void WriteParameters(XmlWriter& w, const std::vector<StackParameterValue>& params);
+void WriteTags(XmlWriter& w, const std::vector<StackTag>& tags);
 void WriteStack(XmlWriter& w, const StackRecord& s);                            // Stacks.member
 void WriteStackSummary(XmlWriter& w, const StackRecord& s);                     // StackSummaries.member
 void WriteEvent(XmlWriter& w, const StackEvent& e);                             // StackEvents.member

@@ -3,7 +3,7 @@
 // the aws CLI's shapes and messages, and plan's text exactly.
 #include <catch2/catch.hpp>
 
-#include "test_util.h"
+#include "cli_fixture.h"
 
 #include <filesystem>
 #include <fstream>
@@ -17,31 +17,8 @@ namespace fs = std::filesystem;
 using Run = ms::test::CommandResult;
 using nlohmann::json;
 
-struct Cli {
-  std::string dir;
-  explicit Cli(const std::string& name)
-      : dir((fs::temp_directory_path() / ("moonstack_change_set_cli_" + name)).string()) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  Run operator()(const std::string& args, bool with_stderr = true) const {
-    std::string cmd = "cd " + dir + " && MOONSTACK_STATE=" + dir + "/state.db " + MOONSTACK_BINARY + " " + args +
-                      (with_stderr ? " 2>&1" : " 2>/dev/null");
-    return ms::test::RunCommand(cmd);
-  }
-  json Json(const std::string& args) const {
-    Run r = (*this)(args, false);
-    INFO(args << "\n" << r.out);
-    REQUIRE(r.exit_code == 0);
-    return json::parse(r.out);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir + "/" + name) << text;
-    return dir + "/" + name;
-  }
-  std::string Status(const std::string& stack) const {
-    return Json("describe-stacks --stack-name " + stack)["Stacks"][0]["StackStatus"];
-  }
+struct Cli : ms::test::CliFixture {
+  explicit Cli(const std::string& name) : CliFixture("change_set_cli", name) {}
 };
 
 const char* kNet = R"({

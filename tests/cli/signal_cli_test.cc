@@ -3,7 +3,7 @@
 // cfn-signal, and signal-resource's refusals with the aws CLI's error shape.
 #include <catch2/catch.hpp>
 
-#include "test_util.h"
+#include "cli_fixture.h"
 
 #include <filesystem>
 #include <fstream>
@@ -17,26 +17,8 @@ namespace fs = std::filesystem;
 
 using Run = ms::test::CommandResult;
 
-struct Cli {
-  std::string dir;
-  explicit Cli(const std::string& name) : dir((fs::temp_directory_path() / ("moonstack_signal_cli_" + name)).string()) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  Run operator()(const std::string& args) const {
-    return ms::test::RunCommand("cd " + dir + " && MOONSTACK_STATE=" + dir + "/state.db " + MOONSTACK_BINARY + " " +
-                                args + " 2>&1");
-  }
-  nlohmann::json Json(const std::string& args) const {
-    Run r = (*this)(args);
-    INFO(args << "\n" << r.out);
-    REQUIRE(r.exit_code == 0);
-    return nlohmann::json::parse(r.out);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir + "/" + name) << text;
-    return dir + "/" + name;
-  }
+struct Cli : ms::test::CliFixture {
+  explicit Cli(const std::string& name) : CliFixture("signal_cli", name) {}
   nlohmann::json Stack(const std::string& name) const { return Json("describe-stacks --stack-name " + name)["Stacks"][0]; }
   // "Logical STATUS[ reason]" of the resource's events, oldest first.
   std::vector<std::string> Events(const std::string& stack, const std::string& logical) const {

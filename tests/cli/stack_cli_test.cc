@@ -3,7 +3,7 @@
 // messages, against the built-in providers in virtual time.
 #include <catch2/catch.hpp>
 
-#include "test_util.h"
+#include "cli_fixture.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -17,27 +17,8 @@ namespace fs = std::filesystem;
 
 using Run = ms::test::CommandResult;
 
-struct Cli {
-  std::string dir;
-  explicit Cli(const std::string& name) : dir((fs::temp_directory_path() / ("moonstack_stack_cli_" + name)).string()) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  Run operator()(const std::string& args, bool with_stderr = true) const {
-    std::string cmd = "cd " + dir + " && MOONSTACK_STATE=" + dir + "/state.db " + MOONSTACK_BINARY + " " + args +
-                      (with_stderr ? " 2>&1" : " 2>/dev/null");
-    return ms::test::RunCommand(cmd);
-  }
-  nlohmann::json Json(const std::string& args) const {
-    Run r = (*this)(args, false);
-    INFO(args << "\n" << r.out);
-    REQUIRE(r.exit_code == 0);
-    return nlohmann::json::parse(r.out);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir + "/" + name) << text;
-    return dir + "/" + name;
-  }
+struct Cli : ms::test::CliFixture {
+  explicit Cli(const std::string& name) : CliFixture("stack_cli", name) {}
 };
 
 const char* kTemplate = R"({

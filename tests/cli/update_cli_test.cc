@@ -2,7 +2,7 @@
 // time: the aws CLI's shapes and messages (seed 000 runs 1-4, 7).
 #include <catch2/catch.hpp>
 
-#include "test_util.h"
+#include "cli_fixture.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -16,37 +16,8 @@ namespace fs = std::filesystem;
 
 using Run = ms::test::CommandResult;
 
-struct Cli {
-  std::string dir;
-  explicit Cli(const std::string& name) : dir((fs::temp_directory_path() / ("moonstack_update_cli_" + name)).string()) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  Run operator()(const std::string& args, bool with_stderr = true) const {
-    std::string cmd = "cd " + dir + " && MOONSTACK_STATE=" + dir + "/state.db " + MOONSTACK_BINARY + " " + args +
-                      (with_stderr ? " 2>&1" : " 2>/dev/null");
-    return ms::test::RunCommand(cmd);
-  }
-  nlohmann::json Json(const std::string& args) const {
-    Run r = (*this)(args, false);
-    INFO(args << "\n" << r.out);
-    REQUIRE(r.exit_code == 0);
-    return nlohmann::json::parse(r.out);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir + "/" + name) << text;
-    return dir + "/" + name;
-  }
-  // "Logical STATUS reason" per event, oldest first, from `from` on.
-  std::vector<std::string> Events(const std::string& stack, size_t from) const {
-    auto events = Json("describe-stack-events --stack-name " + stack)["StackEvents"];
-    std::vector<std::string> seq;
-    for (auto it = events.rbegin(); it != events.rend(); ++it) {
-      seq.push_back((*it)["LogicalResourceId"].get<std::string>() + " " +
-                    (*it)["ResourceStatus"].get<std::string>() + " " + it->value("ResourceStatusReason", ""));
-    }
-    return std::vector<std::string>(seq.begin() + static_cast<long>(from), seq.end());
-  }
+struct Cli : ms::test::CliFixture {
+  explicit Cli(const std::string& name) : CliFixture("update_cli", name) {}
 };
 
 const char* kNet = R"({

@@ -131,13 +131,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   pin.runtime = ctx.providers;
   pin.session = session.get();
   Database* db = ctx.db;
-  pin.exports = [db](const std::string& name, std::string* value) {
-    ExportRecord e;
-    bool f = false;
-    if (!FindExport(db, name, &e, &f).ok() || !f) return false;
-    *value = e.value;
-    return true;
-  };
+  pin.exports = [db](const std::string& name, std::string* value) { return ExportValue(db, name, value); };
   const std::string region = ctx.region;
   pin.ssm = [&session, region](std::string_view name, std::string* value) {
     return session->SsmParameter(name, region, value);

@@ -404,11 +404,7 @@ Status OperationCore::EvaluateOutputs(const Template& tmpl, const Evaluator& eva
 }
 
 bool OperationCore::LookupExport(const std::string& name, std::string* value) {
-  ExportRecord e;
-  bool found = false;
-  if (!FindExport(ctx_.db, name, &e, &found).ok() || !found) return false;
-  *value = e.value;
-  return true;
+  return ExportValue(ctx_.db, name, value);
 }
 
 std::string OperationCore::StackNameOf(const std::string& stack_id) {

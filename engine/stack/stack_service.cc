@@ -159,13 +159,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pin.pseudo = pseudo;
   pin.runtime = ctx_.providers;
   pin.session = session.get();
-  pin.exports = [this](const std::string& name, std::string* value) {
-    ExportRecord e;
-    bool f = false;
-    if (!FindExport(ctx_.db, name, &e, &f).ok() || !f) return false;
-    *value = e.value;
-    return true;
-  };
+  pin.exports = [this](const std::string& name, std::string* value) { return ExportValue(ctx_.db, name, value); };
   pin.ssm = [&session, this](std::string_view name, std::string* value) {
     return session->SsmParameter(name, ctx_.region, value);
   };

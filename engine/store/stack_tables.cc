@@ -408,4 +408,12 @@ Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool
   return Status::OK();
 }
 
+bool ExportValue(Database* db, const std::string& name, std::string* value) {
+  ExportRecord e;
+  bool found = false;
+  if (!FindExport(db, name, &e, &found).ok() || !found) return false;
+  *value = e.value;
+  return true;
+}
+
 }  // namespace ms

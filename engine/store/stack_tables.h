@@ -51,6 +51,9 @@ struct ExportRecord {
 };
 Status LoadExports(Database* db, std::vector<ExportRecord>* out);  // by name
 Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool* found);
+// An export's value for Fn::ImportValue: false when there is none (or the
+// store cannot say).
+bool ExportValue(Database* db, const std::string& name, std::string* value);
 
 // JSON forms of the `data` columns (a stack's template_body is not in it:
 // it has a column of its own).

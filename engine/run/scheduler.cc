@@ -51,6 +51,7 @@ struct Completion {
 struct Timer {
   int64_t due_ms;
   uint64_t seq;  // set order: ties at one instant run in this order
+  bool weak;     // set by AfterWhileBusy: does not keep Run going
   Scheduler::TimerFn fn;
 };
 
@@ -112,6 +113,7 @@ struct Scheduler::Impl {
   // ---- owner side (Run's thread) ----
   std::deque<Job> pending;   // FIFO of calls not yet handed to the workers
   std::vector<Timer> timers;  // heap, TimerLater order
+  size_t strong_timers = 0;   // timers not weak: Run waits for these
   uint64_t next_call_seq = 0;
   uint64_t next_timer_seq = 0;
   int in_flight = 0;  // handed to the workers, completion not yet taken
@@ -330,6 +332,7 @@ struct Scheduler::Impl {
     while (!stopped && TimerDue(before)) {
       std::pop_heap(timers.begin(), timers.end(), TimerLater);
       TimerFn fn = std::move(timers.back().fn);
+      if (!timers.back().weak) --strong_timers;
       timers.pop_back();
       if (fn) fn();
     }
@@ -350,7 +353,13 @@ struct Scheduler::Impl {
     retracted.clear();
     pending.clear();
     timers.clear();
+    strong_timers = 0;
   }
+
+  void AddTimer(double seconds, bool weak, TimerFn fn);
+
+  // Run is over: weak timers left are never run.
+  void DropWeakTimers() { timers.clear(); }
 
   // Runs what other threads Post()ed, on Run's thread.
   void RunPosted() {
@@ -378,7 +387,7 @@ struct Scheduler::Impl {
       RunDueTimers();
       if (stopped) return;
       if (pending.empty() && in_flight == 0) {
-        if (timers.empty()) return;
+        if (strong_timers == 0) return DropWeakTimers();
         clock->AdvanceTo(timers.front().due_ms);
       }
     }
@@ -393,8 +402,8 @@ struct Scheduler::Impl {
       RunDueTimers();
       if (stopped) {
         if (in_flight == 0) return;
-      } else if (pending.empty() && in_flight == 0 && timers.empty()) {
-        return;
+      } else if (pending.empty() && in_flight == 0 && strong_timers == 0) {
+        return DropWeakTimers();
       }
       bool can_dispatch = !stopped && !pending.empty() && in_flight < options.max_concurrency;
       if (can_dispatch || TimerDue(next_timer_seq)) continue;
@@ -420,14 +429,19 @@ void Scheduler::Call(HookCall call, CallDone done) {
   impl_->pending.push_back(Job{impl_->next_call_seq++, std::move(call), std::move(done)});
 }
 
-void Scheduler::After(double seconds, TimerFn fn) {
-  if (impl_->stopped) return;
+void Scheduler::After(double seconds, TimerFn fn) { impl_->AddTimer(seconds, /*weak=*/false, std::move(fn)); }
+
+void Scheduler::AfterWhileBusy(double seconds, TimerFn fn) { impl_->AddTimer(seconds, /*weak=*/true, std::move(fn)); }
+
+void Scheduler::Impl::AddTimer(double seconds, bool weak, TimerFn fn) {
+  if (stopped) return;
   // Whole milliseconds, like the clock: timers due "at the same instant" then
   // compare equal exactly.
   int64_t delay = (seconds > 0 && std::isfinite(seconds)) ? std::llround(seconds * 1000.0) : 0;
   if (seconds > 0 && !std::isfinite(seconds)) delay = INT64_MAX / 4;  // never, in practice
-  impl_->timers.push_back(Timer{clock_->NowMs() + delay, impl_->next_timer_seq++, std::move(fn)});
-  std::push_heap(impl_->timers.begin(), impl_->timers.end(), TimerLater);
+  timers.push_back(Timer{clock->NowMs() + delay, next_timer_seq++, weak, std::move(fn)});
+  std::push_heap(timers.begin(), timers.end(), TimerLater);
+  if (!weak) ++strong_timers;
 }
 
 void Scheduler::Post(TimerFn fn) {

@@ -53,11 +53,15 @@ class Scheduler {
   void Call(HookCall call, CallDone done);
   // Runs `fn` on Run's thread once `seconds` of clock time have passed.
   void After(double seconds, TimerFn fn);
+  // The same, but does not keep Run going: once nothing else is queued, in
+  // flight or set with After, Run returns and `fn` never runs (a deferred
+  // checkpoint that the end of the run makes moot, say).
+  void AfterWhileBusy(double seconds, TimerFn fn);
   // Thread-safe: runs `fn` on Run's thread soon (between callbacks; a Run
   // waiting for a timer or a completion wakes for it). Does not keep Run
   // going: what is posted after Run returned is never run.
   void Post(TimerFn fn);
-  // Runs until no call is queued or in flight and no timer is pending, or
+  // Runs until no call is queued or in flight and no After timer is pending, or
   // Stop() was called from a callback. Returns an error only for a broken
   // scheduler (a worker thread could not start).
   Status Run();

@@ -8,7 +8,8 @@
 //                scheduler (with the observer's injected outcomes and
 //                latencies); Poll re-calls an in-progress hook later.
 //   checkpoints  dirty records, the stack record and events go into one
-//                StoreBatch committed once per scheduler round (RequestPump).
+//                StoreBatch committed once per scheduler round (RequestPump);
+//                in real time, rounds that send no call share commits.
 //   statuses     SetStatus / SetStackStatus check every transition
 //                (stack/status.h) and record its event.
 //
@@ -109,6 +110,8 @@ class OperationCore {
   // The record is being removed: it must not be written again.
   void ForgetDirty(TrackedResource& r);
   Status Flush();
+  // Whether Pump commits now (true) or leaves it to a later pump (see .cc).
+  bool CheckpointDue();
   void Abort(const Status& s);
   ProviderSession* Session();  // this thread's: validation, DecideUpdate
 
@@ -151,6 +154,8 @@ class OperationCore {
   std::vector<TrackedResource*> dirty_;  // records the next checkpoint writes
   std::vector<Queued> queued_;
   bool pump_requested_ = false;
+  int64_t last_checkpoint_ms_ = 0;  // clock time of the last commit Pump made
+  bool checkpoint_timer_ = false;   // a deferred checkpoint's pump is set
   std::mt19937_64 rng_;
 };
 

@@ -558,3 +558,31 @@ TEST_CASE("Post from another thread wakes a Run waiting for a timer", "[schedule
   CHECK_FALSE(timer_ran);
   CHECK(took < 5.0);
 }
+
+TEST_CASE("a weak timer runs while the run is busy and never keeps it going", "[scheduler]") {
+  FakeRuntime rt([](const HookCall& c) {
+    if (c.ctx.progress.is_null()) return InProgress(10, 1);
+    return Done("phys");
+  });
+  auto clock = ms::NewVirtualClock(kStart);
+  Scheduler s(&rt, clock.get(), SchedulerOptions{});
+  std::vector<std::string> ran;
+  s.AfterWhileBusy(5, [&] { ran.push_back("weak 5 s"); });    // the create's poll is still due at 10 s
+  s.AfterWhileBusy(60, [&] { ran.push_back("weak 60 s"); });  // nothing is left by then
+  HookOutcome final;
+  CreateResource(s, "R", [&](const HookOutcome& o) { final = o; });
+  REQUIRE(s.Run().ok());
+  CHECK(final.kind == Kind::kDone);
+  CHECK(ran == std::vector<std::string>{"weak 5 s"});
+  CHECK(clock->NowMs() - kStart == 10000);  // Run did not wait for the 60 s timer
+
+  // The real clock too: a lone weak timer far ahead does not hold Run.
+  auto real = ms::NewRealClock();
+  Scheduler r(&rt, real.get(), SchedulerOptions{});
+  bool weak_ran = false;
+  r.AfterWhileBusy(30, [&] { weak_ran = true; });
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(r.Run().ok());
+  CHECK_FALSE(weak_ran);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}

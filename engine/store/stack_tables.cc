@@ -15,27 +15,29 @@ namespace {
 
 // --- Value <-> record helpers -------------------------------------------------
 
-Value EventToValue(const StackEvent& e) {
-  Value v = Value::MakeMap();
-  v.set("event_id", Str(e.event_id));
-  v.set("stack_id", Str(e.stack_id));
-  v.set("stack_name", Str(e.stack_name));
-  v.set("logical_id", Str(e.logical_id));
-  v.set("physical_id", Str(e.physical_id));
-  v.set("type", Str(e.type));
-  v.set("timestamp_ms", Value::Integer(e.timestamp_ms));
-  v.set("status", Str(e.status));
-  v.set("reason", Str(e.reason));
-  v.set("properties", Str(e.properties));
-  v.set("client_request_token", Str(e.client_request_token));
-  return v;
+// An event's row. Its stack's ID is the row's stack_id column.
+std::string EventJson(const StackEvent& e) {
+  std::string out;
+  out.reserve(192 + e.properties.size() + e.reason.size());
+  ObjectWriter w(&out);
+  w.Str("event_id", e.event_id);
+  w.Str("stack_name", e.stack_name);
+  w.Str("logical_id", e.logical_id);
+  w.StrIfAny("physical_id", e.physical_id);
+  w.Str("type", e.type);
+  w.Int("timestamp_ms", e.timestamp_ms);
+  w.Str("status", e.status);
+  w.StrIfAny("reason", e.reason);
+  w.StrIfAny("properties", e.properties);
+  w.StrIfAny("client_request_token", e.client_request_token);
+  return out;
 }
 
-StackEvent EventFromValue(const Value& v, int64_t seq) {
+StackEvent EventFromValue(const Value& v, int64_t seq, const std::string& stack_id) {
   StackEvent e;
   e.seq = seq;
   e.event_id = GetStr(v, "event_id");
-  e.stack_id = GetStr(v, "stack_id");
+  e.stack_id = stack_id;
   e.stack_name = GetStr(v, "stack_name");
   e.logical_id = GetStr(v, "logical_id");
   e.physical_id = GetStr(v, "physical_id");
@@ -148,89 +150,39 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   return Status::OK();
 }
 
-// The resource row's JSON, written directly (no Value copies of the
-// properties and attributes): checkpoints write one per changed resource.
+// A resource's row, written directly (no Value copies of the properties and
+// attributes): checkpoints write one per changed resource. Its stack's ID is
+// the row's stack_id column.
 std::string ResourceJson(const ResourceRecord& r) {
   std::string out;
   out.reserve(256);
-  auto field = [&out](const char* name, bool first = false) {
-    if (!first) out += ',';
-    out += '"';
-    out += name;
-    out += "\":";
-  };
-  out += '{';
-  field("stack_id", true);
-  AppendJsonQuoted(&out, r.stack_id);
-  field("logical_id");
-  AppendJsonQuoted(&out, r.logical_id);
-  field("type");
-  AppendJsonQuoted(&out, r.type);
-  field("physical_id");
-  AppendJsonQuoted(&out, r.physical_id);
-  field("status");
-  AppendJsonQuoted(&out, ResourceStatusName(r.status));
-  field("reason");
-  AppendJsonQuoted(&out, r.reason);
-  field("updated_ms");
-  out += std::to_string(r.updated_ms);
-  field("properties");
-  r.properties.AppendJsonTo(&out);
-  field("attributes");
-  r.attributes.AppendJsonTo(&out);
-  field("pending_hook");
-  AppendJsonQuoted(&out, r.pending_hook);
-  field("progress");
-  r.progress.AppendJsonTo(&out);
+  ObjectWriter w(&out);
+  w.Str("logical_id", r.logical_id);
+  w.Str("type", r.type);
+  w.StrIfAny("physical_id", r.physical_id);
+  w.Str("status", ResourceStatusName(r.status));
+  w.StrIfAny("reason", r.reason);
+  w.Int("updated_ms", r.updated_ms);
+  w.JsonIfAny("properties", r.properties);
+  w.JsonIfAny("attributes", r.attributes);
+  w.StrIfAny("pending_hook", r.pending_hook);
+  w.JsonIfAny("progress", r.progress);
   if (!r.old_physical_id.empty()) {
-    field("old_physical_id");
-    AppendJsonQuoted(&out, r.old_physical_id);
-    field("old_properties");
-    r.old_properties.AppendJsonTo(&out);
-    field("old_attributes");
-    r.old_attributes.AppendJsonTo(&out);
+    w.Str("old_physical_id", r.old_physical_id);
+    w.JsonIfAny("old_properties", r.old_properties);
+    w.JsonIfAny("old_attributes", r.old_attributes);
   }
   if (r.update_step != UpdateStep::kNone) {
-    field("update_step");
-    AppendJsonQuoted(&out, UpdateStepName(r.update_step));
-    field("rollback_properties");
-    r.rollback_properties.AppendJsonTo(&out);
-    field("rollback_attributes");
-    r.rollback_attributes.AppendJsonTo(&out);
+    w.Str("update_step", UpdateStepName(r.update_step));
+    w.JsonIfAny("rollback_properties", r.rollback_properties);
+    w.JsonIfAny("rollback_attributes", r.rollback_attributes);
   }
-  out += '}';
   return out;
 }
 
-Value ResourceToValue(const ResourceRecord& r) {
-  Value v = Value::MakeMap();
-  v.set("stack_id", Str(r.stack_id));
-  v.set("logical_id", Str(r.logical_id));
-  v.set("type", Str(r.type));
-  v.set("physical_id", Str(r.physical_id));
-  v.set("status", Str(ResourceStatusName(r.status)));
-  v.set("reason", Str(r.reason));
-  v.set("updated_ms", Value::Integer(r.updated_ms));
-  v.set("properties", r.properties);
-  v.set("attributes", r.attributes);
-  v.set("pending_hook", Str(r.pending_hook));
-  v.set("progress", r.progress);
-  if (!r.old_physical_id.empty()) {
-    v.set("old_physical_id", Str(r.old_physical_id));
-    v.set("old_properties", r.old_properties);
-    v.set("old_attributes", r.old_attributes);
-  }
-  if (r.update_step != UpdateStep::kNone) {
-    v.set("update_step", Str(UpdateStepName(r.update_step)));
-    v.set("rollback_properties", r.rollback_properties);
-    v.set("rollback_attributes", r.rollback_attributes);
-  }
-  return v;
-}
-
-Status ResourceFromValue(Value v, ResourceRecord* out) {
+Status ResourceFromValue(Value v, const std::string& stack_id, ResourceRecord* out) {
   ResourceRecord r;
-  r.stack_id = GetStr(v, "stack_id");
+  r.stack_id = stack_id;
   r.logical_id = GetStr(v, "logical_id");
   r.type = GetStr(v, "type");
   r.physical_id = GetStr(v, "physical_id");
@@ -308,7 +260,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       remove->Reset();
     }
     for (StackEvent& e : batch->events) {
-      event->Bind(1, e.stack_id).Bind(2, EventToValue(e).ToJson());
+      event->Bind(1, e.stack_id).Bind(2, EventJson(e));
       MS_RETURN_IF_ERROR(event->Step());
       event->Reset();
     }
@@ -367,7 +319,7 @@ Status LoadResources(Database* db, const std::string& stack_id, std::vector<Reso
     Value v;
     MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "resource", &v));
     ResourceRecord r;
-    MS_RETURN_IF_ERROR(ResourceFromValue(std::move(v), &r));
+    MS_RETURN_IF_ERROR(ResourceFromValue(std::move(v), stack_id, &r));
     out->push_back(std::move(r));
   }
 }
@@ -382,7 +334,7 @@ Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEv
     if (!row) return Status::OK();
     Value v;
     MS_RETURN_IF_ERROR(ParseRow(st->Text(1), "event", &v));
-    out->push_back(EventFromValue(v, st->Int(0)));
+    out->push_back(EventFromValue(v, st->Int(0), stack_id));
   }
 }
 

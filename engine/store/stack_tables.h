@@ -59,8 +59,9 @@ bool ExportValue(Database* db, const std::string& name, std::string* value);
 // it has a column of its own).
 Value StackToValue(const StackRecord& s);
 Status StackFromValue(const Value& v, StackRecord* out);
-Value ResourceToValue(const ResourceRecord& r);
-std::string ResourceJson(const ResourceRecord& r);  // == ResourceToValue(r).ToJson(), faster
-Status ResourceFromValue(Value v, ResourceRecord* out);
+// A resource's row leaves out its stack's ID (the row's stack_id column)
+// and empty members; ResourceFromValue takes the ID back from the column.
+std::string ResourceJson(const ResourceRecord& r);
+Status ResourceFromValue(Value v, const std::string& stack_id, ResourceRecord* out);
 
 }  // namespace ms

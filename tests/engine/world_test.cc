@@ -111,9 +111,10 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 3)");
 }
 
-TEST_CASE("store: a resource row's JSON is written directly, as its Value form", "[store]") {
+TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {
+  const std::string stack_id = "arn:aws:cloudformation:us-east-1:1:stack/s/x";
   ms::ResourceRecord r;
-  r.stack_id = "arn:aws:cloudformation:us-east-1:1:stack/s/x";
+  r.stack_id = stack_id;
   r.logical_id = "Web";
   r.type = "AWS::EC2::Instance";
   r.physical_id = "i-0\"quoted\\";
@@ -124,8 +125,46 @@ TEST_CASE("store: a resource row's JSON is written directly, as its Value form",
                         &r.properties).ok());
   REQUIRE(ms::ParseJson(R"({"PrivateIp":"10.0.0.4"})", &r.attributes).ok());
   r.pending_hook = "create";
-  CHECK(ms::ResourceJson(r) == ms::ResourceToValue(r).ToJson());
-  r.progress = ms::Value();
+  r.update_step = ms::UpdateStep::kUpdated;
+  r.rollback_properties = ms::Value::MakeMap();
+  auto round_trip = [&](const ms::ResourceRecord& in) {
+    ms::Value v;
+    REQUIRE(ms::ParseJson(ms::ResourceJson(in), &v).ok());
+    ms::ResourceRecord out;
+    REQUIRE(ms::ResourceFromValue(std::move(v), stack_id, &out).ok());
+    CHECK(out.stack_id == stack_id);
+    CHECK(ms::ResourceJson(out) == ms::ResourceJson(in));
+    return out;
+  };
+  ms::ResourceRecord back = round_trip(r);
+  CHECK(back.physical_id == r.physical_id);
+  CHECK(back.reason == r.reason);
+  CHECK(back.properties == r.properties);
+  CHECK(back.rollback_properties.is_map());  // an empty map stays a map
+  CHECK(back.rollback_attributes.is_null());
+
+  // The row leaves out the stack's ID (a column) and empty members.
+  r.reason.clear();
+  r.pending_hook.clear();
   r.attributes = ms::Value();
-  CHECK(ms::ResourceJson(r) == ms::ResourceToValue(r).ToJson());
+  r.update_step = ms::UpdateStep::kNone;
+  const std::string row = ms::ResourceJson(r);
+  CHECK(row.find("stack_id") == std::string::npos);
+  CHECK(row.find("reason") == std::string::npos);
+  CHECK(row.find("pending_hook") == std::string::npos);
+  CHECK(row.find("attributes") == std::string::npos);
+  back = round_trip(r);
+  CHECK(back.attributes.is_null());
+
+  // A row written before (every member, the stack's ID too) still reads.
+  ms::Value old;
+  REQUIRE(ms::ParseJson(R"({"stack_id":"other","logical_id":"A","type":"T","physical_id":"","status":"CREATE_COMPLETE",)"
+                        R"("reason":"","updated_ms":5,"properties":{},"attributes":{},"pending_hook":"","progress":null})",
+                        &old).ok());
+  ms::ResourceRecord o;
+  REQUIRE(ms::ResourceFromValue(std::move(old), stack_id, &o).ok());
+  CHECK(o.stack_id == stack_id);
+  CHECK(o.logical_id == "A");
+  CHECK(o.updated_ms == 5);
+  CHECK(o.status == ms::ResourceStatus::kCreateComplete);
 }

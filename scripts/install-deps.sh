@@ -16,6 +16,7 @@ PACKAGES=(
   libcli11-dev               # CLI
   libcpp-httplib-dev         # Query API server
   libsqlite3-dev             # store
+  libjemalloc-dev            # the programs' allocator
 )
 
 missing=()

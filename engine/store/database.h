@@ -56,6 +56,14 @@ class Database {
   Status Prepare(std::string_view sql, std::unique_ptr<Statement>* out);
   // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
   Status Transaction(const std::function<Status()>& fn);
+  // By default the commit that takes the write-ahead log past 1,000 pages
+  // copies it into the database (a few ms for a big operation, on the path of
+  // that commit). A server turns that off on its connections and calls
+  // CheckpointWal between operations instead.
+  Status DisableAutoCheckpoint() { return Exec("PRAGMA wal_autocheckpoint=0"); }
+  // Copies what it can of the log into the database without waiting for
+  // other connections (SQLite's PASSIVE checkpoint).
+  Status CheckpointWal() { return Exec("PRAGMA wal_checkpoint(PASSIVE)"); }
   // PRAGMA user_version: the schema version (store/schema.h).
   Status UserVersion(int* version);
   Status SetUserVersion(int version);

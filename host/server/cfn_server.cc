@@ -59,11 +59,13 @@ Status Serve(const ServeOptions& options) {
   MS_RETURN_IF_ERROR(session.Open(options.session));
   std::unique_ptr<Database> request_db;
   MS_RETURN_IF_ERROR(OpenStore(state_path, &request_db));
+  MS_RETURN_IF_ERROR(request_db->DisableAutoCheckpoint());  // the operation threads checkpoint
   // Provider sessions kept from one operation to the next (session_pool.h):
-  // as many as the running operations' schedulers use; one operation's worth
-  // made now, so the first request does not wait for them.
+  // as many as the running operations use (a scheduler's workers, and the
+  // operation's own for validation); one operation's worth made now, so the
+  // first request does not wait for them.
   OperationContext op_ctx = session.service().context();
-  const size_t per_operation = static_cast<size_t>(std::max(1, op_ctx.scheduler.workers));
+  const size_t per_operation = static_cast<size_t>(std::max(1, op_ctx.scheduler.workers)) + 1;
   SessionPool sessions(op_ctx.providers, per_operation * static_cast<size_t>(std::max(1, options.workers)));
   MS_RETURN_IF_ERROR(sessions.Warm(per_operation));
   op_ctx.providers = &sessions;

@@ -48,6 +48,12 @@ const char* const kMigrations[] = {
     "  data TEXT NOT NULL,"
     "  template TEXT NOT NULL);"
     "CREATE INDEX change_sets_by_stack ON change_sets (stack_id, name);",
+    // 4: a stack's resources in the order they were added (rowid) without a
+    // sort: an index on stack_id alone is ordered by (stack_id, rowid). The
+    // template an update replaced gets a column of its own too (it was a
+    // member of `data`: every read of the stack parsed it).
+    "CREATE INDEX resources_by_stack ON resources (stack_id);"
+    "ALTER TABLE stacks ADD COLUMN previous_template TEXT NOT NULL DEFAULT '';",
 };
 
 }  // namespace

@@ -60,6 +60,8 @@ Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
     StackRecord s;
     MS_RETURN_IF_ERROR(StackFromValue(v, &s));
     s.template_body = st->Text(1);
+    // Rows written before schema 4 kept it in `data` (StackFromValue read it).
+    if (std::string previous = st->Text(2); !previous.empty()) s.previous_template_body = std::move(previous);
     out->push_back(std::move(s));
   }
 }
@@ -107,8 +109,7 @@ Value StackToValue(const StackRecord& s) {
   v.set("retain_resources", Value::StringList(s.retain_resources));
   if (!s.resources_to_skip.empty()) v.set("resources_to_skip", Value::StringList(s.resources_to_skip));
   v.set("imports", Value::StringList(s.imports));
-  if (!s.previous_template_body.empty()) {
-    v.set("previous_template_body", Str(s.previous_template_body));
+  if (!s.previous_template_body.empty()) {  // the template itself: column previous_template
     v.set("previous_parameters", ParametersToValue(s.previous_parameters));
   }
   if (!s.stack_policy_body.empty()) v.set("stack_policy_body", Str(s.stack_policy_body));
@@ -222,8 +223,9 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     wrote = true;
     std::unique_ptr<Statement> stack, drop_exports, add_export, resource, remove, event;
     MS_RETURN_IF_ERROR(db->Prepare(
-        "INSERT INTO stacks (id, name, deleted, data, template) VALUES (?1, ?2, ?3, ?4, ?5) "
-        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, template = ?5", &stack));
+        "INSERT INTO stacks (id, name, deleted, data, template, previous_template) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, template = ?5, previous_template = ?6",
+        &stack));
     MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
     MS_RETURN_IF_ERROR(db->Prepare("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
                                    &add_export));
@@ -235,7 +237,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     for (const StackRecord& st : batch->stacks) {
       const bool deleted = st.status == StackStatus::kDeleteComplete;
       stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
-      stack->Bind(5, st.template_body);
+      stack->Bind(5, st.template_body).Bind(6, st.previous_template_body);
       MS_RETURN_IF_ERROR(stack->Step());
       stack->Reset();
       drop_exports->Bind(1, st.id);
@@ -282,13 +284,13 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
 
 Status LoadStacks(Database* db, std::vector<StackRecord>* out) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM stacks ORDER BY rowid", &st));
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template, previous_template FROM stacks ORDER BY rowid", &st));
   return LoadStackRows(st.get(), out);
 }
 
 Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM stacks WHERE id = ?1", &st));
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template, previous_template FROM stacks WHERE id = ?1", &st));
   st->Bind(1, id);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
@@ -299,7 +301,7 @@ Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* fo
 
 Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, bool* found) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template FROM stacks WHERE name = ?1 AND deleted = 0", &st));
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template, previous_template FROM stacks WHERE name = ?1 AND deleted = 0", &st));
   st->Bind(1, name);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
@@ -310,6 +312,13 @@ Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, 
 
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out) {
   std::unique_ptr<Statement> st;
+  // Counted first: growing the vector would move every record ~log2(n) times.
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT COUNT(*) FROM resources WHERE stack_id = ?1", &st));
+  st->Bind(1, stack_id);
+  bool counted = false;
+  MS_RETURN_IF_ERROR(st->Step(&counted));
+  if (counted) out->reserve(out->size() + static_cast<size_t>(st->Int(0)));
+  // resources_by_stack gives the rows in rowid order (schema.cc, migration 4).
   MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM resources WHERE stack_id = ?1 ORDER BY rowid", &st));
   st->Bind(1, stack_id);
   for (;;) {

@@ -108,7 +108,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 3)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 4)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {
@@ -167,4 +167,39 @@ TEST_CASE("store: a resource row's JSON reads back as the record it was written 
   CHECK(o.logical_id == "A");
   CHECK(o.updated_ms == 5);
   CHECK(o.status == ms::ResourceStatus::kCreateComplete);
+}
+
+TEST_CASE("store: the template an update replaced has a column of its own; older rows still read", "[store]") {
+  std::unique_ptr<ms::Database> db;
+  REQUIRE(ms::OpenStore(":memory:", &db).ok());
+  ms::StoreBatch batch;
+  ms::StackRecord s;
+  s.id = "arn:aws:cloudformation:us-east-1:1:stack/s/x";
+  s.name = "s";
+  s.status = ms::StackStatus::kUpdateInProgress;
+  s.template_body = "{\"Resources\": {\"New\": {}}}";
+  s.previous_template_body = "{\"Resources\": {\"Old\": {}}}";
+  batch.stacks.push_back(s);
+  REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
+
+  std::unique_ptr<ms::Statement> st;
+  REQUIRE(db->Prepare("SELECT data, previous_template FROM stacks", &st).ok());
+  bool row = false;
+  REQUIRE(st->Step(&row).ok());
+  REQUIRE(row);
+  CHECK(st->Text(0).find("Old") == std::string::npos);  // not parsed with every read of the stack
+  CHECK(st->Text(1) == s.previous_template_body);
+  st.reset();
+  ms::StackRecord back;
+  bool found = false;
+  REQUIRE(ms::LoadStack(db.get(), s.id, &back, &found).ok());
+  REQUIRE(found);
+  CHECK(back.template_body == s.template_body);
+  CHECK(back.previous_template_body == s.previous_template_body);
+
+  // Written before schema 4: in `data`, the column empty.
+  REQUIRE(db->Exec("UPDATE stacks SET previous_template = '', "
+                   "data = json_set(data, '$.previous_template_body', 'legacy')").ok());
+  REQUIRE(ms::LoadStack(db.get(), s.id, &back, &found).ok());
+  CHECK(back.previous_template_body == "legacy");
 }

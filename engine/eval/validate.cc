@@ -154,12 +154,13 @@ Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* sum
   return ValidateLoadedTemplate(*t, summary, providers);
 }
 
-Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const ProviderRuntime* providers) {
+Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const ProviderRuntime* providers,
+                              DependencyGraph* graph) {
   MS_RETURN_IF_ERROR(ValidateParameterDecls(t));
   const KnownTypes known{providers, ResourceCatalog::Aws()};
   MS_RETURN_IF_ERROR(CheckResourceTypes(t, known));
-  DependencyGraph graph;
-  MS_RETURN_IF_ERROR(DependencyGraph::Build(t, nullptr, nullptr, &graph));
+  DependencyGraph own;
+  MS_RETURN_IF_ERROR(DependencyGraph::Build(t, nullptr, nullptr, graph != nullptr ? graph : &own));
   MS_RETURN_IF_ERROR(CheckAttributes(t, known));
   MS_RETURN_IF_ERROR(EvaluateStatically(t));
 

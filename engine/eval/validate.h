@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "graph/graph.h"
 #include "provider/provider.h"
 #include "template/template.h"
 
@@ -36,7 +37,10 @@ struct TemplateSummary {
 Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
                         const ProviderRuntime* providers = nullptr);
 // The same checks on a template already loaded (LoadTemplate, TemplateCache).
-Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const ProviderRuntime* providers = nullptr);
+// `graph`, when given, receives the dependency graph the checks built (every
+// resource included, no condition evaluated).
+Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const ProviderRuntime* providers = nullptr,
+                              DependencyGraph* graph = nullptr);
 
 // CAPABILITY_IAM when the template has IAM resources, CAPABILITY_NAMED_IAM when
 // one of them has a custom name; with AWS's CapabilitiesReason.

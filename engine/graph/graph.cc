@@ -60,6 +60,8 @@ Status DependencyGraph::Build(const Template& t, const Inclusion* included,
                               const ConditionOracle* oracle, DependencyGraph* out) {
   DependencyGraph& g = *out;
   g = DependencyGraph();
+  g.index_.reserve(t.resources.size());
+  g.nodes_.reserve(t.resources.size());
   for (const ResourceDecl& r : t.resources) {
     if (!r.condition.empty() && !HasCondition(t, r.condition)) {
       return Status::Validation("Template format error: Unresolved condition dependency " + r.condition +

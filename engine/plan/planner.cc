@@ -17,6 +17,12 @@
 namespace ms {
 namespace {
 
+// Without conditions every resource is included and no Fn::If has a branch
+// to drop: the graph is the one validation builds.
+bool NoConditions(const Template& t) {
+  return t.conditions.is_null() || (t.conditions.is_map() && t.conditions.map().empty());
+}
+
 const Value kNullValue;
 
 // An SSM parameter type's value: looked up, else the deployed stack's
@@ -104,7 +110,11 @@ class Planner {
     MS_RETURN_IF_ERROR(eval_->EvaluateConditions());
     DependencyGraph::Inclusion included = [this](const ResourceDecl& r) { return eval_->Included(r.condition); };
     oracle_ = [this](std::string_view c) -> std::optional<bool> { return eval_->ConditionValue(c); };
-    MS_RETURN_IF_ERROR(DependencyGraph::Build(*out_->tmpl, &included, &oracle_, &out_->graph));
+    if (in_.new_graph != nullptr && in_.new_template == out_->tmpl && NoConditions(*out_->tmpl)) {
+      out_->graph = std::move(*in_.new_graph);
+    } else {
+      MS_RETURN_IF_ERROR(DependencyGraph::Build(*out_->tmpl, &included, &oracle_, &out_->graph));
+    }
 
     const DependencyGraph& g = out_->graph;
     out_->resources.reserve(g.size());

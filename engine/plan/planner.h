@@ -61,6 +61,10 @@ struct PlanInput {
   // (must be stack->template_body's) and the new one (template_body's).
   std::shared_ptr<const Template> old_template;
   std::shared_ptr<const Template> new_template;
+  // Optional: new_template's dependency graph with every resource included
+  // (validation built it). A template without conditions has no other graph,
+  // so the planner takes this one (moves it out) instead of building it again.
+  DependencyGraph* new_graph = nullptr;
 
   PseudoParameters pseudo;  // region, account, stack name and ID
   // Schemas come from `session` when given, else from `runtime`. Without a

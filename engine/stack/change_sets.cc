@@ -126,6 +126,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   pin.template_body = body;
   pin.parameters = in.parameters;
   pin.new_template = tmpl;
+  pin.new_graph = &checked.graph;
   if (create) pin.old_template = tmpl;
   pin.pseudo = pseudo;
   pin.runtime = ctx.providers;

@@ -45,7 +45,7 @@ Status CheckTemplate(const OperationContext& ctx, const std::string& body, const
                      const std::map<std::string, std::string>& previous, const std::vector<std::string>& capabilities,
                      const PseudoParameters& pseudo, CheckedTemplate* out) {
   MS_RETURN_IF_ERROR(CachedTemplate(body, &out->tmpl));
-  MS_RETURN_IF_ERROR(ValidateLoadedTemplate(*out->tmpl, &out->summary, ctx.providers));
+  MS_RETURN_IF_ERROR(ValidateLoadedTemplate(*out->tmpl, &out->summary, ctx.providers, &out->graph));
   MS_RETURN_IF_ERROR(ResolveParameters(*out->tmpl, params, previous, &out->values));
   MS_RETURN_IF_ERROR(CheckCapabilities(*out->tmpl, capabilities));
   EvalEnvironment env;
@@ -156,6 +156,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pin.template_body = body;
   pin.parameters = in.parameters;
   pin.new_template = tmpl;
+  pin.new_graph = &checked.graph;
   pin.pseudo = pseudo;
   pin.runtime = ctx_.providers;
   pin.session = session.get();

@@ -133,6 +133,7 @@ struct CheckedTemplate {
   std::shared_ptr<const Template> tmpl;
   TemplateSummary summary;
   ParameterValues values;
+  DependencyGraph graph;  // tmpl's, every resource included (PlanInput::new_graph)
 };
 Status CheckTemplate(const OperationContext& ctx, const std::string& body, const std::vector<ParameterInput>& params,
                      const std::map<std::string, std::string>& previous, const std::vector<std::string>& capabilities,

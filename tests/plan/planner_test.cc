@@ -15,6 +15,8 @@
 #include "fake_providers.h"
 #include "graph/graph.h"
 #include "plan/planner.h"
+#include "eval/validate.h"
+#include "template/template_cache.h"
 #include "plan/property_diff.h"
 #include "stack/stack_environment.h"
 #include "template/template.h"
@@ -653,4 +655,47 @@ TEST_CASE("plan: SameValue and KnownPartsDiffer", "[plan]") {
   CHECK(ms::KnownPartsDiffer(v(R"(["z", "y"])"), partly));
   CHECK(ms::UnknownRefs(Value::MakeMap({{"a", Value::Unknown({"B.Arn"})}, {"b", partly}})) ==
         std::vector<std::string>{"B.Arn", "R"});
+}
+
+TEST_CASE("plan: validation's graph is reused only for a template without conditions", "[plan]") {
+  Harness h;
+  auto plan_with_graph = [&](const Deployed& d, const std::string& body, ms::DependencyGraph* graph) {
+    ms::PlanInput in;
+    in.stack = &d.stack;
+    in.resources = &d.resources;
+    in.template_body = body;
+    REQUIRE(ms::CachedTemplate(body, &in.new_template).ok());
+    ms::TemplateSummary summary;
+    REQUIRE(ms::ValidateLoadedTemplate(*in.new_template, &summary, &h.providers, graph).ok());
+    in.new_graph = graph;
+    in.pseudo = h.pseudo;
+    in.runtime = &h.providers;
+    in.session = h.session.get();
+    Plan p;
+    Status s = ms::MakePlan(in, &p);
+    INFO(s.message());
+    REQUIRE(s.ok());
+    return p;
+  };
+  // Conditions: the unconditional graph would include Instance1 and plan it as an Add.
+  const std::string conditional = R"({"Conditions": {"No": {"Fn::Equals": ["x", "y"]}},
+    "Resources": {
+      "Instance1": {"Type": "Test::EC2::Instance", "Condition": "No", "Properties": {"ImageId": "ami-1"}},
+      "Instance2": {"Type": "Test::EC2::Instance", "Properties": {"ImageId": "ami-1"}}}})";
+  Deployed d = h.Deploy(conditional);
+  ms::DependencyGraph g;
+  Plan p = plan_with_graph(d, Replace(conditional, "ami-1\"}}}}", "ami-2\"}}}}"), &g);
+  CHECK(Actions(p) == std::vector<std::string>{"Instance2 Modify True"});  // Instance1 stays out
+  CHECK(g.size() == 2);  // not taken
+
+  // No conditions: the same graph, taken instead of built again.
+  const std::string plain = R"({"Resources": {
+      "Instance1": {"Type": "Test::EC2::Instance", "Properties": {"ImageId": "ami-1"}},
+      "Instance2": {"Type": "Test::EC2::Instance", "Properties": {"ImageId": {"Ref": "Instance1"}}}}})";
+  Deployed d2 = h.Deploy(plain);
+  ms::DependencyGraph g2;
+  const std::string changed = Replace(plain, "ami-1", "ami-2");
+  Plan taken = plan_with_graph(d2, changed, &g2);
+  CHECK(g2.size() == 0);  // moved into the plan
+  CHECK(Actions(taken) == Actions(h.MakePlan(d2, changed)));
 }

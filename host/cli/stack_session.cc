@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <thread>
 
 #include "cli/io.h"
 #include "cli/load_providers.h"
@@ -48,6 +49,11 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   observers_.caller = observer;
   ctx.observer = options.scenario.empty() ? observer : &observers_;
   ctx.scheduler.max_concurrency = std::max(1, options.max_concurrency);
+  // Provider calls are CPU work (the sandbox has no blocking I/O; a slow
+  // resource answers in-progress and is polled): one worker per hardware
+  // thread besides the operation's own. More only contend for the cores
+  // (a 1,000-resource create through `serve` on 2 cores: ~10% slower with 4).
+  ctx.scheduler.workers = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 2u, 9u)) - 1;
   ctx.region = options.region;
   service_ = std::make_unique<StackService>(ctx);
   MS_RETURN_IF_ERROR(RecoverCrashed());

@@ -221,11 +221,16 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     if (world != nullptr) world_changes = world->TakeChanges();
     if (batch->empty() && world_changes.empty()) return Status::OK();
     wrote = true;
-    std::unique_ptr<Statement> stack, drop_exports, add_export, resource, remove, event;
+    std::unique_ptr<Statement> stack, stack_template, drop_exports, add_export, resource, remove, event;
     MS_RETURN_IF_ERROR(db->Prepare(
-        "INSERT INTO stacks (id, name, deleted, data, template, previous_template) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
-        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, template = ?5, previous_template = ?6",
-        &stack));
+        "INSERT INTO stacks (id, name, deleted, data) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4", &stack));
+    // A template is written only when it changed (most stack writes are
+    // status changes).
+    MS_RETURN_IF_ERROR(db->Prepare(
+        "INSERT INTO stack_templates (stack_id, slot, body) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (stack_id, slot) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body",
+        &stack_template));
     MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
     MS_RETURN_IF_ERROR(db->Prepare("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
                                    &add_export));
@@ -237,9 +242,14 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     for (const StackRecord& st : batch->stacks) {
       const bool deleted = st.status == StackStatus::kDeleteComplete;
       stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
-      stack->Bind(5, st.template_body).Bind(6, st.previous_template_body);
       MS_RETURN_IF_ERROR(stack->Step());
       stack->Reset();
+      int64_t slot = 0;
+      for (const std::string* body : {&st.template_body, &st.previous_template_body}) {
+        stack_template->Bind(1, st.id).Bind(2, slot++).Bind(3, *body);
+        MS_RETURN_IF_ERROR(stack_template->Step());
+        stack_template->Reset();
+      }
       drop_exports->Bind(1, st.id);
       MS_RETURN_IF_ERROR(drop_exports->Step());
       drop_exports->Reset();
@@ -282,15 +292,21 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
   return Status::OK();
 }
 
+// A stack's row with its two templates (LoadStackRows' columns).
+constexpr const char* kSelectStacks =
+    "SELECT s.data, COALESCE(t.body, ''), COALESCE(p.body, '') FROM stacks s "
+    "LEFT JOIN stack_templates t ON t.stack_id = s.id AND t.slot = 0 "
+    "LEFT JOIN stack_templates p ON p.stack_id = s.id AND p.slot = 1 ";
+
 Status LoadStacks(Database* db, std::vector<StackRecord>* out) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template, previous_template FROM stacks ORDER BY rowid", &st));
+  MS_RETURN_IF_ERROR(db->Prepare(std::string(kSelectStacks) + "ORDER BY s.rowid", &st));
   return LoadStackRows(st.get(), out);
 }
 
 Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template, previous_template FROM stacks WHERE id = ?1", &st));
+  MS_RETURN_IF_ERROR(db->Prepare(std::string(kSelectStacks) + "WHERE s.id = ?1", &st));
   st->Bind(1, id);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
@@ -301,7 +317,7 @@ Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* fo
 
 Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, bool* found) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data, template, previous_template FROM stacks WHERE name = ?1 AND deleted = 0", &st));
+  MS_RETURN_IF_ERROR(db->Prepare(std::string(kSelectStacks) + "WHERE s.name = ?1 AND s.deleted = 0", &st));
   st->Bind(1, name);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));

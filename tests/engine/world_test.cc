@@ -108,7 +108,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 4)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 5)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {
@@ -169,7 +169,7 @@ TEST_CASE("store: a resource row's JSON reads back as the record it was written 
   CHECK(o.status == ms::ResourceStatus::kCreateComplete);
 }
 
-TEST_CASE("store: the template an update replaced has a column of its own; older rows still read", "[store]") {
+TEST_CASE("store: a stack's templates are rows of their own; older rows still read", "[store]") {
   std::unique_ptr<ms::Database> db;
   REQUIRE(ms::OpenStore(":memory:", &db).ok());
   ms::StoreBatch batch;
@@ -183,12 +183,18 @@ TEST_CASE("store: the template an update replaced has a column of its own; older
   REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
 
   std::unique_ptr<ms::Statement> st;
-  REQUIRE(db->Prepare("SELECT data, previous_template FROM stacks", &st).ok());
+  REQUIRE(db->Prepare("SELECT s.data, t.slot, t.body FROM stacks s JOIN stack_templates t ON t.stack_id = s.id "
+                      "ORDER BY t.slot", &st).ok());
   bool row = false;
   REQUIRE(st->Step(&row).ok());
   REQUIRE(row);
-  CHECK(st->Text(0).find("Old") == std::string::npos);  // not parsed with every read of the stack
-  CHECK(st->Text(1) == s.previous_template_body);
+  CHECK(st->Text(0).find("Resources") == std::string::npos);  // not in the row every status change rewrites
+  CHECK(st->Int(1) == 0);
+  CHECK(st->Text(2) == s.template_body);
+  REQUIRE(st->Step(&row).ok());
+  REQUIRE(row);
+  CHECK(st->Int(1) == 1);
+  CHECK(st->Text(2) == s.previous_template_body);
   st.reset();
   ms::StackRecord back;
   bool found = false;
@@ -197,9 +203,20 @@ TEST_CASE("store: the template an update replaced has a column of its own; older
   CHECK(back.template_body == s.template_body);
   CHECK(back.previous_template_body == s.previous_template_body);
 
-  // Written before schema 4: in `data`, the column empty.
-  REQUIRE(db->Exec("UPDATE stacks SET previous_template = '', "
-                   "data = json_set(data, '$.previous_template_body', 'legacy')").ok());
+  // A status change keeps the templates; a new template replaces the old.
+  s.status = ms::StackStatus::kUpdateComplete;
+  s.previous_template_body.clear();
+  batch.stacks = {s};
+  REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
+  REQUIRE(ms::LoadStack(db.get(), s.id, &back, &found).ok());
+  CHECK(back.status == ms::StackStatus::kUpdateComplete);
+  CHECK(back.template_body == s.template_body);
+  CHECK(back.previous_template_body.empty());
+
+  // Written before schema 4: in `data`, no template row.
+  REQUIRE(db->Exec("DELETE FROM stack_templates WHERE slot = 1").ok());
+  REQUIRE(db->Exec("UPDATE stacks SET data = json_set(data, '$.previous_template_body', 'legacy')").ok());
   REQUIRE(ms::LoadStack(db.get(), s.id, &back, &found).ok());
   CHECK(back.previous_template_body == "legacy");
 }
+

@@ -557,7 +557,7 @@ Status CfnApi::Reset(World* world) {
     return Status::Validation("moonstack cannot reset while a stack operation is in progress");
   }
   MS_RETURN_IF_ERROR(ctx_.db->Transaction([&] {
-    for (const char* table : {"events", "resources", "exports", "stack_templates", "stacks"}) {
+    for (const char* table : {"events", "resources", "exports", "change_sets", "stack_templates", "stacks"}) {
       MS_RETURN_IF_ERROR(ctx_.db->Exec(std::string("DELETE FROM ") + table));
     }
     return Status::OK();

@@ -118,7 +118,7 @@ TEST_CASE("the aws CLI updates a stack and reads its resources, exports and impo
 TEST_CASE("boto3 pages stack events and stack lists by NextToken, and /moonstack/reset forgets everything",
           "[server]") {
   Server server("pages");
-  json r = server.Python(R"(
+  json r = server.Python("STATE = '" + server.dir() + "/state.db'\n" + R"(
 handles = {'H%d' % i: {'Type': 'AWS::CloudFormation::WaitConditionHandle'} for i in range(40)}
 big = json.dumps({'Resources': handles})
 small = json.dumps({'Resources': {'H': {'Type': 'AWS::CloudFormation::WaitConditionHandle'}}})
@@ -149,11 +149,19 @@ out['stack_pages'] = pages
 out['newest'] = stacks[0]
 handle = cf.describe_stack_resource(StackName='s0', LogicalResourceId='H')['StackResourceDetail']['PhysicalResourceId']
 
+change_set = cf.create_change_set(StackName='s0', ChangeSetName='later', TemplateBody=big)['Id']
+cf.get_waiter('change_set_create_complete').wait(ChangeSetName=change_set, WaiterConfig={'Delay': 1})
+
 import urllib.request
 reset = urllib.request.urlopen(urllib.request.Request(cf.meta.endpoint_url + '/moonstack/reset', data=b'', method='POST'))
 out['reset'] = [reset.status, json.loads(reset.read())]
 out['after'] = cf.list_stacks()['StackSummaries']
 out['gone'] = error(cf.describe_stacks, StackName='s0')
+out['change_set_gone'] = error(cf.describe_change_set, ChangeSetName=change_set)
+import sqlite3
+db = sqlite3.connect(STATE)
+out['rows_left'] = {t: db.execute('SELECT COUNT(*) FROM ' + t).fetchone()[0]
+                    for t in ('stacks', 'stack_templates', 'resources', 'events', 'exports', 'change_sets')}
 path = handle[handle.index('.com/') + 4:]
 try:
     urllib.request.urlopen(urllib.request.Request(cf.meta.endpoint_url + path, data=b'{"Status":"SUCCESS","UniqueId":"1","Data":"x","Reason":"r"}', method='PUT'))
@@ -174,6 +182,9 @@ print(json.dumps(out))
   CHECK(r["reset"] == json::array({200, {{"status", "reset"}}}));
   CHECK(r["after"] == json::array());
   CHECK(r["gone"]["Message"] == "Stack with id s0 does not exist");
+  CHECK(r["change_set_gone"]["Code"] == "ChangeSetNotFound");
+  CHECK(r["rows_left"] == json{{"stacks", 0}, {"stack_templates", 0}, {"resources", 0}, {"events", 0},
+                               {"exports", 0}, {"change_sets", 0}});
   // The world was cleared with the stacks: the handle is gone, as S3 answers.
   REQUIRE(r["signal"].is_array());
   CHECK(r["signal"][0] == 403);

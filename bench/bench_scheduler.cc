@@ -20,20 +20,13 @@
 #include "run/clock.h"
 #include "run/scheduler.h"
 
+#include "bench_support.h"
+
 namespace {
 
-class TrivialSession : public ms::ProviderSession {
+class TrivialSession : public bench::PassThroughSession {
  public:
   const ms::TypeSchema* Schema(std::string_view) override { return nullptr; }
-  ms::Status Validate(std::string_view, const ms::HookContext&, const ms::Value& p, ms::Value* out) override {
-    *out = p;
-    return ms::Status::OK();
-  }
-  ms::Status DecideUpdate(std::string_view, std::string_view, const ms::Value&, const ms::Value&,
-                          const ms::HookContext&, ms::UpdateBehavior* out) override {
-    *out = ms::UpdateBehavior::kNone;
-    return ms::Status::OK();
-  }
   ms::HookOutcome Call(const ms::HookCall& call) override {
     ms::HookOutcome o;
     o.kind = ms::HookOutcome::Kind::kDone;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "provider/provider.h"
 #include "store/database.h"
 #include "store/schema.h"
 
@@ -117,6 +118,23 @@ struct TempStore {
     bool row = false;
     Die(st->Step(&row), "count events");
     return row ? st->Int(0) : 0;
+  }
+};
+
+// --- fake providers -------------------------------------------------------------------
+
+// A provider session that takes properties as given and updates everything
+// in place: the benchmarks' fakes only say what their calls do.
+class PassThroughSession : public ms::ProviderSession {
+ public:
+  ms::Status Validate(std::string_view, const ms::HookContext&, const ms::Value& props, ms::Value* coerced) override {
+    *coerced = props;
+    return ms::Status::OK();
+  }
+  ms::Status DecideUpdate(std::string_view, std::string_view, const ms::Value&, const ms::Value&,
+                          const ms::HookContext&, ms::UpdateBehavior* out) override {
+    *out = ms::UpdateBehavior::kNone;
+    return ms::Status::OK();
   }
 };
 

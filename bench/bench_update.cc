@@ -92,19 +92,10 @@ class UpdateProviders : public ms::ProviderRuntime {
   ms::TypeSchema schema_;
 };
 
-class UpdateSession : public ms::ProviderSession {
+class UpdateSession : public PassThroughSession {
  public:
   explicit UpdateSession(UpdateProviders* p) : p_(p) {}
   const ms::TypeSchema* Schema(std::string_view type) override { return p_->Schema(type); }
-  ms::Status Validate(std::string_view, const ms::HookContext&, const ms::Value& props, ms::Value* coerced) override {
-    *coerced = props;
-    return ms::Status::OK();
-  }
-  ms::Status DecideUpdate(std::string_view, std::string_view, const ms::Value&, const ms::Value&,
-                          const ms::HookContext&, ms::UpdateBehavior* out) override {
-    *out = ms::UpdateBehavior::kNone;
-    return ms::Status::OK();
-  }
   ms::HookOutcome Call(const ms::HookCall& call) override {
     ms::HookOutcome o;
     switch (call.hook) {

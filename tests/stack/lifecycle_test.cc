@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "fake_providers.h"
+#include "service_fixture.h"
 #include "stack/stack_service.h"
-#include "store/schema.h"
 #include "store/stack_tables.h"
 
 using ms::StackRecord;
@@ -13,37 +13,14 @@ using ms::Status;
 
 namespace {
 
-struct Harness {
-  std::unique_ptr<ms::Database> db;
-  ms::World world;
-  ms::testing::FakeProviders providers;
-  std::unique_ptr<ms::Clock> clock = ms::NewVirtualClock(1700000000000);
-  std::unique_ptr<StackService> service;
-
-  Harness() {
-    REQUIRE(ms::OpenStore(":memory:", &db).ok());
-    ms::OperationContext ctx;
-    ctx.db = db.get();
-    ctx.world = &world;
-    ctx.providers = &providers;
-    ctx.clock = clock.get();
-    service = std::make_unique<StackService>(ctx);
-  }
-
+struct Harness : ms::testing::ServiceFixture<ms::testing::FakeProviders> {
   // create-stack run to the end; returns the stack ID.
   std::string Create(const std::string& name, const std::string& body, const std::string& on_failure = "") {
     ms::CreateStackInput in;
     in.stack_name = name;
     in.template_body = body;
     in.on_failure = on_failure;
-    std::string id;
-    Status s = service->StartCreate(in, &id);
-    INFO(s.message());
-    REQUIRE(s.ok());
-    s = service->Run(id);
-    INFO(s.message());
-    REQUIRE(s.ok());
-    return id;
+    return CreateWith(in);
   }
 
   void Delete(const std::string& name, std::vector<std::string> retain = {}) {

@@ -8,9 +8,9 @@
 #include <map>
 
 #include "fake_providers.h"
+#include "service_fixture.h"
 #include "stack/resource_signals.h"
 #include "stack/stack_service.h"
-#include "store/schema.h"
 #include "store/stack_tables.h"
 
 using ms::StackService;
@@ -34,25 +34,12 @@ struct Signaller : ms::OperationObserver {
   }
 };
 
-struct Harness {
-  std::unique_ptr<ms::Database> db;
-  ms::World world;
-  ms::testing::FakeProviders providers;
-  std::unique_ptr<ms::Clock> clock = ms::NewVirtualClock(kStart);
+struct Harness : ms::testing::ServiceFixture<ms::testing::FakeProviders> {
   Signaller signaller;
-  std::unique_ptr<StackService> service;
 
-  Harness() {
-    REQUIRE(ms::OpenStore(":memory:", &db).ok());
+  Harness() : ServiceFixture(kStart, &signaller) {
     signaller.world = &world;
     signaller.clock = clock.get();
-    ms::OperationContext ctx;
-    ctx.db = db.get();
-    ctx.world = &world;
-    ctx.providers = &providers;
-    ctx.clock = clock.get();
-    ctx.observer = &signaller;
-    service = std::make_unique<StackService>(ctx);
   }
 
   std::string Start(const std::string& name, const std::string& body) {

@@ -27,13 +27,7 @@ struct Harness : update_harness::Harness {
     in.stack_name = name;
     in.template_body = body;
     in.stack_policy_body = policy;
-    std::string id;
-    Status s = service->StartCreate(in, &id);
-    INFO(s.message());
-    REQUIRE(s.ok());
-    s = service->Run(id);
-    INFO(s.message());
-    REQUIRE(s.ok());
+    const std::string id = CreateWith(in);
     REQUIRE(StatusOf(id) == "CREATE_COMPLETE");
     return id;
   }

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "service_fixture.h"
 #include "stack/stack_service.h"
-#include "store/schema.h"
 #include "store/stack_tables.h"
 #include "update_fakes.h"
 
@@ -23,36 +23,14 @@ using ms::StackService;
 using ms::Status;
 using Lines = std::vector<std::string>;
 
-struct Harness {
-  std::unique_ptr<ms::Database> db;
-  ms::World world;
-  ms::testing::UpdFakeProviders providers;
-  std::unique_ptr<ms::Clock> clock = ms::NewVirtualClock(1700000000000);
-  std::unique_ptr<StackService> service;
-
-  Harness() {
-    REQUIRE(ms::OpenStore(":memory:", &db).ok());
-    ms::OperationContext ctx;
-    ctx.db = db.get();
-    ctx.world = &world;
-    ctx.providers = &providers;
-    ctx.clock = clock.get();
-    service = std::make_unique<StackService>(ctx);
-  }
-
+struct Harness : ms::testing::ServiceFixture<ms::testing::UpdFakeProviders> {
   std::string Create(const std::string& name, const std::string& body,
                      std::vector<ms::ParameterInput> params = {}) {
     ms::CreateStackInput in;
     in.stack_name = name;
     in.template_body = body;
     in.parameters = std::move(params);
-    std::string id;
-    Status s = service->StartCreate(in, &id);
-    INFO(s.message());
-    REQUIRE(s.ok());
-    s = service->Run(id);
-    INFO(s.message());
-    REQUIRE(s.ok());
+    const std::string id = CreateWith(in);
     REQUIRE(ms::StackStatusName(Stack(id).status) == std::string("CREATE_COMPLETE"));
     return id;
   }

@@ -17,18 +17,7 @@ using nlohmann::json;
 namespace {
 
 // The fixture's template (kTemplate) plus a second group.
-const char* kMore = R"({
-  "Description": "a network",
-  "Parameters": {"Cidr": {"Type": "String", "Default": "10.0.0.0/16", "Description": "the VPC's range"}},
-  "Resources": {
-    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": {"Ref": "Cidr"}}},
-    "Group": {"Type": "AWS::EC2::SecurityGroup",
-              "Properties": {"GroupDescription": "web", "VpcId": {"Ref": "Vpc"}}},
-    "Group2": {"Type": "AWS::EC2::SecurityGroup",
-               "Properties": {"GroupDescription": "db", "VpcId": {"Ref": "Vpc"}}}
-  },
-  "Outputs": {"VpcId": {"Value": {"Ref": "Vpc"}}}
-})";
+const std::string kMore = TwoGroupsTemplate(/*exported=*/false);
 
 // `aws cloudformation <args>` against the server, its botocore waiters
 // polling every second: deploy asks for a 30 s delay between DescribeStacks

@@ -14,18 +14,7 @@ using nlohmann::json;
 namespace {
 
 // kTemplate plus a second group and the VPC exported as "net-vpc".
-const char* kUpdatedTemplate = R"({
-  "Description": "a network",
-  "Parameters": {"Cidr": {"Type": "String", "Default": "10.0.0.0/16", "Description": "the VPC's range"}},
-  "Resources": {
-    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": {"Ref": "Cidr"}}},
-    "Group": {"Type": "AWS::EC2::SecurityGroup",
-              "Properties": {"GroupDescription": "web", "VpcId": {"Ref": "Vpc"}}},
-    "Group2": {"Type": "AWS::EC2::SecurityGroup",
-               "Properties": {"GroupDescription": "db", "VpcId": {"Ref": "Vpc"}}}
-  },
-  "Outputs": {"VpcId": {"Value": {"Ref": "Vpc"}, "Export": {"Name": "net-vpc"}}}
-})";
+const std::string kUpdatedTemplate = TwoGroupsTemplate(/*exported=*/true);
 
 const char* kImportingTemplate = R"({
   "Resources": {

@@ -79,6 +79,23 @@ inline const char* kTemplate = R"({
   "Outputs": {"VpcId": {"Value": {"Ref": "Vpc"}}}
 })";
 
+// kTemplate plus a second group; `exported`: the VPC exported as "net-vpc".
+inline std::string TwoGroupsTemplate(bool exported) {
+  return std::string(R"({
+  "Description": "a network",
+  "Parameters": {"Cidr": {"Type": "String", "Default": "10.0.0.0/16", "Description": "the VPC's range"}},
+  "Resources": {
+    "Vpc": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": {"Ref": "Cidr"}}},
+    "Group": {"Type": "AWS::EC2::SecurityGroup",
+              "Properties": {"GroupDescription": "web", "VpcId": {"Ref": "Vpc"}}},
+    "Group2": {"Type": "AWS::EC2::SecurityGroup",
+               "Properties": {"GroupDescription": "db", "VpcId": {"Ref": "Vpc"}}}
+  },
+  "Outputs": {"VpcId": {"Value": {"Ref": "Vpc"})") +
+         (exported ? R"(, "Export": {"Name": "net-vpc"})" : "") + R"(}}
+})";
+}
+
 // A `moonstack serve` child process on a free port with a fresh state file;
 // stopped (SIGTERM, then SIGKILL) when the test ends. `extra`: more serve
 // options (--workers 2).

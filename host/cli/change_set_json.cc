@@ -40,13 +40,7 @@ Json DescribeChangeSetJson(const ChangeSetRecord& cs) {
   j["StackName"] = cs.stack_name;
   if (!cs.description.empty()) j["Description"] = cs.description;
   if (!cs.parameters.empty()) {
-    Json params = Json::array();
-    for (const StackParameterValue& p : cs.parameters) {
-      Json pj{{"ParameterKey", p.key}, {"ParameterValue", p.no_echo ? "****" : p.value}};
-      if (!p.resolved_value.empty()) pj["ResolvedValue"] = p.resolved_value;
-      params.push_back(pj);
-    }
-    j["Parameters"] = params;
+    j["Parameters"] = ParametersJson(cs.parameters);
   }
   j["CreationTime"] = CliTimestamp(cs.created_ms);
   j["ExecutionStatus"] = cs.execution_status;
@@ -56,9 +50,7 @@ Json DescribeChangeSetJson(const ChangeSetRecord& cs) {
   j["RollbackConfiguration"] = Json::object();
   j["Capabilities"] = cs.capabilities;
   if (!cs.tags.empty()) {
-    Json tags = Json::array();
-    for (const StackTag& t : cs.tags) tags.push_back(Json{{"Key", t.key}, {"Value", t.value}});
-    j["Tags"] = tags;
+    j["Tags"] = TagsJson(cs.tags);
   }
   Json changes = Json::array();
   for (const ChangeSetResourceChange& c : cs.changes) changes.push_back(ResourceChangeJson(c));

@@ -18,19 +18,29 @@ std::string CliTimestamp(int64_t ms) {
   return t + "000+00:00";
 }
 
+Json ParametersJson(const std::vector<StackParameterValue>& params) {
+  Json out = Json::array();
+  for (const StackParameterValue& p : params) {
+    Json pj{{"ParameterKey", p.key}, {"ParameterValue", p.no_echo ? "****" : p.value}};
+    if (!p.resolved_value.empty()) pj["ResolvedValue"] = p.resolved_value;
+    out.push_back(pj);
+  }
+  return out;
+}
+
+Json TagsJson(const std::vector<StackTag>& tags) {
+  Json out = Json::array();
+  for (const StackTag& t : tags) out.push_back(Json{{"Key", t.key}, {"Value", t.value}});
+  return out;
+}
+
 Json StackJson(const StackRecord& s) {
   Json j;
   j["StackId"] = s.id;
   j["StackName"] = s.name;
   if (!s.description.empty()) j["Description"] = s.description;
   if (!s.parameters.empty()) {
-    Json params = Json::array();
-    for (const StackParameterValue& p : s.parameters) {
-      Json pj{{"ParameterKey", p.key}, {"ParameterValue", p.no_echo ? "****" : p.value}};
-      if (!p.resolved_value.empty()) pj["ResolvedValue"] = p.resolved_value;
-      params.push_back(pj);
-    }
-    j["Parameters"] = params;
+    j["Parameters"] = ParametersJson(s.parameters);
   }
   j["CreationTime"] = CliTimestamp(s.created_ms);
   if (s.deleted_ms != 0) j["DeletionTime"] = CliTimestamp(s.deleted_ms);
@@ -51,9 +61,7 @@ Json StackJson(const StackRecord& s) {
     }
     j["Outputs"] = outputs;
   }
-  Json tags = Json::array();
-  for (const StackTag& t : s.tags) tags.push_back(Json{{"Key", t.key}, {"Value", t.value}});
-  j["Tags"] = tags;
+  j["Tags"] = TagsJson(s.tags);
   j["EnableTerminationProtection"] = s.termination_protection;
   j["DriftInformation"] = Drift("StackDriftStatus");
   return j;

@@ -13,6 +13,10 @@ namespace ms::cli {
 // "2026-11-22T10:28:07.123000+00:00": how the aws CLI prints a timestamp.
 std::string CliTimestamp(int64_t ms);
 
+// Parameters (NoEcho values as "****") and Tags, as stacks and change sets show them.
+Json ParametersJson(const std::vector<StackParameterValue>& params);
+Json TagsJson(const std::vector<StackTag>& tags);
+
 Json StackJson(const StackRecord& s);                    // a member of DescribeStacks' Stacks
 Json StackSummaryJson(const StackRecord& s);             // ListStacks' StackSummaries
 Json EventJson(const StackEvent& e);                     // DescribeStackEvents' StackEvents

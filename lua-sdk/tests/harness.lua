@@ -48,6 +48,21 @@ end
 function H.truthy(v, label) if not v then fail((label or "value") .. " is not truthy: " .. show(v)) end end
 function H.falsy(v, label) if v then fail((label or "value") .. " is not falsy: " .. show(v)) end end
 
+-- Standard base64 of `s` (an instance's UserData, say), with padding.
+function H.base64(s)
+  local a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+  return ((s:gsub(".", function(x)
+    local r, byte = "", x:byte()
+    for i = 8, 1, -1 do r = r .. (byte % 2 ^ i - byte % 2 ^ (i - 1) > 0 and "1" or "0") end
+    return r
+  end) .. "0000"):gsub("%d%d%d?%d?%d?%d?", function(x)
+    if #x < 6 then return "" end
+    local c = 0
+    for i = 1, 6 do c = c + (x:sub(i, i) == "1" and 2 ^ (6 - i) or 0) end
+    return a:sub(c + 1, c + 1)
+  end) .. ({ "", "==", "=" })[#s % 3 + 1])
+end
+
 function H.match(s, pattern, label)
   if type(s) ~= "string" or not s:match(pattern) then
     fail((label and label .. ": " or "") .. show(s) .. " does not match " .. show(pattern))

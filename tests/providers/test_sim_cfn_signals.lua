@@ -6,20 +6,6 @@ local boot = require("sim.ec2.boot_script")
 
 local STACK = "arn:aws:cloudformation:us-east-1:123456789012:stack/web/6a1f0b60-0000-4000-8000-000000000001"
 
-local function b64(s)
-  local a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-  return ((s:gsub(".", function(x)
-    local r, byte = "", x:byte()
-    for i = 8, 1, -1 do r = r .. (byte % 2 ^ i - byte % 2 ^ (i - 1) > 0 and "1" or "0") end
-    return r
-  end) .. "0000"):gsub("%d%d%d?%d?%d?%d?", function(x)
-    if #x < 6 then return "" end
-    local c = 0
-    for i = 1, 6 do c = c + (x:sub(i, i) == "1" and 2 ^ (6 - i) or 0) end
-    return a:sub(c + 1, c + 1)
-  end) .. ({ "", "==", "=" })[#s % 3 + 1])
-end
-
 T.case("SignalResource records one signal per UniqueId, keyed by stack name and logical ID", function()
   local world, sim = fresh()
   world.set_now_ms(5000)
@@ -66,7 +52,7 @@ T.case("cfn-signal --stack S --resource R lines are found in a boot script", fun
   H.same(boot.signalled_resources(script), {
     { stack = "web", resource = "WebServer" }, { stack = STACK, resource = "Group" },
   })
-  H.same(boot.signalled_resources(b64(script)), boot.signalled_resources(script))
+  H.same(boot.signalled_resources(H.base64(script)), boot.signalled_resources(script))
   H.same(boot.signalled_resources("echo no signal --stack a --resource b"), {})
 end)
 
@@ -75,7 +61,7 @@ T.case("an instance whose script runs cfn-signal --resource signals SUCCESS once
   world.set_now_ms(1000)
   local script = "#!/bin/bash\n/opt/aws/bin/cfn-signal -e $? --stack web --resource WebServer --region us-east-1\n"
   local id = sim.call("ec2", "RunInstances", { ImageId = "ami-12345678", MinCount = 1, MaxCount = 1,
-    UserData = b64(script) }).Instances[1].InstanceId
+    UserData = H.base64(script) }).Instances[1].InstanceId
   local c = sim.client().cloudformation
   H.eq(#c.GetResourceSignals({ StackName = "web", LogicalResourceId = "WebServer" }).Signals, 0, "not before boot")
   world.set_now_ms(100000)  -- looked at long after it booted
@@ -95,7 +81,7 @@ T.case("world config ec2.run_user_data = false: no signal", function()
   world.set_now_ms(1000)
   local script = "cfn-signal -e 0 --stack web --resource WebServer\n"
   local id = sim.call("ec2", "RunInstances", { ImageId = "ami-12345678", MinCount = 1, MaxCount = 1,
-    UserData = b64(script) }).Instances[1].InstanceId
+    UserData = H.base64(script) }).Instances[1].InstanceId
   world.set_now_ms(100000)
   sim.call("ec2", "DescribeInstances", { InstanceIds = { id } })
   H.eq(#sim.client().cloudformation.GetResourceSignals({ StackName = "web", LogicalResourceId = "WebServer" }).Signals, 0)

@@ -18,19 +18,7 @@ T.case("an instance whose script runs cfn-signal signals the handle once running
     { StackId = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/u", LogicalResourceId = "Handle" }).Url
   H.truthy(url, "handle url")
   local script = "#!/bin/bash\ncfn-signal -e 0 '" .. url .. "'\n"
-  local b64 = (function(s)
-    local a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    return ((s:gsub(".", function(x)
-      local r, b = "", x:byte()
-      for i = 8, 1, -1 do r = r .. (b % 2 ^ i - b % 2 ^ (i - 1) > 0 and "1" or "0") end
-      return r
-    end) .. "0000"):gsub("%d%d%d?%d?%d?%d?", function(x)
-      if #x < 6 then return "" end
-      local c = 0
-      for i = 1, 6 do c = c + (x:sub(i, i) == "1" and 2 ^ (6 - i) or 0) end
-      return a:sub(c + 1, c + 1)
-    end) .. ({ "", "==", "=" })[#s % 3 + 1])
-  end)(script)
+  local b64 = H.base64(script)
   local id = sim.call("ec2", "RunInstances", { ImageId = "ami-12345678", MinCount = 1, MaxCount = 1,
     UserData = b64 }).Instances[1].InstanceId
   H.eq(#sim.call("cloudformation", "GetWaitConditionSignals", { Handle = url }).Signals, 0, "not before boot")

@@ -109,7 +109,7 @@ Value StackToValue(const StackRecord& s) {
   v.set("retain_resources", Value::StringList(s.retain_resources));
   if (!s.resources_to_skip.empty()) v.set("resources_to_skip", Value::StringList(s.resources_to_skip));
   v.set("imports", Value::StringList(s.imports));
-  if (!s.previous_template_body.empty()) {  // the template itself: column previous_template
+  if (!s.previous_template_body.empty()) {  // the template itself: stack_templates, slot 1
     v.set("previous_parameters", ParametersToValue(s.previous_parameters));
   }
   if (!s.stack_policy_body.empty()) v.set("stack_policy_body", Str(s.stack_policy_body));

@@ -5,15 +5,18 @@
 //   CreateFails: "m"   create fails with reason m (after CreateSeconds)
 //   DeleteFails: "m"   delete fails with reason m
 //   Invalid: "m"       validation fails with m
+//   BlockMs: N         create holds its worker for N real milliseconds
 // Any other property is accepted. Physical IDs are "<LogicalId>-<n>", n
 // counting that logical ID's creates.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "provider/provider.h"
 
@@ -66,6 +69,9 @@ class FakeSession : public ProviderSession {
     return Status::OK();
   }
   HookOutcome Call(const HookCall& call) override {
+    if (const Value* block = call.properties.find("BlockMs"); block && call.hook == Hook::kCreate) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(block->as_integer().value_or(0)));
+    }
     std::lock_guard<std::mutex> l(p_->mu_);
     ++p_->calls_;
     HookOutcome o;

@@ -1,7 +1,7 @@
 // What the stack tests' harnesses share (lifecycle_test.cc,
 // resource_signal_test.cc, update_harness.h): a StackService over an
 // in-memory store, a world and a virtual clock, with the fake providers
-// `Providers`, and create-stack / update-stack run to the end.
+// `Providers`, and create-stack run to the end.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -46,17 +46,6 @@ struct ServiceFixture {
     INFO(s.message());
     REQUIRE(s.ok());
     return id;
-  }
-
-  // update-stack, run to the end (whatever status that is).
-  void UpdateWith(const ms::UpdateStackInput& in) {
-    std::string id;
-    ms::Status s = service->StartUpdate(in, &id);
-    INFO(s.message());
-    REQUIRE(s.ok());
-    s = service->Run(id);
-    INFO(s.message());
-    REQUIRE(s.ok());
   }
 };
 

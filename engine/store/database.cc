@@ -68,7 +68,10 @@ Status Database::Open(const std::string& path, std::unique_ptr<Database>* out) {
   return Status::OK();
 }
 
-Database::~Database() { sqlite3_close(db_); }
+Database::~Database() {
+  cached_.clear();
+  sqlite3_close(db_);
+}
 
 Status Database::Error(std::string_view what) const {
   return Status::Internal("store: " + std::string(sqlite3_errmsg(db_)) + " in: " + std::string(what));
@@ -91,6 +94,19 @@ Status Database::Prepare(std::string_view sql, std::unique_ptr<Statement>* out) 
     return Error(sql);
   }
   out->reset(new Statement(db_, stmt));
+  return Status::OK();
+}
+
+Status Database::Cached(std::string_view sql, Statement** out) {
+  auto it = cached_.find(sql);
+  if (it == cached_.end()) {
+    std::unique_ptr<Statement> st;
+    MS_RETURN_IF_ERROR(Prepare(sql, &st));
+    it = cached_.emplace(std::string(sql), std::move(st)).first;
+  } else {
+    it->second->Reset();  // a step that failed may have left it mid-run
+  }
+  *out = it->second.get();
   return Status::OK();
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -54,6 +55,10 @@ class Database {
 
   Status Exec(std::string_view sql);
   Status Prepare(std::string_view sql, std::unique_ptr<Statement>* out);
+  // The connection's own prepared statement for `sql`, prepared on first use
+  // and reset for reuse: for the statements every checkpoint runs. Valid
+  // while the Database lives.
+  Status Cached(std::string_view sql, Statement** out);
   // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
   Status Transaction(const std::function<Status()>& fn);
   // By default the commit that takes the write-ahead log past 1,000 pages
@@ -75,6 +80,7 @@ class Database {
   Status Error(std::string_view what) const;
   sqlite3* db_;
   std::string path_;
+  std::map<std::string, std::unique_ptr<Statement>, std::less<>> cached_;  // finalized before db_ closes
 };
 
 }  // namespace ms

@@ -221,24 +221,24 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     if (world != nullptr) world_changes = world->TakeChanges();
     if (batch->empty() && world_changes.empty()) return Status::OK();
     wrote = true;
-    std::unique_ptr<Statement> stack, stack_template, drop_exports, add_export, resource, remove, event;
-    MS_RETURN_IF_ERROR(db->Prepare(
+    Statement *stack, *stack_template, *drop_exports, *add_export, *resource, *remove, *event;
+    MS_RETURN_IF_ERROR(db->Cached(
         "INSERT INTO stacks (id, name, deleted, data) VALUES (?1, ?2, ?3, ?4) "
         "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4", &stack));
     // A template is written only when it changed (most stack writes are
     // status changes).
-    MS_RETURN_IF_ERROR(db->Prepare(
+    MS_RETURN_IF_ERROR(db->Cached(
         "INSERT INTO stack_templates (stack_id, slot, body) VALUES (?1, ?2, ?3) "
         "ON CONFLICT (stack_id, slot) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body",
         &stack_template));
-    MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
-    MS_RETURN_IF_ERROR(db->Prepare("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
+    MS_RETURN_IF_ERROR(db->Cached("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
+    MS_RETURN_IF_ERROR(db->Cached("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
                                    &add_export));
-    MS_RETURN_IF_ERROR(db->Prepare(
+    MS_RETURN_IF_ERROR(db->Cached(
         "INSERT INTO resources (stack_id, logical_id, data) VALUES (?1, ?2, ?3) "
         "ON CONFLICT (stack_id, logical_id) DO UPDATE SET data = ?3", &resource));
-    MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM resources WHERE stack_id = ?1 AND logical_id = ?2", &remove));
-    MS_RETURN_IF_ERROR(db->Prepare("INSERT INTO events (stack_id, data) VALUES (?1, ?2)", &event));
+    MS_RETURN_IF_ERROR(db->Cached("DELETE FROM resources WHERE stack_id = ?1 AND logical_id = ?2", &remove));
+    MS_RETURN_IF_ERROR(db->Cached("INSERT INTO events (stack_id, data) VALUES (?1, ?2)", &event));
     for (const StackRecord& st : batch->stacks) {
       const bool deleted = st.status == StackStatus::kDeleteComplete;
       stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());

@@ -30,12 +30,12 @@ Status LoadWorld(Database* db, World* world) {
 }
 
 Status SaveWorldChanges(Database* db, const std::vector<WorldChange>& changes) {
-  std::unique_ptr<Statement> upsert, remove;
-  MS_RETURN_IF_ERROR(db->Prepare(
+  Statement *upsert, *remove;
+  MS_RETURN_IF_ERROR(db->Cached(
       "INSERT INTO world (kind, id, data, refs, live) VALUES (?1, ?2, ?3, ?4, ?5) "
       "ON CONFLICT (kind, id) DO UPDATE SET data = ?3, refs = ?4, live = ?5",
       &upsert));
-  MS_RETURN_IF_ERROR(db->Prepare("DELETE FROM world WHERE kind = ?1 AND id = ?2", &remove));
+  MS_RETURN_IF_ERROR(db->Cached("DELETE FROM world WHERE kind = ?1 AND id = ?2", &remove));
   for (const WorldChange& c : changes) {
     if (c.record) {
       upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.record->data.ToJson());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <random>
 #include <unordered_map>
 
@@ -16,6 +17,7 @@
 #include "stack/update_operation.h"
 #include "store/stack_tables.h"
 #include "template/template.h"
+#include "template/template_cache.h"
 
 namespace ms {
 namespace {
@@ -55,25 +57,27 @@ class Op : public OperationCore {
     // parameters it was never given): no template to load.
     if (stack_.status == StackStatus::kDeleteInProgress && records.empty()) return Status::OK();
 
-    MS_RETURN_IF_ERROR(LoadTemplate(stack_.template_body, &template_));
+    // Through the cache: create-stack's check parsed this very text.
+    MS_RETURN_IF_ERROR(CachedTemplate(stack_.template_body, &template_));
+    const Template& tmpl = *template_;
     std::vector<ParameterInput> given;
     for (const StackParameterValue& p : stack_.parameters) given.push_back({p.key, p.value, false});
-    MS_RETURN_IF_ERROR(ResolveParameters(template_, given, {}, &params_));
+    MS_RETURN_IF_ERROR(ResolveParameters(tmpl, given, {}, &params_));
     pseudo_.account_id = ctx_.account_id;
     pseudo_.region = ctx_.region;
     pseudo_.stack_name = stack_.name;
     pseudo_.stack_id = stack_.id;
-    evaluator_ = std::make_unique<Evaluator>(template_, params_, pseudo_, env_);
+    evaluator_ = std::make_unique<Evaluator>(tmpl, params_, pseudo_, env_);
     MS_RETURN_IF_ERROR(evaluator_->EvaluateConditions());
     DependencyGraph::Inclusion included = [this](const ResourceDecl& r) { return evaluator_->Included(r.condition); };
     ConditionOracle oracle = [this](std::string_view c) -> std::optional<bool> { return evaluator_->ConditionValue(c); };
-    MS_RETURN_IF_ERROR(DependencyGraph::Build(template_, &included, &oracle, &graph_));
+    MS_RETURN_IF_ERROR(DependencyGraph::Build(tmpl, &included, &oracle, &graph_));
 
     // Records the template no longer has (an update that failed before its
     // cleanup removed them): extra nodes after the graph's, deleted first.
     for (const ResourceRecord& r : records) {
-      if (template_.resource_index.count(r.logical_id) == 0 ||
-          !evaluator_->Included(template_.resources[template_.resource_index.at(r.logical_id)].condition)) {
+      if (tmpl.resource_index.count(r.logical_id) == 0 ||
+          !evaluator_->Included(tmpl.resources[tmpl.resource_index.at(r.logical_id)].condition)) {
         ResourceDecl d;
         d.logical_id = r.logical_id;
         d.type = r.type;
@@ -312,7 +316,7 @@ class Op : public OperationCore {
 
   void MaybeFinishCreate() {
     if (failing_ || stack_.status != StackStatus::kCreateInProgress || created_ < graph_.size()) return;
-    Status s = EvaluateOutputs(template_, *evaluator_);
+    Status s = EvaluateOutputs(*template_, *evaluator_);
     if (!s.ok()) {
       EndCreate(s.message());
       return;
@@ -497,7 +501,7 @@ class Op : public OperationCore {
 
   void Settle() override { MaybeEndCreate(); }
 
-  Template template_;
+  std::shared_ptr<const Template> template_;  // shared with the template cache: immutable
   ParameterValues params_;
   PseudoParameters pseudo_;
   std::unique_ptr<Evaluator> evaluator_;

@@ -34,7 +34,8 @@
 // each in its own child) because one run on a shared machine is noisy.
 // --no-fork runs everything in this process (for perf / callgrind; peaks are
 // then still reset per phase but share the heap). --max-concurrency sets the
-// virtual-time runs' calls in flight (default 64, the CLI's default).
+// virtual-time runs' calls in flight (default 64, SchedulerOptions' default; the
+// CLI and serve run 1,024 in flight and one worker per core but one).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -497,7 +498,7 @@ int main(int argc, char** argv) {
   if (do_virtual) {
     std::printf("== virtual time, file store (WAL), light provider, %d workers / %d in flight%s\n",
                 g_virtual_scheduler.workers, g_virtual_scheduler.max_concurrency,
-                g_virtual_scheduler.max_concurrency == ms::SchedulerOptions().max_concurrency ? " (CLI defaults)" : "");
+                g_virtual_scheduler.max_concurrency == ms::SchedulerOptions().max_concurrency ? " (SchedulerOptions defaults)" : "");
     for (int n : sizes) Isolated(fork_it, [n] { RunVirtual(n); });
   }
   if (do_real) {

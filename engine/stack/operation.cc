@@ -159,8 +159,9 @@ class Op : public OperationCore {
         CallCreate(n);
       }
     }
-    for (int i : graph_.order()) TryCreate(nodes_[i]);
-    MaybeFinishCreate();
+    StartInSlices(
+        graph_.order().size(), [this](size_t k) { TryCreate(nodes_[graph_.order()[k]]); },
+        [this] { MaybeFinishCreate(); });
   }
 
   static bool IsCreated(const Node& n) {

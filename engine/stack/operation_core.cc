@@ -99,6 +99,28 @@ void OperationCore::Wait(TrackedResource& r, double seconds, std::function<void(
   });
 }
 
+// A slice is about a millisecond of starting (evaluation, validation,
+// events) and its commit; the first calls go out that much after the
+// phase begins instead of after all of it (a 1,000-resource create: ~15 ms).
+void OperationCore::StartInSlices(size_t n, std::function<void(size_t)> start, std::function<void()> done) {
+  auto phase = std::make_shared<SlicedStart>(SlicedStart{n, 0, std::move(start), std::move(done)});
+  if (ctx_.clock->is_virtual()) phase->slice = n;
+  StartSlice(phase);
+}
+
+void OperationCore::StartSlice(const std::shared_ptr<SlicedStart>& phase) {
+  const size_t end = std::min(phase->n, phase->next + phase->slice);
+  for (; phase->next < end; ++phase->next) phase->start(phase->next);
+  if (phase->next == phase->n) {
+    phase->done();
+    return;
+  }
+  // The pump (commit, then send this slice's calls) is set first, so it
+  // runs before the next slice starts.
+  RequestPump();
+  scheduler_.After(0, [this, phase] { StartSlice(phase); });
+}
+
 // Under a virtual clock no call is in flight once the scheduler has run every
 // callback of a round, so the checkpoint holds the world exactly as the
 // recorded outcomes left it, and one commit serves the whole round.

@@ -83,6 +83,11 @@ class OperationCore {
   void Pump();
   // Starts a wait that keeps the phase open (counted as outstanding).
   void Wait(TrackedResource& r, double seconds, std::function<void()> then);
+  // Starts a wide phase: start(i) for every i < n, then done(). Under a
+  // virtual clock all at once (one round, as the crash tests expect); in
+  // real time in slices, each committed and its calls sent before the next
+  // slice starts, so the workers begin while the rest is still starting.
+  void StartInSlices(size_t n, std::function<void(size_t)> start, std::function<void()> done);
 
   // --- executor hooks ---
   // A queued call of a cancelled resource about to be sent: true when it is
@@ -143,6 +148,15 @@ class OperationCore {
   bool ParseSignals(TrackedResource& r, const ResourceDecl& decl, const Evaluator& ev, bool* has);
   void CheckSignals(TrackedResource& r);
   void StopSignalWait(TrackedResource& r);
+
+  struct SlicedStart {
+    size_t n;
+    size_t next;
+    std::function<void(size_t)> start;
+    std::function<void()> done;
+    size_t slice = 128;  // about a millisecond of starting and its commit
+  };
+  void StartSlice(const std::shared_ptr<SlicedStart>& phase);
 
   struct Queued {
     TrackedResource* res;

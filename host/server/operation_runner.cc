@@ -1,6 +1,7 @@
 #include "server/operation_runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 
 #include "store/schema.h"
@@ -97,12 +98,32 @@ void OperationRunner::Enqueue(const std::string& stack_name, const std::string& 
   cv_.notify_one();
 }
 
+// The log's copy into the database (the connections do not checkpoint on
+// their own, see Start) waits until this thread has had no operation for a
+// moment: right after an operation the client is polling for its final
+// status, and on a small machine the copy would compete with that request.
+// An operation that keeps finding another one queued still checkpoints
+// every few operations, so the log cannot grow without bound.
 void OperationRunner::Loop(Database* db) {
+  constexpr auto kCheckpointWhenIdleFor = std::chrono::milliseconds(200);
+  constexpr int kMaxOperationsBetweenCheckpoints = 8;
+  int unchecked = 0;  // operations since this connection's last checkpoint
   while (true) {
     Job job;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      auto ready = [this] { return stopping_ || !queue_.empty(); };
+      if (unchecked > 0) {
+        const bool next_waiting =
+            unchecked < kMaxOperationsBetweenCheckpoints && cv_.wait_for(lock, kCheckpointWhenIdleFor, ready);
+        if (!next_waiting) {
+          lock.unlock();
+          Checkpoint(db);
+          unchecked = 0;
+          lock.lock();
+        }
+      }
+      cv_.wait(lock, ready);
       if (stopping_) return;
       job = queue_.front();
       queue_.pop_front();
@@ -115,11 +136,13 @@ void OperationRunner::Loop(Database* db) {
     // (the store, an illegal transition): nobody is waiting on the call, so log it.
     if (!s.ok()) std::cerr << "moonstack serve: operation on " << job.stack_id << " failed: " << s.message() << "\n";
     Release(job.stack_name);
-    // The operation's final status is committed: the log's copy into the
-    // database (every connection's, see Start) costs no request its time.
-    s = db->CheckpointWal();
-    if (!s.ok()) std::cerr << "moonstack serve: " << s.message() << "\n";
+    ++unchecked;
   }
+}
+
+void OperationRunner::Checkpoint(Database* db) {
+  Status s = db->CheckpointWal();
+  if (!s.ok()) std::cerr << "moonstack serve: " << s.message() << "\n";
 }
 
 }  // namespace ms::server

@@ -83,6 +83,7 @@ class OperationRunner {
   };
 
   void Loop(Database* db);
+  static void Checkpoint(Database* db);  // the log into the database; errors are logged
   void ReleaseLocked(const std::string& stack_name);
 
   OperationContext ctx_;

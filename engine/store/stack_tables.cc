@@ -66,6 +66,22 @@ Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
   }
 }
 
+// The key events and resources name the stack ?1 (an ID) by; NULL (no
+// rows) for a stack that is not stored.
+constexpr const char* kKeyOfStack = "(SELECT stack_key FROM stacks WHERE id = ?1)";
+
+Status StackKey(Database* db, const std::string& stack_id, int64_t* key) {
+  Statement* st;
+  MS_RETURN_IF_ERROR(db->Cached("SELECT stack_key FROM stacks WHERE id = ?1", &st));
+  st->Bind(1, stack_id);
+  bool row = false;
+  MS_RETURN_IF_ERROR(st->Step(&row));
+  if (!row) return Status::Internal("store: rows for stack " + stack_id + ", which is not stored");
+  *key = st->Int(0);
+  st->Reset();
+  return Status::OK();
+}
+
 // Crash tests: MOONSTACK_CRASH_AFTER_COMMITS=N kills the process with
 // SIGKILL right after its Nth checkpoint, so recovery can be tested at every
 // point a crash can leave the store in.
@@ -223,7 +239,8 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     wrote = true;
     Statement *stack, *stack_template, *drop_exports, *add_export, *resource, *remove, *event;
     MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT INTO stacks (id, name, deleted, data) VALUES (?1, ?2, ?3, ?4) "
+        "INSERT INTO stacks (id, name, deleted, data, stack_key) "
+        "VALUES (?1, ?2, ?3, ?4, (SELECT COALESCE(MAX(stack_key), 0) + 1 FROM stacks)) "
         "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4", &stack));
     // A template is written only when it changed (most stack writes are
     // status changes).
@@ -235,10 +252,19 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     MS_RETURN_IF_ERROR(db->Cached("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
                                    &add_export));
     MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT INTO resources (stack_id, logical_id, data) VALUES (?1, ?2, ?3) "
-        "ON CONFLICT (stack_id, logical_id) DO UPDATE SET data = ?3", &resource));
-    MS_RETURN_IF_ERROR(db->Cached("DELETE FROM resources WHERE stack_id = ?1 AND logical_id = ?2", &remove));
-    MS_RETURN_IF_ERROR(db->Cached("INSERT INTO events (stack_id, data) VALUES (?1, ?2)", &event));
+        "INSERT INTO resources (stack, logical_id, data) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (stack, logical_id) DO UPDATE SET data = ?3", &resource));
+    MS_RETURN_IF_ERROR(db->Cached("DELETE FROM resources WHERE stack = ?1 AND logical_id = ?2", &remove));
+    MS_RETURN_IF_ERROR(db->Cached("INSERT INTO events (stack, data) VALUES (?1, ?2)", &event));
+    // Events and resources name their stack by its key (schema 6); a batch
+    // is nearly always one stack's, so the last lookup is kept.
+    std::string keyed_id;
+    int64_t key = 0;
+    auto key_of = [&](const std::string& stack_id) -> Status {
+      if (key != 0 && stack_id == keyed_id) return Status::OK();
+      keyed_id = stack_id;
+      return StackKey(db, stack_id, &key);
+    };
     for (const StackRecord& st : batch->stacks) {
       const bool deleted = st.status == StackStatus::kDeleteComplete;
       stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
@@ -262,17 +288,20 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       }
     }
     for (const ResourceRecord& r : batch->resources) {
-      resource->Bind(1, r.stack_id).Bind(2, r.logical_id).Bind(3, ResourceJson(r));
+      MS_RETURN_IF_ERROR(key_of(r.stack_id));
+      resource->Bind(1, key).Bind(2, r.logical_id).Bind(3, ResourceJson(r));
       MS_RETURN_IF_ERROR(resource->Step());
       resource->Reset();
     }
     for (const auto& [stack_id, logical_id] : batch->removed_resources) {
-      remove->Bind(1, stack_id).Bind(2, logical_id);
+      MS_RETURN_IF_ERROR(key_of(stack_id));
+      remove->Bind(1, key).Bind(2, logical_id);
       MS_RETURN_IF_ERROR(remove->Step());
       remove->Reset();
     }
     for (StackEvent& e : batch->events) {
-      event->Bind(1, e.stack_id).Bind(2, EventJson(e));
+      MS_RETURN_IF_ERROR(key_of(e.stack_id));
+      event->Bind(1, key).Bind(2, EventJson(e));
       MS_RETURN_IF_ERROR(event->Step());
       event->Reset();
     }
@@ -329,13 +358,14 @@ Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, 
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out) {
   std::unique_ptr<Statement> st;
   // Counted first: growing the vector would move every record ~log2(n) times.
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT COUNT(*) FROM resources WHERE stack_id = ?1", &st));
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT COUNT(*) FROM resources WHERE stack = " + std::string(kKeyOfStack), &st));
   st->Bind(1, stack_id);
   bool counted = false;
   MS_RETURN_IF_ERROR(st->Step(&counted));
   if (counted) out->reserve(out->size() + static_cast<size_t>(st->Int(0)));
   // resources_by_stack gives the rows in rowid order (schema.cc, migration 4).
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM resources WHERE stack_id = ?1 ORDER BY rowid", &st));
+  MS_RETURN_IF_ERROR(
+      db->Prepare("SELECT data FROM resources WHERE stack = " + std::string(kKeyOfStack) + " ORDER BY rowid", &st));
   st->Bind(1, stack_id);
   for (;;) {
     bool row = false;
@@ -351,7 +381,8 @@ Status LoadResources(Database* db, const std::string& stack_id, std::vector<Reso
 
 Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT seq, data FROM events WHERE stack_id = ?1 ORDER BY seq DESC", &st));
+  MS_RETURN_IF_ERROR(
+      db->Prepare("SELECT seq, data FROM events WHERE stack = " + std::string(kKeyOfStack) + " ORDER BY seq DESC", &st));
   st->Bind(1, stack_id);
   for (;;) {
     bool row = false;

@@ -108,7 +108,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 5)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 6)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {
@@ -220,3 +220,127 @@ TEST_CASE("store: a stack's templates are rows of their own; older rows still re
   CHECK(back.previous_template_body == "legacy");
 }
 
+
+TEST_CASE("store: schema 6 names a row's stack by its key; a schema-5 state file migrates", "[store]") {
+  const std::string path = std::filesystem::temp_directory_path() / "moonstack_store_schema5.db";
+  std::filesystem::remove(path);
+  const std::string a = "arn:aws:cloudformation:us-east-1:1:stack/a/1", b = "arn:aws:cloudformation:us-east-1:1:stack/b/2";
+  ms::StackRecord sa;
+  sa.id = a;
+  sa.name = "a";
+  sa.status = ms::StackStatus::kCreateComplete;
+  const std::string stack_a = ms::StackToValue(sa).ToJson();
+  {
+    // The tables as schema 5 left them, with rows in it: a's resources were
+    // added Z then A (their order is kept), b has one of each.
+    std::unique_ptr<ms::Database> db;
+    REQUIRE(ms::Database::Open(path, &db).ok());
+    REQUIRE(db->Exec(
+        "CREATE TABLE world (kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, refs TEXT NOT NULL,"
+        "  live INTEGER NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;"
+        "CREATE TABLE stacks (id TEXT PRIMARY KEY, name TEXT NOT NULL, deleted INTEGER NOT NULL, data TEXT NOT NULL);"
+        "CREATE INDEX stacks_by_name ON stacks (name, deleted);"
+        "CREATE TABLE resources (stack_id TEXT NOT NULL, logical_id TEXT NOT NULL, data TEXT NOT NULL,"
+        "  UNIQUE (stack_id, logical_id));"
+        "CREATE TABLE events (seq INTEGER PRIMARY KEY, stack_id TEXT NOT NULL, data TEXT NOT NULL);"
+        "CREATE INDEX events_by_stack ON events (stack_id, seq);"
+        "CREATE TABLE exports (name TEXT PRIMARY KEY, stack_id TEXT NOT NULL, value TEXT NOT NULL);"
+        "CREATE TABLE change_sets (id TEXT PRIMARY KEY, stack_id TEXT NOT NULL, name TEXT NOT NULL,"
+        "  data TEXT NOT NULL, template TEXT NOT NULL);"
+        "CREATE INDEX change_sets_by_stack ON change_sets (stack_id, name);"
+        "CREATE INDEX resources_by_stack ON resources (stack_id);"
+        "CREATE TABLE stack_templates (stack_id TEXT NOT NULL, slot INTEGER NOT NULL, body TEXT NOT NULL,"
+        "  UNIQUE (stack_id, slot));").ok());
+    std::unique_ptr<ms::Statement> st;
+    REQUIRE(db->Prepare("INSERT INTO stacks (id, name, deleted, data) VALUES (?1, ?2, 0, ?3)", &st).ok());
+    for (const std::string& id : {a, b}) {
+      st->Bind(1, id).Bind(2, id == a ? "a" : "b").Bind(3, stack_a);
+      REQUIRE(st->Step().ok());
+      st->Reset();
+    }
+    REQUIRE(db->Prepare("INSERT INTO resources (stack_id, logical_id, data) VALUES (?1, ?2, ?3)", &st).ok());
+    for (auto [stack, lid] : {std::pair{a, "Z"}, {b, "B"}, {a, "A"}}) {
+      st->Bind(1, stack).Bind(2, lid).Bind(3, std::string(R"({"logical_id":")") + lid +
+                                                  R"(","type":"T","status":"CREATE_COMPLETE","updated_ms":1})");
+      REQUIRE(st->Step().ok());
+      st->Reset();
+    }
+    REQUIRE(db->Prepare("INSERT INTO events (seq, stack_id, data) VALUES (?1, ?2, ?3)", &st).ok());
+    for (auto [seq, stack] : {std::pair{int64_t{1}, a}, {int64_t{2}, b}, {int64_t{3}, a}}) {
+      st->Bind(1, seq).Bind(2, stack).Bind(3, R"({"event_id":"e)" + std::to_string(seq) +
+                                                  R"(","logical_id":"x","status":"CREATE_COMPLETE"})");
+      REQUIRE(st->Step().ok());
+      st->Reset();
+    }
+    REQUIRE(db->SetUserVersion(5).ok());
+  }
+  std::unique_ptr<ms::Database> db;
+  REQUIRE(ms::OpenStore(path, &db).ok());
+  std::vector<ms::ResourceRecord> resources;
+  REQUIRE(ms::LoadResources(db.get(), a, &resources).ok());
+  REQUIRE(resources.size() == 2);
+  CHECK(resources[0].logical_id == "Z");  // the order they were added in
+  CHECK(resources[1].logical_id == "A");
+  CHECK(resources[0].stack_id == a);
+  std::vector<ms::StackEvent> events;
+  REQUIRE(ms::LoadEvents(db.get(), a, &events).ok());
+  REQUIRE(events.size() == 2);
+  CHECK(events[0].seq == 3);  // newest first
+  CHECK(events[0].event_id == "e3");
+  CHECK(events[1].seq == 1);
+  CHECK(events[0].stack_id == a);
+
+  // New rows after the migration: b's go under b's key, a new stack gets a
+  // key of its own, and nothing is found for a stack that is not stored.
+  ms::StoreBatch batch;
+  ms::StackRecord c = sa;
+  c.id = "arn:aws:cloudformation:us-east-1:1:stack/c/3";
+  c.name = "c";
+  batch.stacks.push_back(c);
+  ms::StackEvent e;
+  e.stack_id = c.id;
+  e.event_id = "c1";
+  e.status = "CREATE_IN_PROGRESS";
+  batch.events.push_back(e);
+  e.stack_id = b;
+  e.event_id = "b2";
+  batch.events.push_back(e);
+  ms::ResourceRecord r;
+  r.stack_id = c.id;
+  r.logical_id = "C";
+  r.type = "T";
+  batch.resources.push_back(r);
+  REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
+  events.clear();
+  REQUIRE(ms::LoadEvents(db.get(), b, &events).ok());
+  REQUIRE(events.size() == 2);
+  CHECK(events[0].event_id == "b2");
+  CHECK(events[1].event_id == "e2");
+  events.clear();
+  REQUIRE(ms::LoadEvents(db.get(), c.id, &events).ok());
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].event_id == "c1");
+  resources.clear();
+  REQUIRE(ms::LoadResources(db.get(), c.id, &resources).ok());
+  REQUIRE(resources.size() == 1);
+  CHECK(resources[0].logical_id == "C");
+  std::unique_ptr<ms::Statement> keys;
+  REQUIRE(db->Prepare("SELECT stack_key FROM stacks ORDER BY stack_key", &keys).ok());
+  std::vector<int64_t> seen;
+  for (bool row = true; row;) {
+    REQUIRE(keys->Step(&row).ok());
+    if (row) seen.push_back(keys->Int(0));
+  }
+  CHECK(seen == std::vector<int64_t>{1, 2, 3});
+  events.clear();
+  REQUIRE(ms::LoadEvents(db.get(), "arn:aws:cloudformation:us-east-1:1:stack/none/0", &events).ok());
+  CHECK(events.empty());
+
+  // A row for a stack that is not stored is an error, not a row nobody finds.
+  batch.events = {e};
+  batch.events[0].stack_id = "arn:aws:cloudformation:us-east-1:1:stack/none/0";
+  ms::Status s = ms::CommitBatch(db.get(), nullptr, &batch);
+  CHECK(s.message() == "store: rows for stack arn:aws:cloudformation:us-east-1:1:stack/none/0, which is not stored");
+  db.reset();
+  std::filesystem::remove(path);
+}

@@ -194,7 +194,10 @@ class LuaProviderSession : public ProviderSession {
                   Value* coerced) override {
     const Loaded* p = Find(type);
     if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
-    Value c = ContextValue(ctx);
+    // Declaration:validate reads only the logical ID (AWS's messages name
+    // the resource), and it runs once per resource on the operation's
+    // thread: the whole ctx would be built and marshalled for nothing.
+    Value c = Value::MakeMap({{"logical_id", Value::String(ctx.logical_id)}});
     world_->set_now_ms(ctx.now_ms);
     CallResult r = rt_->CallField(host_, "validate", {p->decl, properties, c});
     if (!r.ok()) return Status::Validation(r.error->message);

@@ -582,18 +582,23 @@ function Declaration:validate(props, ctx)
   local by_name = rawget(self, "_by_name")
 
   if self.additional_properties == nil then
-    for _, k in ipairs(values.sorted_keys(props)) do
-      if not by_name[k] then invalid(msg.unsupported_property(k)) end
+    -- The first undeclared one in key order (all keys are strings here),
+    -- without sorting them all: this runs for every resource.
+    local unsupported
+    for k in pairs(props) do
+      if not by_name[k] and (unsupported == nil or k < unsupported) then unsupported = k end
     end
+    if unsupported ~= nil then invalid(msg.unsupported_property(unsupported)) end
   end
 
-  local missing = {}
+  local missing  -- made only when one is missing
   for _, p in ipairs(self.properties) do
     if p.required and values.is_absent(props[p.name]) then
+      missing = missing or {}
       missing[#missing + 1] = msg.required_key("#", p.name)
     end
   end
-  if #missing > 0 then invalid(msg.schema(lid, table.concat(missing, "\n"))) end
+  if missing then invalid(msg.schema(lid, table.concat(missing, "\n"))) end
 
   local out = {}
   for _, p in ipairs(self.properties) do

@@ -57,14 +57,20 @@ function S.seed(seed)
   world.atomic(function() world.put("sim", "ids", ids.new(seed):state()) end)
 end
 
+local loaded = {}  -- service name -> module: every action looks its service up
+
 local function service(name)
-  local ok, mod = pcall(require, "sim." .. name)
+  local mod = loaded[name]
+  if mod then return mod end
+  local ok
+  ok, mod = pcall(require, "sim." .. name)
   if not ok then
     if type(mod) == "string" and mod:find("module 'sim%." .. name .. "' not found", 1, false) then
       S.fail("Unknown service " .. name, "UnknownService")
     end
     error(mod, 0)
   end
+  loaded[name] = mod
   return mod
 end
 

@@ -33,12 +33,13 @@ local function tag_list(map)
   return out
 end
 
+local STACK_NAME_TAG = SYSTEM_PREFIX .. "stack-name"
+local LOGICAL_ID_TAG = SYSTEM_PREFIX .. "logical-id"
+local STACK_ID_TAG = SYSTEM_PREFIX .. "stack-id"
+
 local function system_tags(ctx)
-  local t = {
-    [SYSTEM_PREFIX .. "stack-name"] = ctx.stack_name,
-    [SYSTEM_PREFIX .. "logical-id"] = ctx.logical_id,
-  }
-  if ctx.stack_id then t[SYSTEM_PREFIX .. "stack-id"] = ctx.stack_id end
+  local t = { [STACK_NAME_TAG] = ctx.stack_name, [LOGICAL_ID_TAG] = ctx.logical_id }
+  if ctx.stack_id then t[STACK_ID_TAG] = ctx.stack_id end
   return t
 end
 

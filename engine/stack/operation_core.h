@@ -154,9 +154,9 @@ class OperationCore {
     size_t next;
     std::function<void(size_t)> start;
     std::function<void()> done;
-    size_t slice = 128;  // about a millisecond of starting and its commit
   };
-  void StartSlice(const std::shared_ptr<SlicedStart>& phase);
+  static constexpr size_t kFirstSlice = 32, kSlice = 128;
+  void StartSlice(const std::shared_ptr<SlicedStart>& phase, size_t slice);
 
   struct Queued {
     TrackedResource* res;

@@ -287,12 +287,15 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
         add_export->Reset();
       }
     }
-    for (const ResourceRecord& r : batch->resources) {
+    auto upsert = [&](const ResourceRecord& r) -> Status {
       MS_RETURN_IF_ERROR(key_of(r.stack_id));
       resource->Bind(1, key).Bind(2, r.logical_id).Bind(3, ResourceJson(r));
       MS_RETURN_IF_ERROR(resource->Step());
       resource->Reset();
-    }
+      return Status::OK();
+    };
+    for (const ResourceRecord& r : batch->resources) MS_RETURN_IF_ERROR(upsert(r));
+    for (const ResourceRecord* r : batch->resource_refs) MS_RETURN_IF_ERROR(upsert(*r));
     for (const auto& [stack_id, logical_id] : batch->removed_resources) {
       MS_RETURN_IF_ERROR(key_of(stack_id));
       remove->Bind(1, key).Bind(2, logical_id);

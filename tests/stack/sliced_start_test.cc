@@ -104,8 +104,8 @@ TEST_CASE("real time: a wide create sends its first calls before the last resour
   Wide w(ms::NewRealClock());
   const std::string id = w.Create(WideTemplate(400));
   CHECK(w.Stack(id).status == ms::StackStatus::kCreateComplete);
-  // The first slice (128 resources) is committed and its calls sent first.
-  CHECK(w.watcher.started_at_first_call == 128);
+  // The first slice (32 resources) is committed and its calls sent first.
+  CHECK(w.watcher.started_at_first_call == 32);
   const std::vector<ms::StackEvent> events = w.Events(id);
   CHECK(events.size() == 400 * 3 + 2);
   CHECK(Count(events, "CREATE_IN_PROGRESS", "") == 400);  // the stack's own says "User Initiated"

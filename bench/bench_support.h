@@ -113,7 +113,8 @@ struct TempStore {
 
   int64_t Events(const std::string& stack_id) {
     std::unique_ptr<ms::Statement> st;
-    Die(db->Prepare("SELECT COUNT(*) FROM events WHERE stack_id = ?1", &st), "count events");
+    Die(db->Prepare("SELECT COUNT(*) FROM events WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", &st),
+        "count events");
     st->Bind(1, stack_id);
     bool row = false;
     Die(st->Step(&row), "count events");

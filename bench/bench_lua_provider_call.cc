@@ -5,21 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "lua/provider_host.h"
+#include "lua_bench_support.h"
 
 int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
-  ms::lua::ProviderPaths paths;
-  paths.sdk_dir = std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk";
-  paths.dirs = {std::string(MOONSTACK_SOURCE_DIR) + "/bench/providers"};
-  std::unique_ptr<ms::lua::LuaProviderRuntime> rt;
-  ms::Status s = ms::lua::LuaProviderRuntime::Create(paths, ms::lua::Limits(), &rt);
-  std::unique_ptr<ms::ProviderSession> session;
-  if (s.ok()) s = rt->NewSession(&session);
-  if (!s.ok()) {
-    std::fprintf(stderr, "%s\n", s.message().c_str());
-    return 1;
-  }
+  bench::LuaProviders lua = bench::OpenLuaProviders("bench/providers");
+  ms::ProviderSession* session = lua.session.get();
 
   ms::HookCall call;
   call.hook = ms::Hook::kCreate;

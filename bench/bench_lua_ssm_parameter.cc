@@ -15,21 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "lua/provider_host.h"
+#include "lua_bench_support.h"
 
 int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
-  ms::lua::ProviderPaths paths;
-  paths.sdk_dir = std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk";
-  paths.dirs = {std::string(MOONSTACK_SOURCE_DIR) + "/providers"};
-  std::unique_ptr<ms::lua::LuaProviderRuntime> rt;
-  ms::Status s = ms::lua::LuaProviderRuntime::Create(paths, ms::lua::Limits(), &rt);
-  std::unique_ptr<ms::ProviderSession> session;
-  if (s.ok()) s = rt->NewSession(&session);
-  if (!s.ok()) {
-    std::fprintf(stderr, "%s\n", s.message().c_str());
-    return 1;
-  }
+  bench::LuaProviders lua = bench::OpenLuaProviders("providers");
+  ms::ProviderSession* session = lua.session.get();
 
   const int n = argc > 1 ? std::atoi(argv[1]) : 5000;
   if (n < 1) {
@@ -70,12 +61,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "create failed: %s\n", o.diagnostic.c_str());
       return 1;
     }
-    if (i % 128 == 127) rt->world()->TakeChanges();
+    if (i % 128 == 127) lua.runtime->world()->TakeChanges();
   }
   auto t2 = Clock::now();
   auto us = [n](Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count() / n; };
   std::printf("bench_lua_ssm_parameter: %d AWS::SSM::Parameter resources: Validate %.2f us, create %.2f us each "
               "(world records: %zu)\n",
-              n, us(t1 - t0), us(t2 - t1), rt->world()->size());
+              n, us(t1 - t0), us(t2 - t1), lua.runtime->world()->size());
   return 0;
 }

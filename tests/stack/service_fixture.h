@@ -25,7 +25,10 @@ struct ServiceFixture {
 
   // `observer` may be a member of the derived harness (only its address is kept).
   explicit ServiceFixture(int64_t start_ms = 1700000000000, ms::OperationObserver* observer = nullptr)
-      : clock(ms::NewVirtualClock(start_ms)) {
+      : ServiceFixture(ms::NewVirtualClock(start_ms), observer, ms::SchedulerOptions()) {}
+  // Any clock (a real one: the real-time tests) and scheduler.
+  ServiceFixture(std::unique_ptr<ms::Clock> c, ms::OperationObserver* observer, ms::SchedulerOptions scheduler)
+      : clock(std::move(c)) {
     REQUIRE(ms::OpenStore(":memory:", &db).ok());
     ms::OperationContext ctx;
     ctx.db = db.get();
@@ -33,6 +36,7 @@ struct ServiceFixture {
     ctx.providers = &providers;
     ctx.clock = clock.get();
     ctx.observer = observer;
+    ctx.scheduler = scheduler;
     service = std::make_unique<ms::StackService>(ctx);
   }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fake_providers.h"
+#include "service_fixture.h"
 #include "stack/observer.h"
 #include "stack/stack_service.h"
 #include "store/schema.h"
@@ -43,37 +44,17 @@ struct FirstCallWatcher : ms::OperationObserver {
   }
 };
 
-struct Wide {
-  std::unique_ptr<ms::Database> db;
-  ms::World world;
-  ms::testing::FakeProviders providers;
-  std::unique_ptr<ms::Clock> clock;
+struct Wide : ms::testing::ServiceFixture<ms::testing::FakeProviders> {
   FirstCallWatcher watcher;
-  std::unique_ptr<ms::StackService> service;
 
-  explicit Wide(std::unique_ptr<ms::Clock> c) : clock(std::move(c)) {
-    REQUIRE(ms::OpenStore(":memory:", &db).ok());
-    ms::OperationContext ctx;
-    ctx.db = db.get();
-    ctx.world = &world;
-    ctx.providers = &providers;
-    ctx.clock = clock.get();
-    ctx.observer = &watcher;
-    ctx.scheduler.workers = 2;
-    ctx.scheduler.max_concurrency = 1024;
-    service = std::make_unique<ms::StackService>(ctx);
-  }
+  explicit Wide(std::unique_ptr<ms::Clock> c)
+      : ServiceFixture(std::move(c), &watcher, ms::SchedulerOptions{/*workers=*/2, /*max_concurrency=*/1024}) {}
 
   std::string Create(const std::string& body) {
     ms::CreateStackInput in;
     in.stack_name = "wide";
     in.template_body = body;
-    std::string id;
-    REQUIRE(service->StartCreate(in, &id).ok());
-    ms::Status s = service->Run(id);
-    INFO(s.message());
-    REQUIRE(s.ok());
-    return id;
+    return CreateWith(in);
   }
 
   ms::StackRecord Stack(const std::string& id) {

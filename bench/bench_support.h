@@ -113,7 +113,7 @@ struct TempStore {
 
   int64_t Events(const std::string& stack_id) {
     std::unique_ptr<ms::Statement> st;
-    Die(db->Prepare("SELECT COUNT(*) FROM events WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", &st),
+    Die(db->Prepare("SELECT COUNT(*) FROM events WHERE stack = " + std::string(ms::kStackKeyOfId), &st),
         "count events");
     st->Bind(1, stack_id);
     bool row = false;

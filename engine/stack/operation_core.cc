@@ -325,7 +325,7 @@ bool OperationCore::CheckpointDue() {
 
 Status OperationCore::Flush() {
   for (TrackedResource* r : dirty_) {
-    batch_.resource_refs.push_back(&r->rec);  // committed below, on this thread
+    batch_.resources.push_back(&r->rec);  // committed below, on this thread
     r->dirty = false;
   }
   dirty_.clear();

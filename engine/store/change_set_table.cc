@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "store/record_json.h"
+#include "store/schema.h"
 
 namespace ms {
 
@@ -146,8 +147,8 @@ Status FindChangeSet(Database* db, const std::string& stack_id, const std::strin
 
 Status LatestStackEventSeq(Database* db, const std::string& stack_id, int64_t* seq) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare(
-      "SELECT COALESCE(MAX(seq), 0) FROM events WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", &st));
+  MS_RETURN_IF_ERROR(
+      db->Prepare("SELECT COALESCE(MAX(seq), 0) FROM events WHERE stack = " + std::string(kStackKeyOfId), &st));
   st->Bind(1, stack_id);
   bool row = false;
   MS_RETURN_IF_ERROR(st->Step(&row));

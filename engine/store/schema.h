@@ -11,6 +11,10 @@ namespace ms {
 // Applies the migrations `db` has not seen yet, in one transaction.
 Status MigrateSchema(Database* db);
 
+// SQL for the key (schema 6) by which events and resources name the stack
+// whose ID is bound to ?1; NULL, so no rows, when that stack is not stored.
+inline constexpr const char* kStackKeyOfId = "(SELECT stack_key FROM stacks WHERE id = ?1)";
+
 // Opens the state file at `path` (creating it) with the current schema.
 Status OpenStore(const std::string& path, std::unique_ptr<Database>* out);
 

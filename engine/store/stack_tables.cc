@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "store/record_json.h"
+#include "store/schema.h"
 #include "store/world_table.h"
 #include "template/parse.h"
 
@@ -65,10 +66,6 @@ Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
     out->push_back(std::move(s));
   }
 }
-
-// The key events and resources name the stack ?1 (an ID) by; NULL (no
-// rows) for a stack that is not stored.
-constexpr const char* kKeyOfStack = "(SELECT stack_key FROM stacks WHERE id = ?1)";
 
 Status StackKey(Database* db, const std::string& stack_id, int64_t* key) {
   Statement* st;
@@ -287,15 +284,12 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
         add_export->Reset();
       }
     }
-    auto upsert = [&](const ResourceRecord& r) -> Status {
-      MS_RETURN_IF_ERROR(key_of(r.stack_id));
-      resource->Bind(1, key).Bind(2, r.logical_id).Bind(3, ResourceJson(r));
+    for (const ResourceRecord* r : batch->resources) {
+      MS_RETURN_IF_ERROR(key_of(r->stack_id));
+      resource->Bind(1, key).Bind(2, r->logical_id).Bind(3, ResourceJson(*r));
       MS_RETURN_IF_ERROR(resource->Step());
       resource->Reset();
-      return Status::OK();
-    };
-    for (const ResourceRecord& r : batch->resources) MS_RETURN_IF_ERROR(upsert(r));
-    for (const ResourceRecord* r : batch->resource_refs) MS_RETURN_IF_ERROR(upsert(*r));
+    }
     for (const auto& [stack_id, logical_id] : batch->removed_resources) {
       MS_RETURN_IF_ERROR(key_of(stack_id));
       remove->Bind(1, key).Bind(2, logical_id);
@@ -361,14 +355,15 @@ Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, 
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out) {
   std::unique_ptr<Statement> st;
   // Counted first: growing the vector would move every record ~log2(n) times.
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT COUNT(*) FROM resources WHERE stack = " + std::string(kKeyOfStack), &st));
+  MS_RETURN_IF_ERROR(
+      db->Prepare("SELECT COUNT(*) FROM resources WHERE stack = " + std::string(kStackKeyOfId), &st));
   st->Bind(1, stack_id);
   bool counted = false;
   MS_RETURN_IF_ERROR(st->Step(&counted));
   if (counted) out->reserve(out->size() + static_cast<size_t>(st->Int(0)));
   // resources_by_stack gives the rows in rowid order (schema.cc, migration 4).
   MS_RETURN_IF_ERROR(
-      db->Prepare("SELECT data FROM resources WHERE stack = " + std::string(kKeyOfStack) + " ORDER BY rowid", &st));
+      db->Prepare("SELECT data FROM resources WHERE stack = " + std::string(kStackKeyOfId) + " ORDER BY rowid", &st));
   st->Bind(1, stack_id);
   for (;;) {
     bool row = false;
@@ -384,8 +379,8 @@ Status LoadResources(Database* db, const std::string& stack_id, std::vector<Reso
 
 Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(
-      db->Prepare("SELECT seq, data FROM events WHERE stack = " + std::string(kKeyOfStack) + " ORDER BY seq DESC", &st));
+  MS_RETURN_IF_ERROR(db->Prepare(
+      "SELECT seq, data FROM events WHERE stack = " + std::string(kStackKeyOfId) + " ORDER BY seq DESC", &st));
   st->Bind(1, stack_id);
   for (;;) {
     bool row = false;

@@ -21,17 +21,14 @@ namespace ms {
 
 struct StoreBatch {
   std::vector<StackRecord> stacks;       // upserted whole
-  std::vector<ResourceRecord> resources;  // upserted whole
   // Upserted whole as they are when CommitBatch runs, without a copy: the
-  // caller keeps them alive and unchanged until then (an operation's own
-  // records, committed on its thread).
-  std::vector<const ResourceRecord*> resource_refs;
+  // caller keeps them alive until then (an operation's own records).
+  std::vector<const ResourceRecord*> resources;
   std::vector<std::pair<std::string, std::string>> removed_resources;  // (stack_id, logical_id)
   std::vector<StackEvent> events;         // appended; seq assigned on commit
 
   bool empty() const {
-    return stacks.empty() && resources.empty() && resource_refs.empty() && removed_resources.empty() &&
-           events.empty();
+    return stacks.empty() && resources.empty() && removed_resources.empty() && events.empty();
   }
   void clear() { *this = StoreBatch(); }
 };

@@ -309,7 +309,7 @@ TEST_CASE("store: schema 6 names a row's stack by its key; a schema-5 state file
   r.stack_id = c.id;
   r.logical_id = "C";
   r.type = "T";
-  batch.resources.push_back(r);
+  batch.resources.push_back(&r);
   REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
   events.clear();
   REQUIRE(ms::LoadEvents(db.get(), b, &events).ok());

@@ -279,7 +279,7 @@ TEST_CASE("signals: after a restart a resource waiting for signals resumes the w
   rec.progress.set("since_ms", ms::Value::Integer(kStart));
   rec.progress.set("reported", ms::Value::MakeList());
   ms::StoreBatch batch;
-  batch.resources.push_back(rec);
+  batch.resources.push_back(&rec);
   REQUIRE(ms::CommitBatch(h.db.get(), nullptr, &batch).ok());
   ms::PutResourceSignal(&h.world, "sig10", "W", {"i-late", "SUCCESS", "", kStart + 1000});
   h.Run(id);

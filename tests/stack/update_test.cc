@@ -448,7 +448,7 @@ TEST_CASE("a rollback cleanup interrupted by a restart resumes", "[update]") {
   s.status = ms::StackStatus::kUpdateRollbackCompleteCleanupInProgress;
   ms::StoreBatch batch;
   batch.stacks.push_back(s);
-  batch.resources = {a, b};
+  batch.resources = {&a, &b};
   REQUIRE(ms::CommitBatch(h.db.get(), nullptr, &batch).ok());
   const size_t before = h.Events(id).size();
   std::vector<std::string> recovered;

@@ -113,7 +113,10 @@ struct TempStore {
 
   int64_t Events(const std::string& stack_id) {
     std::unique_ptr<ms::Statement> st;
-    Die(db->Prepare("SELECT COUNT(*) FROM events WHERE stack = " + std::string(ms::kStackKeyOfId), &st),
+    // An events row is a chunk: a JSON array of events (schema 7).
+    Die(db->Prepare("SELECT COALESCE(SUM(json_array_length(data)), 0) FROM events WHERE stack = " +
+                        std::string(ms::kStackKeyOfId),
+                    &st),
         "count events");
     st->Bind(1, stack_id);
     bool row = false;

@@ -107,7 +107,6 @@ struct ResourceRecord {
 };
 
 struct StackEvent {
-  int64_t seq = 0;  // the store's order
   std::string event_id;
   std::string stack_id;
   std::string stack_name;

@@ -72,7 +72,8 @@ Status LoadChangeSet(Database* db, const std::string& id, ChangeSetRecord* out, 
 // By stack ID and change set name; *found false when there is none.
 Status FindChangeSet(Database* db, const std::string& stack_id, const std::string& name, ChangeSetRecord* out,
                      bool* found);
-// The seq of the stack's latest event (0: none).
+// The seq of the stack's latest events row (0: none): it changes whenever
+// the stack records an event.
 Status LatestStackEventSeq(Database* db, const std::string& stack_id, int64_t* seq);
 // A stack's change sets in creation order.
 Status LoadChangeSets(Database* db, const std::string& stack_id, std::vector<ChangeSetRecord>* out);

@@ -16,11 +16,10 @@ namespace {
 
 // --- Value <-> record helpers -------------------------------------------------
 
-// An event's row. Its stack's ID is the row's stack_id column.
-std::string EventJson(const StackEvent& e) {
-  std::string out;
-  out.reserve(192 + e.properties.size() + e.reason.size());
-  ObjectWriter w(&out);
+// One event as a member of its chunk (an events row holds a JSON array of
+// one stack's events, oldest first). Its stack is the row's `stack` key.
+void AppendEventJson(const StackEvent& e, std::string* out) {
+  ObjectWriter w(out);
   w.Str("event_id", e.event_id);
   w.Str("stack_name", e.stack_name);
   w.Str("logical_id", e.logical_id);
@@ -31,12 +30,10 @@ std::string EventJson(const StackEvent& e) {
   w.StrIfAny("reason", e.reason);
   w.StrIfAny("properties", e.properties);
   w.StrIfAny("client_request_token", e.client_request_token);
-  return out;
 }
 
-StackEvent EventFromValue(const Value& v, int64_t seq, const std::string& stack_id) {
+StackEvent EventFromValue(const Value& v, const std::string& stack_id) {
   StackEvent e;
-  e.seq = seq;
   e.event_id = GetStr(v, "event_id");
   e.stack_id = stack_id;
   e.stack_name = GetStr(v, "stack_name");
@@ -296,9 +293,18 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       MS_RETURN_IF_ERROR(remove->Step());
       remove->Reset();
     }
-    for (StackEvent& e : batch->events) {
-      MS_RETURN_IF_ERROR(key_of(e.stack_id));
-      event->Bind(1, key).Bind(2, EventJson(e));
+    // One events row per run of one stack's events (schema 7).
+    std::string chunk;
+    for (size_t i = 0; i < batch->events.size();) {
+      const std::string& stack_id = batch->events[i].stack_id;
+      MS_RETURN_IF_ERROR(key_of(stack_id));
+      chunk.assign(1, '[');
+      for (; i < batch->events.size() && batch->events[i].stack_id == stack_id; ++i) {
+        if (chunk.size() > 1) chunk.push_back(',');
+        AppendEventJson(batch->events[i], &chunk);
+      }
+      chunk.push_back(']');
+      event->Bind(1, key).Bind(2, chunk);
       MS_RETURN_IF_ERROR(event->Step());
       event->Reset();
     }
@@ -380,15 +386,21 @@ Status LoadResources(Database* db, const std::string& stack_id, std::vector<Reso
 Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out) {
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(db->Prepare(
-      "SELECT seq, data FROM events WHERE stack = " + std::string(kStackKeyOfId) + " ORDER BY seq DESC", &st));
+      "SELECT data FROM events WHERE stack = " + std::string(kStackKeyOfId) + " ORDER BY seq DESC", &st));
   st->Bind(1, stack_id);
   for (;;) {
     bool row = false;
     MS_RETURN_IF_ERROR(st->Step(&row));
     if (!row) return Status::OK();
-    Value v;
-    MS_RETURN_IF_ERROR(ParseRow(st->Text(1), "event", &v));
-    out->push_back(EventFromValue(v, st->Int(0), stack_id));
+    Value chunk;
+    Status s = ParseJson(st->Text(0), &chunk);
+    if (!s.ok()) return Status::Internal("store: corrupt events: " + s.message());
+    if (!chunk.is_list()) return Status::Internal("store: corrupt events: not a JSON array");
+    const std::vector<Value>& events = chunk.list();
+    for (auto e = events.rbegin(); e != events.rend(); ++e) {
+      if (!e->is_map()) return Status::Internal("store: corrupt event: not an object");
+      out->push_back(EventFromValue(*e, stack_id));
+    }
   }
 }
 

@@ -108,7 +108,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 6)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 7)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {
@@ -221,7 +221,7 @@ TEST_CASE("store: a stack's templates are rows of their own; older rows still re
 }
 
 
-TEST_CASE("store: schema 6 names a row's stack by its key; a schema-5 state file migrates", "[store]") {
+TEST_CASE("store: rows name their stack by its key; a schema-5 state file migrates", "[store]") {
   const std::string path = std::filesystem::temp_directory_path() / "moonstack_store_schema5.db";
   std::filesystem::remove(path);
   const std::string a = "arn:aws:cloudformation:us-east-1:1:stack/a/1", b = "arn:aws:cloudformation:us-east-1:1:stack/b/2";
@@ -285,9 +285,8 @@ TEST_CASE("store: schema 6 names a row's stack by its key; a schema-5 state file
   std::vector<ms::StackEvent> events;
   REQUIRE(ms::LoadEvents(db.get(), a, &events).ok());
   REQUIRE(events.size() == 2);
-  CHECK(events[0].seq == 3);  // newest first
-  CHECK(events[0].event_id == "e3");
-  CHECK(events[1].seq == 1);
+  CHECK(events[0].event_id == "e3");  // newest first
+  CHECK(events[1].event_id == "e1");
   CHECK(events[0].stack_id == a);
 
   // New rows after the migration: b's go under b's key, a new stack gets a
@@ -341,6 +340,67 @@ TEST_CASE("store: schema 6 names a row's stack by its key; a schema-5 state file
   batch.events[0].stack_id = "arn:aws:cloudformation:us-east-1:1:stack/none/0";
   ms::Status s = ms::CommitBatch(db.get(), nullptr, &batch);
   CHECK(s.message() == "store: rows for stack arn:aws:cloudformation:us-east-1:1:stack/none/0, which is not stored");
+  db.reset();
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("store: a commit appends one events row per stack, read back newest first", "[store]") {
+  const std::string path = std::filesystem::temp_directory_path() / "moonstack_store_chunks.db";
+  std::filesystem::remove(path);
+  std::unique_ptr<ms::Database> db;
+  REQUIRE(ms::OpenStore(path, &db).ok());
+  ms::StackRecord a, b;
+  a.id = "arn:aws:cloudformation:us-east-1:1:stack/a/1";
+  a.name = "a";
+  b.id = "arn:aws:cloudformation:us-east-1:1:stack/b/2";
+  b.name = "b";
+  auto event = [](const ms::StackRecord& s, const std::string& id) {
+    ms::StackEvent e;
+    e.stack_id = s.id;
+    e.stack_name = s.name;
+    e.event_id = id;
+    e.logical_id = "R";
+    e.status = "CREATE_IN_PROGRESS";
+    e.reason = "why \"quoted\"";
+    return e;
+  };
+  auto rows = [&] {
+    std::unique_ptr<ms::Statement> st;
+    REQUIRE(db->Prepare("SELECT COUNT(*) FROM events", &st).ok());
+    bool row = false;
+    REQUIRE(st->Step(&row).ok());
+    return st->Int(0);
+  };
+  auto ids = [&](const ms::StackRecord& s) {
+    std::vector<ms::StackEvent> events;
+    REQUIRE(ms::LoadEvents(db.get(), s.id, &events).ok());
+    std::vector<std::string> out;
+    for (const ms::StackEvent& e : events) {
+      CHECK(e.stack_id == s.id);
+      CHECK(e.stack_name == s.name);
+      CHECK(e.reason == "why \"quoted\"");
+      out.push_back(e.event_id);
+    }
+    return out;
+  };
+
+  ms::StoreBatch batch;
+  batch.stacks = {a, b};
+  batch.events = {event(a, "a1"), event(a, "a2"), event(a, "a3"), event(b, "b1"), event(a, "a4")};
+  REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
+  CHECK(rows() == 3);  // a's first three, b's one, a's last
+  batch.events = {event(a, "a5"), event(a, "a6")};
+  REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
+  CHECK(rows() == 4);
+  CHECK(ids(a) == std::vector<std::string>{"a6", "a5", "a4", "a3", "a2", "a1"});
+  CHECK(ids(b) == std::vector<std::string>{"b1"});
+
+  // A row that is not a JSON array of objects is reported, not skipped.
+  REQUIRE(db->Exec("UPDATE events SET data = '[1]' WHERE seq = 2").ok());
+  std::vector<ms::StackEvent> events;
+  CHECK(ms::LoadEvents(db.get(), b.id, &events).message() == "store: corrupt event: not an object");
+  REQUIRE(db->Exec("UPDATE events SET data = '{}' WHERE seq = 2").ok());
+  CHECK(ms::LoadEvents(db.get(), b.id, &events).message() == "store: corrupt events: not a JSON array");
   db.reset();
   std::filesystem::remove(path);
 }

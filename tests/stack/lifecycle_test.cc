@@ -2,6 +2,9 @@
 // virtual time: the exact event sequences of create, rollback, delete.
 #include <catch2/catch.hpp>
 
+#include <regex>
+#include <set>
+
 #include "fake_providers.h"
 #include "service_fixture.h"
 #include "stack/stack_service.h"
@@ -81,6 +84,17 @@ TEST_CASE("create: resources in dependency order, independent ones in parallel",
   REQUIRE(s.outputs.size() == 1);
   CHECK(s.outputs[0].value == "arn:test:B-1");
   CHECK(h.providers.live() == std::set<std::string>{"A-1", "B-1", "C-1"});
+
+  // Every event has its own ID, a version-4 UUID as AWS's are.
+  std::vector<ms::StackEvent> events;
+  REQUIRE(h.service->Events(id, &events).ok());
+  std::set<std::string> ids;
+  for (const ms::StackEvent& e : events) {
+    INFO(e.event_id);
+    CHECK(std::regex_match(e.event_id, std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")));
+    ids.insert(e.event_id);
+  }
+  CHECK(ids.size() == events.size());
 }
 
 TEST_CASE("create failure in one branch: siblings cancelled, reverse-order rollback", "[stack]") {

@@ -89,6 +89,11 @@ struct HookCall {
   Value properties;            // create, delete, read: the resource's; update: the new ones
   Value old_properties;        // update and rollback: the current ones
   std::vector<std::string> changed;  // update and rollback
+  // Create's first call: the worker Validates `properties` first (a failure
+  // is the call's kFailed outcome, with Validate's message) and runs the hook
+  // with the coerced ones, handed back in HookOutcome::coerced. Validation
+  // runs beside the other calls instead of on the operation's thread.
+  bool validate = false;
 };
 
 struct HookOutcome {
@@ -101,6 +106,7 @@ struct HookOutcome {
   double after_seconds = 0; // in progress: when to call again
   std::string reason;       // failed: the AWS-facing message (ResourceStatusReason)
   std::string diagnostic;   // failed: provider file:line and traceback, for logs
+  Value coerced;            // a call with `validate` that got past it: the properties it ran with
 };
 
 // One worker's handle on every provider. Not thread-safe.

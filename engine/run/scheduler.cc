@@ -175,7 +175,9 @@ struct Scheduler::Impl {
     }
   }
 
-  HookOutcome RunOne(std::unique_ptr<ProviderSession>* session, const HookCall& call, int index) {
+  // `call` is the worker's own (a validating call's properties are replaced
+  // by the coerced ones).
+  HookOutcome RunOne(std::unique_ptr<ProviderSession>* session, HookCall& call, int index) {
     if (!*session) {
       // Created lazily and retried on the next call after a failure: the
       // cause (a provider file that does not load, say) may be fixed.
@@ -198,7 +200,14 @@ struct Scheduler::Impl {
     // Sessions never throw by contract; a bug in one must not take the
     // worker (and with it the whole run) down.
     try {
-      return (*session)->Call(call);
+      if (!call.validate) return (*session)->Call(call);
+      Value coerced;
+      Status valid = (*session)->Validate(call.type, call.ctx, call.properties, &coerced);
+      if (!valid.ok()) return Failed(valid.message(), "");
+      call.properties = std::move(coerced);
+      HookOutcome o = (*session)->Call(call);
+      o.coerced = std::move(call.properties);
+      return o;
     } catch (const std::exception& e) {
       return Failed(std::string("Internal failure: ") + e.what(),
                     std::string("provider session threw from ") + HookName(call.hook) + " of " + call.type +

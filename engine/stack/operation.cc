@@ -29,6 +29,7 @@ struct Node : TrackedResource {
   int waiting_on = 0;          // create: dependencies not complete; delete: dependents not deleted
   bool started = false;        // this phase has begun work on it
   bool initiated = false;      // "Resource creation initiated" recorded
+  bool validated = false;      // rec.properties are Validate's coerced ones (create's first call did it)
 };
 
 class Op : public OperationCore {
@@ -189,21 +190,29 @@ class Op : public OperationCore {
         return session->SsmParameter(name, ctx_.region, value);
       });
     }
-    if (s.ok()) s = session->Validate(n.decl->type, Context(n), evaluated, &n.rec.properties);
     if (!s.ok()) {
       CreateFailed(n, s.message());
       return;
     }
+    // The worker validates them as the first create call's first step (its
+    // failure is that call's CREATE_FAILED, as AWS reports it); until then
+    // the record holds them as evaluated.
+    n.rec.properties = std::move(evaluated);
     CallCreate(n);
   }
 
   void CallCreate(Node& n) {
     HookCall call = NewCall(n, Hook::kCreate);
     call.properties = n.rec.properties;
+    call.validate = !n.validated;  // also after a restart: validating coerced properties changes nothing
     Dispatch(n, std::move(call), [this, &n](const HookOutcome& o) { OnCreate(n, o); });
   }
 
   void OnCreate(Node& n, const HookOutcome& o) {
+    if (!o.coerced.is_null()) {
+      n.rec.properties = o.coerced;
+      n.validated = true;
+    }
     if (n.cancelled) {  // followed silently, only to learn what exists
       if (o.kind == HookOutcome::Kind::kInProgress) {
         if (!o.physical_id.empty()) n.rec.physical_id = o.physical_id;

@@ -195,8 +195,9 @@ class LuaProviderSession : public ProviderSession {
     const Loaded* p = Find(type);
     if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
     // Declaration:validate reads only the logical ID (AWS's messages name
-    // the resource), and it runs once per resource on the operation's
-    // thread: the whole ctx would be built and marshalled for nothing.
+    // the resource), and it runs once per resource (a create's first call,
+    // an update's plan): the whole ctx would be built and marshalled for
+    // nothing.
     Value c = Value::MakeMap({{"logical_id", Value::String(ctx.logical_id)}});
     world_->set_now_ms(ctx.now_ms);
     CallResult r = rt_->CallField(host_, "validate", {p->decl, properties, c});

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "run/clock.h"
+#include "template/parse.h"
 #include "run/scheduler.h"
 
 namespace {
@@ -64,8 +65,12 @@ class FakeSession : public ms::ProviderSession {
  public:
   FakeSession(FakeRuntime* rt, uint32_t seed) : rt_(rt), rng_(seed) {}
   const ms::TypeSchema* Schema(std::string_view) override { return nullptr; }
+  // Refuses a property "Invalid" (its value is the message); coerces "Flag"
+  // from the string "true" to a boolean.
   Status Validate(std::string_view, const ms::HookContext&, const Value& p, Value* coerced) override {
+    if (p.is_map() && p.find("Invalid") != nullptr) return Status::Validation(p.find("Invalid")->str());
     *coerced = p;
+    if (p.is_map() && p.find("Flag") != nullptr) coerced->set("Flag", Value::Bool(p.find("Flag")->str() == "true"));
     return Status::OK();
   }
   Status DecideUpdate(std::string_view, std::string_view, const Value&, const Value&, const ms::HookContext&,
@@ -238,6 +243,36 @@ TEST_CASE("lock-step runs callbacks in submission order, not completion order", 
   CHECK(completion_order.back() == "R0");
   CHECK(order == std::vector<std::string>{"R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"});
   CHECK(clock->NowMs() == kStart);  // no timer: time never moved
+}
+
+TEST_CASE("a validating call: the worker validates first, runs the hook with the coerced properties", "[scheduler]") {
+  std::vector<std::string> seen;  // the properties each hook call got
+  FakeRuntime rt([&](const HookCall& c) {
+    seen.push_back(c.ctx.logical_id + " " + c.properties.ToJson());
+    return Done(c.ctx.logical_id);
+  });
+  auto clock = ms::NewVirtualClock(kStart);
+  Scheduler s(&rt, clock.get(), SchedulerOptions{1, 64});
+  std::map<std::string, HookOutcome> out;
+  auto call = [&](const std::string& id, const std::string& props, bool validate) {
+    HookCall c = Create(id);
+    REQUIRE(ms::ParseJson(props, &c.properties).ok());
+    c.validate = validate;
+    s.Call(std::move(c), [&out, id](const HookOutcome& o) { out[id] = o; });
+  };
+  call("Valid", R"({"Flag":"true"})", true);
+  call("Invalid", R"({"Invalid":"Encountered unsupported property Bogus"})", true);
+  call("Unvalidated", R"({"Flag":"true","Invalid":"x"})", false);
+  REQUIRE(s.Run().ok());
+  CHECK(seen == std::vector<std::string>{R"(Valid {"Flag":true})", R"(Unvalidated {"Flag":"true","Invalid":"x"})"});
+  CHECK(out["Valid"].kind == Kind::kDone);
+  CHECK(out["Valid"].coerced.ToJson() == R"({"Flag":true})");
+  CHECK(out["Invalid"].kind == Kind::kFailed);
+  CHECK(out["Invalid"].reason == "Encountered unsupported property Bogus");
+  CHECK(out["Invalid"].coerced.is_null());
+  CHECK(out["Unvalidated"].kind == Kind::kDone);
+  CHECK(out["Unvalidated"].coerced.is_null());
+  CHECK(rt.calls == 2);  // the invalid one never reached its hook
 }
 
 TEST_CASE("lock-step timers: due order, set order at one instant, 0 s after the round's calls", "[scheduler]") {

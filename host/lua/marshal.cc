@@ -214,7 +214,9 @@ class Reader {
 
  public:
   Reader(lua_State* L, const MarshalOptions& o, std::string* error, const std::string& what)
-      : L(L), o_(o), error_(error), what_(what) {}
+      : L(L), o_(o), error_(error), what_(what) {
+    keys_.reserve(16);
+  }
 
   bool Read(int idx, const PathStep* path, int depth, Value* out) {
     switch (lua_type(L, idx)) {
@@ -288,8 +290,15 @@ class Reader {
     }
 
     // One pass over the keys: strings are kept (views into the table's own
-    // key strings, alive while the table is), integers counted.
-    std::vector<Key> keys;
+    // key strings, alive while the table is), integers counted. They go on
+    // the reader's key stack, from `first`; nested tables push theirs
+    // above and pop them, so a whole value reuses one allocation.
+    const size_t first = keys_.size();
+    struct PopKeys {
+      std::vector<Key>* keys;
+      size_t first;
+      ~PopKeys() { keys->resize(first); }
+    } pop{&keys_, first};
     size_t ints = 0;
     lua_Number max_int = 0;
     lua_pushnil(L);
@@ -298,7 +307,7 @@ class Reader {
       if (lua_type(L, -1) == LUA_TSTRING) {
         size_t n = 0;
         const char* s = lua_tolstring(L, -1, &n);
-        keys.push_back({std::string_view(s, n), 0});
+        keys_.push_back({std::string_view(s, n), 0});
       } else if (lua_type(L, -1) == LUA_TNUMBER) {
         lua_Number k = lua_tonumber(L, -1);
         if (!(k >= 1 && k == std::floor(k) && k <= INT_MAX)) {
@@ -314,13 +323,13 @@ class Reader {
         return Error(path, "cannot convert a table with a " + type + " key");
       }
     }
-    size_t strings = keys.size();
+    const size_t strings = keys_.size() - first;
 
     bool as_list;
     if (marker == kArray) {
       if (strings > 0) {
         lua_settop(L, base);
-        return Error(path, "cannot convert a list with key \"" + std::string(keys[0].name) + "\"");
+        return Error(path, "cannot convert a list with key \"" + std::string(keys_[first].name) + "\"");
       }
       as_list = true;
     } else if (marker == kObject) {
@@ -337,7 +346,7 @@ class Reader {
     }
 
     bool ok = as_list ? ReadList(idx, path, depth, ints, static_cast<size_t>(max_int), numtext, out)
-                      : ReadMap(idx, path, depth, &keys, order, numtext, out);
+                      : ReadMap(idx, path, depth, first, order, numtext, out);
     lua_settop(L, base);
     return ok;
   }
@@ -366,36 +375,40 @@ class Reader {
     return true;
   }
 
-  bool ReadMap(int idx, const PathStep* path, int depth, std::vector<Key>* keys, int order,
-               int numtext, Value* out) {
+  // Reads the map whose keys are keys_[first..]: nested tables push theirs
+  // above them (and may move the stack), so they are read by index.
+  bool ReadMap(int idx, const PathStep* path, int depth, size_t first, int order, int numtext, Value* out) {
+    const size_t end = keys_.size();
     if (order) {
-      for (Key& k : *keys) {
+      for (size_t i = first; i < end; ++i) {
+        Key& k = keys_[i];
         lua_pushlstring(L, k.name.data(), k.name.size());
         lua_rawget(L, order);
         k.rank = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : HUGE_VAL;
         lua_pop(L, 1);
       }
     }
-    std::sort(keys->begin(), keys->end(), [](const Key& a, const Key& b) {
+    std::sort(keys_.begin() + static_cast<std::ptrdiff_t>(first), keys_.end(), [](const Key& a, const Key& b) {
       return a.rank != b.rank ? a.rank < b.rank : a.name < b.name;
     });
     Value::Map members;
-    members.reserve(keys->size());
+    members.reserve(end - first);
     const void* self = lua_topointer(L, idx);
-    for (const Key& k : *keys) {
-      PathStep step{path, self, k.name, 0};
-      lua_pushlstring(L, k.name.data(), k.name.size());
+    for (size_t i = first; i < end; ++i) {
+      const std::string_view name = keys_[i].name;
+      PathStep step{path, self, name, 0};
+      lua_pushlstring(L, name.data(), name.size());
       lua_rawget(L, idx);
       Value item;
       if (!Read(lua_gettop(L), &step, depth, &item)) return false;
       if (numtext && item.is_number()) {
-        lua_pushlstring(L, k.name.data(), k.name.size());
+        lua_pushlstring(L, name.data(), name.size());
         lua_rawget(L, numtext);
         KeepText(-2, &item);
         lua_pop(L, 1);
       }
       lua_pop(L, 1);
-      members.push_back(Member{std::string(k.name), std::move(item)});
+      members.push_back(Member{std::string(name), std::move(item)});
     }
     *out = Value::MakeMap(std::move(members));
     return true;
@@ -433,6 +446,7 @@ class Reader {
   const MarshalOptions& o_;
   std::string* error_;
   const std::string& what_;
+  std::vector<Key> keys_;  // the string keys of the maps being read, outermost first
 };
 
 // moonstack.array(t) / moonstack.object(t): marks t (a new table when

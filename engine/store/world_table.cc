@@ -37,9 +37,9 @@ Status SaveWorldChanges(Database* db, const std::vector<WorldChange>& changes) {
       &upsert));
   MS_RETURN_IF_ERROR(db->Cached("DELETE FROM world WHERE kind = ?1 AND id = ?2", &remove));
   for (const WorldChange& c : changes) {
-    if (c.record) {
-      upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.record->data.ToJson());
-      upsert->Bind(4, Value::StringList(c.record->refs).ToJson()).Bind(5, int64_t{c.record->live ? 1 : 0});
+    if (!c.removed) {
+      upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.data);
+      upsert->Bind(4, c.refs).Bind(5, int64_t{c.live ? 1 : 0});
       MS_RETURN_IF_ERROR(upsert->Step());
       upsert->Reset();
     } else {

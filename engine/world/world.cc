@@ -86,8 +86,16 @@ std::vector<WorldChange> World::TakeChanges() {
   std::vector<WorldChange> out;
   out.reserve(dirty_.size());
   for (const WorldKey& key : dirty_) {
+    WorldChange& c = out.emplace_back();
+    c.key = key;
     const WorldRecord* r = Find(key.first, key.second);
-    out.push_back(WorldChange{key, r ? std::optional<WorldRecord>(*r) : std::nullopt});
+    if (r == nullptr) {
+      c.removed = true;
+      continue;
+    }
+    r->data.AppendJsonTo(&c.data);
+    c.refs = Value::StringList(r->refs).ToJson();
+    c.live = r->live;
   }
   dirty_.clear();
   return out;

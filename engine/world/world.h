@@ -19,7 +19,6 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -39,9 +38,15 @@ struct WorldRecord {
 // (kind, id)
 using WorldKey = std::pair<std::string, std::string>;
 
+// A record put or removed, as the store writes it: its JSON text, made
+// under the world's lock (cheaper than a copy of the record to serialize
+// later, and the lock is held no longer).
 struct WorldChange {
   WorldKey key;
-  std::optional<WorldRecord> record;  // nullopt: removed
+  bool removed = false;
+  std::string data;  // the record's data as JSON (not removed)
+  std::string refs;  // its refs as a JSON list of strings
+  bool live = true;
 };
 
 class World {

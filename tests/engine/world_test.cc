@@ -52,15 +52,18 @@ TEST_CASE("world: referrers are live records naming an id, sorted", "[world]") {
 
 TEST_CASE("world: changes are taken once, removals included", "[world]") {
   World w;
-  w.Put("a", "1", Rec("{}"));
+  w.Put("a", "1", Rec(R"({"x":"y"})", {"i-1"}, false));
   w.Put("a", "2", Rec("{}"));
   w.Remove("a", "2");
   auto changes = w.TakeChanges();
   REQUIRE(changes.size() == 2);
   CHECK(changes[0].key == WorldKey{"a", "1"});
-  CHECK(changes[0].record.has_value());
+  CHECK_FALSE(changes[0].removed);
+  CHECK(changes[0].data == R"({"x":"y"})");  // as the store writes it
+  CHECK(changes[0].refs == R"(["i-1"])");
+  CHECK_FALSE(changes[0].live);
   CHECK(changes[1].key == WorldKey{"a", "2"});
-  CHECK_FALSE(changes[1].record.has_value());
+  CHECK(changes[1].removed);
   CHECK(w.TakeChanges().empty());
   w.Clear();
   CHECK(w.size() == 0);

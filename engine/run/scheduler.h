@@ -40,7 +40,8 @@ struct SchedulerOptions {
 
 class Scheduler {
  public:
-  using CallDone = std::function<void(const HookOutcome&)>;
+  // The outcome is the callback's to keep (it may move parts out).
+  using CallDone = std::function<void(HookOutcome&)>;
   using TimerFn = std::function<void()>;
 
   Scheduler(ProviderRuntime* runtime, Clock* clock, SchedulerOptions options);

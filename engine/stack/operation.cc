@@ -205,12 +205,12 @@ class Op : public OperationCore {
     HookCall call = NewCall(n, Hook::kCreate);
     call.properties = n.rec.properties;
     call.validate = !n.validated;  // also after a restart: validating coerced properties changes nothing
-    Dispatch(n, std::move(call), [this, &n](const HookOutcome& o) { OnCreate(n, o); });
+    Dispatch(n, std::move(call), [this, &n](HookOutcome& o) { OnCreate(n, o); });
   }
 
-  void OnCreate(Node& n, const HookOutcome& o) {
+  void OnCreate(Node& n, HookOutcome& o) {
     if (!o.coerced.is_null()) {
-      n.rec.properties = o.coerced;
+      n.rec.properties = std::move(o.coerced);
       n.validated = true;
     }
     if (n.cancelled) {  // followed silently, only to learn what exists

@@ -158,7 +158,7 @@ void OperationCore::Pump() {
     HookOutcome injected;
     double latency = 0;
     const bool inject = ctx_.observer != nullptr && ctx_.observer->BeforeCall(q.call, &injected, &latency);
-    auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done)](const HookOutcome& o) {
+    auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done)](HookOutcome& o) {
       if (!error_.ok()) return;
       d(o);
       Settle();

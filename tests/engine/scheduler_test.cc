@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -273,6 +274,45 @@ TEST_CASE("a validating call: the worker validates first, runs the hook with the
   CHECK(out["Unvalidated"].kind == Kind::kDone);
   CHECK(out["Unvalidated"].coerced.is_null());
   CHECK(rt.calls == 2);  // the invalid one never reached its hook
+}
+
+TEST_CASE("real time: a completion is taken soon even while the worker still has a long call", "[scheduler]") {
+  // Completions are taken in batches while the workers have queued calls,
+  // but none waits for the batch longer than a millisecond: Fast's callback
+  // must not wait for Slow, which the one worker runs after it (with Later
+  // still queued behind it).
+  FakeRuntime rt([&](const HookCall& c) {
+    if (c.ctx.logical_id == "Slow") std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    return Done(c.ctx.logical_id);
+  });
+  auto clock = ms::NewRealClock();
+  Scheduler s(&rt, clock.get(), SchedulerOptions{1, 64});
+  const auto start = std::chrono::steady_clock::now();
+  std::map<std::string, double> seen_ms;
+  for (const char* id : {"Fast", "Slow", "Later"}) {
+    s.Call(Create(id), [&](const HookOutcome& o) {
+      seen_ms[o.physical_id] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    });
+  }
+  REQUIRE(s.Run().ok());
+  REQUIRE(seen_ms.size() == 3);
+  CHECK(seen_ms["Fast"] < 300);  // ~1 ms; generous for a loaded machine
+  CHECK(seen_ms["Slow"] >= 600);
+  CHECK(seen_ms["Later"] >= 600);
+}
+
+TEST_CASE("real time: every completion of a wide burst is delivered", "[scheduler]") {
+  // More completions than a batch, and a count that is not a multiple of it.
+  FakeRuntime rt([&](const HookCall& c) { return Done(c.ctx.logical_id); });
+  rt.max_spin = 2000;
+  auto clock = ms::NewRealClock();
+  Scheduler s(&rt, clock.get(), SchedulerOptions{2, 1024});
+  std::set<std::string> seen;
+  for (int i = 0; i < 1001; ++i) {
+    s.Call(Create("R" + std::to_string(i)), [&](const HookOutcome& o) { seen.insert(o.physical_id); });
+  }
+  REQUIRE(s.Run().ok());
+  CHECK(seen.size() == 1001);
 }
 
 TEST_CASE("lock-step timers: due order, set order at one instant, 0 s after the round's calls", "[scheduler]") {

@@ -105,6 +105,20 @@ std::vector<StackTag> TagsOf(const QueryRequest& q) {
   return out;
 }
 
+namespace {
+
+// The HTTP status AWS answers an error with (the service model's
+// httpStatusCode of its error shape): 400 for all but these.
+int HttpStatusOf(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kInternal: return 500;
+    case Status::Code::kChangeSetNotFound: return 404;
+    default: return 400;
+  }
+}
+
+}  // namespace
+
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id) {
   XmlWriter w;
@@ -165,10 +179,7 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
   ctx.region = region;
   StackService service(ctx);
   XmlWriter w;
-  auto error = [&](const Status& s) {
-    return ErrorResponse(s.code() == Status::Code::kInternal ? 500 : 400, cli::ErrorCode(s), s.message(),
-                         request_id);
-  };
+  auto error = [&](const Status& s) { return ErrorResponse(HttpStatusOf(s), cli::ErrorCode(s), s.message(), request_id); };
   // A retried request is answered as the first one was, starting nothing (request_tokens.h).
   const std::string token = RequestTokens::Covers(action) ? q.Get("ClientRequestToken") : "";
   if (!token.empty()) {

@@ -123,7 +123,9 @@ print(json.dumps(out))
         std::string::npos);
   CHECK(r["missing"]["Code"] == "ChangeSetNotFound");
   CHECK(r["missing"]["Message"] == "ChangeSet [nope] does not exist");
+  CHECK(r["missing"]["Status"] == 404);  // the model's httpStatusCode for ChangeSetNotFoundException
   CHECK(r["no_stack"]["Message"] == "Stack [gone] does not exist");
+  CHECK(r["no_stack"]["Status"] == 400);
   CHECK(r["duplicate"]["Code"] == "AlreadyExistsException");
   CHECK(r["exists"]["Message"] == "Stack [net] already exists and cannot be created again with the changeSet [c].");
   CHECK(r["after_delete"] == json::array({"create", "update"}));

@@ -7,6 +7,7 @@
 #include "cli/io.h"
 #include "eval/validate.h"
 #include "server/stack_xml.h"
+#include "stack/change_sets.h"
 #include "store/stack_tables.h"
 #include "store/world_table.h"
 #include "template/template.h"
@@ -385,11 +386,16 @@ Status CfnApi::ListStacks(Call& c) {
 }
 
 Status CfnApi::GetTemplate(Call& c) {
+  const std::string change_set = c.q.Get("ChangeSetName");
+  if (!change_set.empty()) {  // the change set's template (a name needs its StackName, as DescribeChangeSet)
+    ChangeSetRecord cs;
+    MS_RETURN_IF_ERROR(ChangeSetService(c.service.context()).Describe(change_set, c.q.Get("StackName"), &cs));
+    c.w.Text("TemplateBody", cs.template_body);
+    c.w.Members("StagesAvailable", {"Original", "Processed"});
+    return Status::OK();
+  }
   std::string name;
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
-  if (!c.q.Get("ChangeSetName").empty()) {
-    return Status::Validation("moonstack does not implement change sets yet");
-  }
   StackRecord stack;
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
   c.w.Text("TemplateBody", stack.template_body);

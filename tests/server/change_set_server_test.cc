@@ -67,6 +67,11 @@ cf.get_waiter('change_set_create_complete').wait(ChangeSetName='update', StackNa
                                                  WaiterConfig={'Delay': 1})
 d = cf.describe_change_set(ChangeSetName='update', StackName='net')
 out['update_changes'] = [c['ResourceChange'] for c in d['Changes']]
+# The change set's template, by ARN and by name with its stack; the stack's is still the first.
+out['cs_template'] = [cf.get_template(ChangeSetName=update['Id'])['TemplateBody'] == json.loads(more),
+                      cf.get_template(ChangeSetName='update', StackName='net')['TemplateBody'] == json.loads(more),
+                      cf.get_template(StackName='net')['TemplateBody'] == json.loads(template)]
+out['cs_template_missing'] = error(cf.get_template, ChangeSetName='nope', StackName='net')
 for c in out['update_changes']:
     c.pop('PhysicalResourceId', None)
 cf.execute_change_set(ChangeSetName=update['Id'])
@@ -111,6 +116,8 @@ print(json.dumps(out))
         "Evaluation": "Dynamic", "ChangeSource": "ResourceReference", "CausingEntity": "Vpc"}]},
     {"Action": "Add", "LogicalResourceId": "Group2", "ResourceType": "AWS::EC2::SecurityGroup",
      "Scope": [], "Details": []}])"));
+  CHECK(r["cs_template"] == json::parse("[true, true, true]"));
+  CHECK(r["cs_template_missing"]["Code"] == "ChangeSetNotFound");
   CHECK(r["updated_status"] == "UPDATE_COMPLETE");
   CHECK(r["summaries"] == json::parse(R"([["create", "CREATE_COMPLETE", "EXECUTE_COMPLETE"],
                                           ["update", "CREATE_COMPLETE", "EXECUTE_COMPLETE"]])"));

@@ -367,7 +367,7 @@ Status LoadResources(Database* db, const std::string& stack_id, std::vector<Reso
   bool counted = false;
   MS_RETURN_IF_ERROR(st->Step(&counted));
   if (counted) out->reserve(out->size() + static_cast<size_t>(st->Int(0)));
-  // resources_by_stack gives the rows in rowid order (schema.cc, migration 4).
+  // resources_by_stack gives the rows in rowid order without a sort (schema.cc, migration 6).
   MS_RETURN_IF_ERROR(
       db->Prepare("SELECT data FROM resources WHERE stack = " + std::string(kStackKeyOfId) + " ORDER BY rowid", &st));
   st->Bind(1, stack_id);

@@ -25,7 +25,7 @@ struct StoreBatch {
   // caller keeps them alive until then (an operation's own records).
   std::vector<const ResourceRecord*> resources;
   std::vector<std::pair<std::string, std::string>> removed_resources;  // (stack_id, logical_id)
-  std::vector<StackEvent> events;         // appended; seq assigned on commit
+  std::vector<StackEvent> events;         // appended: one row per run of one stack's events
 
   bool empty() const {
     return stacks.empty() && resources.empty() && removed_resources.empty() && events.empty();

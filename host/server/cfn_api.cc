@@ -45,6 +45,16 @@ Status Required(const QueryRequest& q, const char* member, const char* field, st
   return Status::OK();
 }
 
+// The HTTP status AWS answers an error with (the service model's
+// httpStatusCode of its error shape): 400 for all but these.
+int HttpStatusOf(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kInternal: return 500;
+    case Status::Code::kChangeSetNotFound: return 404;
+    default: return 400;
+  }
+}
+
 std::string ResponseXml(const std::string& action, bool has_result, const std::string& result,
                         const std::string& request_id) {
   XmlWriter w;
@@ -105,20 +115,6 @@ std::vector<StackTag> TagsOf(const QueryRequest& q) {
   }
   return out;
 }
-
-namespace {
-
-// The HTTP status AWS answers an error with (the service model's
-// httpStatusCode of its error shape): 400 for all but these.
-int HttpStatusOf(const Status& s) {
-  switch (s.code()) {
-    case Status::Code::kInternal: return 500;
-    case Status::Code::kChangeSetNotFound: return 404;
-    default: return 400;
-  }
-}
-
-}  // namespace
 
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id) {
@@ -386,19 +382,20 @@ Status CfnApi::ListStacks(Call& c) {
 }
 
 Status CfnApi::GetTemplate(Call& c) {
+  std::string body;
   const std::string change_set = c.q.Get("ChangeSetName");
   if (!change_set.empty()) {  // the change set's template (a name needs its StackName, as DescribeChangeSet)
     ChangeSetRecord cs;
     MS_RETURN_IF_ERROR(ChangeSetService(c.service.context()).Describe(change_set, c.q.Get("StackName"), &cs));
-    c.w.Text("TemplateBody", cs.template_body);
-    c.w.Members("StagesAvailable", {"Original", "Processed"});
-    return Status::OK();
+    body = std::move(cs.template_body);
+  } else {
+    std::string name;
+    MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
+    StackRecord stack;
+    MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+    body = std::move(stack.template_body);
   }
-  std::string name;
-  MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
-  StackRecord stack;
-  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
-  c.w.Text("TemplateBody", stack.template_body);
+  c.w.Text("TemplateBody", body);
   c.w.Members("StagesAvailable", {"Original", "Processed"});
   return Status::OK();
 }

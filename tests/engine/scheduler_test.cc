@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "run/clock.h"
-#include "template/parse.h"
 #include "run/scheduler.h"
+#include "template/parse.h"
 
 namespace {
 

@@ -105,7 +105,7 @@ TEST_CASE("virtual time: a wide create starts every resource before the first ca
   CHECK(w.watcher.started_at_first_call == 400);
 }
 
-TEST_CASE("real time: a failure in the first slice leaves later slices unstarted and rolls back everything",
+TEST_CASE("real time: a failure in the first slice rolls back every resource that started",
           "[stack][slices]") {
   Wide w(ms::NewRealClock());
   const std::string id = w.Create(WideTemplate(400, R"(, "CreateFails": "no capacity")"));

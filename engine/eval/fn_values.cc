@@ -8,7 +8,7 @@
 
 #include "eval/cidr.h"
 #include "eval/eval_walker.h"
-#include "eval/sub_string.h"
+#include "template/sub_string.h"
 
 namespace ms::eval_internal {
 namespace {

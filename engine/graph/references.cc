@@ -2,7 +2,7 @@
 
 #include <unordered_set>
 
-#include "eval/sub_string.h"
+#include "template/sub_string.h"
 
 namespace ms {
 namespace {

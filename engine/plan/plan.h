@@ -115,14 +115,14 @@ struct ResourcePlan {
   // Replacement False -> Update:Modify, True -> Update:Replace, Conditional
   // -> both recorded (the executor knows which at run time). kRemove:
   // Update:Delete. Checked at run time (AWS fails the resource with
-  // `Action denied by stack policy`): policy/update_refusal.h.
+  // `Action denied by stack policy`): plan/policy_checks.h.
   bool policy_denies_modify = false;
   bool policy_denies_replace = false;
   bool policy_denies_delete = false;
   // Update restrictions (seed 003), the NEW template's
   // UpdatePolicy: {Allow: {Update: <bool>, Replace: <bool>}} (absent: true).
   // Update restricts in-place updates (Metadata-only ones too), Replace
-  // restricts replacements. policy/update_refusal.h checks them.
+  // restricts replacements. plan/policy_checks.h checks them.
   bool allow_update = true;
   bool allow_replace = true;
 };

@@ -14,7 +14,7 @@
 #include <unordered_map>
 
 #include "eval/environment.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 
 namespace ms {
 

@@ -42,7 +42,7 @@
 #include "plan/plan.h"
 #include "plan/plan_environment.h"
 #include "provider/provider.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "template/template.h"
 
 namespace ms {

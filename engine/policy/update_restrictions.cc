@@ -19,19 +19,6 @@ bool ReadBool(const Value& v, bool* out) {
   return true;
 }
 
-bool Certain(const ResourcePlan& rp) {
-  if (rp.type_changed) return true;
-  for (const ChangeDetail& d : rp.details) {
-    if (d.evaluation == Evaluation::kStatic) return true;
-  }
-  return false;
-}
-
-Status Restricted(const std::string& logical_id, const char* key) {
-  return Status::Validation("Update of resource " + logical_id + " is restricted by its UpdatePolicy (Allow." + key +
-                            " is false)");
-}
-
 }  // namespace
 
 Status ParseUpdateRestrictions(const std::string& logical_id, const Value& update_policy, UpdateRestrictions* out) {
@@ -47,20 +34,6 @@ Status ParseUpdateRestrictions(const std::string& logical_id, const Value& updat
     bool* into = m.key == "Update" ? &out->allow_update : m.key == "Replace" ? &out->allow_replace : nullptr;
     if (into == nullptr) return invalid("Allow has an unknown key " + m.key + " (valid: Update, Replace)");
     if (!ReadBool(m.value, into)) return invalid("Allow." + m.key + " must be a boolean");
-  }
-  return Status::OK();
-}
-
-Status CheckUpdateRestrictions(const Plan& plan) {
-  for (const ResourcePlan& rp : plan.resources) {
-    if (rp.node < 0) continue;  // removed: no new template entry
-    UpdateRestrictions r;
-    MS_RETURN_IF_ERROR(ParseUpdateRestrictions(rp.logical_id, plan.graph.resource(rp.node).update_policy, &r));
-    if (rp.action != ChangeAction::kModify) continue;
-    if (rp.replacement == Replacement::kTrue && !r.allow_replace) return Restricted(rp.logical_id, "Replace");
-    if (rp.replacement == Replacement::kFalse && !r.allow_update && Certain(rp)) {
-      return Restricted(rp.logical_id, "Update");
-    }
   }
   return Status::OK();
 }

@@ -30,7 +30,7 @@
 #include "eval/parameters.h"
 #include "plan/plan.h"
 #include "stack/operation.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "stack/stack_service.h"
 #include "store/change_set_table.h"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "provider/provider.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 
 namespace ms {
 

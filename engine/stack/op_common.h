@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "template/value.h"
 
 namespace ms {

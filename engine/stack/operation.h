@@ -31,7 +31,7 @@
 #include "run/scheduler.h"
 #include "stack/cancel_requests.h"
 #include "stack/observer.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "store/database.h"
 #include "world/world.h"
 

@@ -32,7 +32,7 @@
 #include "run/scheduler.h"
 #include "stack/operation.h"
 #include "stack/resource_signals.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "stack/stack_environment.h"
 #include "store/stack_tables.h"
 #include "template/template.h"

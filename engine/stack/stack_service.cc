@@ -8,7 +8,7 @@
 #include "plan/plan_handoff.h"
 #include "plan/planner.h"
 #include "policy/stack_policy.h"
-#include "policy/update_restrictions.h"
+#include "plan/policy_checks.h"
 #include "stack/op_common.h"
 #include "store/stack_tables.h"
 #include "template/template_cache.h"

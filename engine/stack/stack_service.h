@@ -15,7 +15,7 @@
 #include "eval/parameters.h"
 #include "eval/validate.h"
 #include "stack/operation.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 
 namespace ms {
 

@@ -11,7 +11,7 @@
 #include "plan/plan_handoff.h"
 #include "plan/planner.h"
 #include "plan/property_diff.h"
-#include "policy/update_refusal.h"
+#include "plan/policy_checks.h"
 #include "stack/dynamic_references.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"

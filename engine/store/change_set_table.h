@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "store/database.h"
 
 namespace ms {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "template/value.h"
 
 namespace ms::record_json {

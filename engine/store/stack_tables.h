@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 #include "store/database.h"
 #include "world/world.h"
 

@@ -8,7 +8,7 @@
 
 #include "base/status.h"
 #include "eval/parameters.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 
 namespace ms::cli {
 

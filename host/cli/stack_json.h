@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli/io.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 
 namespace ms::cli {
 

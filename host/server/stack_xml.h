@@ -6,7 +6,7 @@
 
 #include "eval/validate.h"
 #include "server/xml.h"
-#include "stack/stack.h"
+#include "records/stack.h"
 
 namespace ms::server {
 

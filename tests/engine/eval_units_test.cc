@@ -4,7 +4,7 @@
 
 #include "eval/cidr.h"
 #include "eval/environment.h"
-#include "eval/sub_string.h"
+#include "template/sub_string.h"
 
 using ms::CidrSubnets;
 using ms::ParseSubString;

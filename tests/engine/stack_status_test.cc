@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "stack/status.h"
+#include "records/status.h"
 
 using ms::ResourceStatus;
 using ms::StackStatus;

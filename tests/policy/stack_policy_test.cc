@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/policy_checks.h"
 #include "policy/stack_policy.h"
-#include "policy/update_refusal.h"
 #include "policy/update_restrictions.h"
 #include "template/parse.h"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stack/status.h"
+#include "records/status.h"
 #include "template/value.h"
 
 namespace ms {

@@ -15,7 +15,7 @@
 // The stack table is the union of 001 and 002, minus the 002 edges that the
 // seeds themselves contradict, plus one extension; each group says where it
 // comes from, and the disagreements are spelled out where they occur.
-#include "stack/status.h"
+#include "records/status.h"
 
 #include <cstdint>
 #include <initializer_list>

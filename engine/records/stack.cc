@@ -1,4 +1,4 @@
-#include "stack/stack.h"
+#include "records/stack.h"
 
 namespace ms {
 namespace {

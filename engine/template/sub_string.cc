@@ -1,5 +1,5 @@
 // Splitting an Fn::Sub template string into literal text and variables.
-#include "eval/sub_string.h"
+#include "template/sub_string.h"
 
 #include "base/strings.h"
 

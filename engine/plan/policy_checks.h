@@ -1,5 +1,7 @@
-// The run-time half of stack policies and update restrictions: what the
-// update executor asks when it knows what it is about to do to a resource.
+// What the plan makes of stack policies and update restrictions (the
+// policies themselves are parsed in policy/): the synchronous refusal of
+// update-stack when the plan already shows a violation, and the run-time
+// verdicts the update executor asks for once it knows what it is about to do.
 //
 // A stack policy is checked at run time, as on AWS: the denied resource goes
 // UPDATE_FAILED with `Action denied by stack policy` and the update rolls
@@ -12,10 +14,20 @@
 
 #include <string>
 
+#include "base/status.h"
 #include "plan/plan.h"
 #include "provider/provider.h"
 
 namespace ms {
+
+// The synchronous check of update-stack: the first resource (plan order)
+// whose change certainly violates its restrictions:
+//   Update of resource X is restricted by its UpdatePolicy (Allow.Replace is false)
+//   Update of resource X is restricted by its UpdatePolicy (Allow.Update is false)
+// "Certainly": a replacement with Replacement True; an in-place change with
+// Replacement False that has a Static detail (a Dynamic-only change may turn
+// out to be none, seed 000 tests 8 and 10). Also refuses a malformed Allow.
+Status CheckUpdateRestrictions(const Plan& plan);
 
 constexpr const char* kPolicyDeniedReason = "Action denied by stack policy";
 constexpr const char* kReplaceRestrictedReason = "replace is restricted for resource.";

@@ -1,5 +1,7 @@
 #include "base/strings.h"
 
+#include <charconv>
+
 namespace ms {
 
 std::string_view Trim(std::string_view s, std::string_view chars) {
@@ -28,6 +30,13 @@ std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
     out += parts[i];
   }
   return out;
+}
+
+bool ParseInteger(std::string_view text, int64_t* out) {
+  if (text.empty()) return false;
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, *out);
+  return ec == std::errc() && p == end;
 }
 
 }  // namespace ms

@@ -107,6 +107,9 @@ Status EvaluateStatically(const Template& t) {
     MS_RETURN_IF_ERROR(ev.Evaluate(r.update_replace_policy, Section::kResourcePolicy, &out));
   }
   for (const OutputDecl& o : t.outputs) {
+    // An output whose Condition is false is left out (as AWS does), and so
+    // is its reference to a resource with the same false Condition.
+    if (!o.condition.empty() && ev.ConditionValue(o.condition) == std::optional<bool>(false)) continue;
     MS_RETURN_IF_ERROR(ev.Evaluate(o.value, Section::kOutputs, &out));
     MS_RETURN_IF_ERROR(ev.Evaluate(o.export_name, Section::kOutputs, &out));
     MS_RETURN_IF_ERROR(ev.Evaluate(o.description, Section::kOutputs, &out));

@@ -89,6 +89,9 @@ Status DependencyGraph::Build(const Template& t, const Inclusion* included,
       return Status::Validation("Template format error: Unresolved condition dependency " + o.condition +
                                 " in Outputs block of the template");
     }
+    // An output whose Condition is false does not exist (AWS leaves it out);
+    // what it references need not exist either.
+    if (!o.condition.empty() && oracle != nullptr && (*oracle)(o.condition) == std::optional<bool>(false)) continue;
     std::vector<Reference> refs;
     MS_RETURN_IF_ERROR(CollectReferences(o.value, &refs, oracle));
     MS_RETURN_IF_ERROR(CollectReferences(o.export_name, &refs, oracle));

@@ -42,6 +42,9 @@ struct PropertySchema {
   UpdateBehavior update = UpdateBehavior::kReplace;  // when !conditional
 };
 
+// AWS's default for a resource handler's timeoutInMinutes: 120 minutes.
+constexpr int kDefaultHandlerTimeoutSeconds = 120 * 60;
+
 struct TypeSchema {
   std::string type;    // "AWS::EC2::Subnet"
   std::string source;  // the provider file, for messages
@@ -53,6 +56,10 @@ struct TypeSchema {
   // A failed update may have applied part of the change: update rollback
   // calls its rollback hook (else a failed update is taken as unchanged).
   bool leaves_partial_updates = false;
+  // How long one create, update, delete or rollback may take, its
+  // in-progress answers included (the registry schema's handler
+  // timeoutInMinutes); 0: kDefaultHandlerTimeoutSeconds.
+  int timeout_seconds = 0;
 
   const PropertySchema* FindProperty(std::string_view name) const;
   bool HasAttribute(std::string_view name) const;

@@ -46,11 +46,17 @@ struct StackRecord {
   std::vector<StackTag> tags;
   std::vector<StackOutputValue> outputs;
   std::string on_failure = "ROLLBACK";  // ROLLBACK, DELETE, DO_NOTHING (--disable-rollback)
+  int64_t timeout_in_minutes = 0;       // create-stack's TimeoutInMinutes; 0: none
   bool termination_protection = false;
   std::string client_request_token;
   std::vector<std::string> retain_resources;  // delete-stack --retain-resources, for the operation running
   std::vector<std::string> resources_to_skip;  // continue-update-rollback --resources-to-skip, likewise
   std::vector<std::string> imports;           // export names its template imports (Fn::ImportValue)
+  // The providers of the process that started the stack's last operation
+  // (OperationContext::provider_source): a crashed operation is resumed with
+  // the same ones, whoever resumes it.
+  std::vector<std::string> provider_dirs;
+  bool stub_unknown_types = false;
   // While an update runs (and after, until the next one): the template and
   // parameters the stack had before it, what update rollback goes back to
   // and what cleanup orders the removed resources' deletes by.

@@ -9,6 +9,18 @@ void CancelRequests::Request(const std::string& stack_id) {
   if (it != watchers_.end()) it->second();
 }
 
+void CancelRequests::RequestDelete(const std::string& stack_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  deletes_.insert(stack_id);
+  auto it = watchers_.find(stack_id);
+  if (it != watchers_.end()) it->second();
+}
+
+bool CancelRequests::TakeDelete(const std::string& stack_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return deletes_.erase(stack_id) > 0;
+}
+
 void CancelRequests::Watch(const std::string& stack_id, std::function<void()> wake) {
   std::lock_guard<std::mutex> lock(mu_);
   watchers_[stack_id] = std::move(wake);

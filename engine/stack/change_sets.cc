@@ -331,6 +331,7 @@ Status ChangeSetService::StartCreateFromReview(const ChangeSetRecord& cs, const 
   if (!in.client_request_token.empty()) s.client_request_token = in.client_request_token;
   s.status = StackStatus::kCreateInProgress;
   s.reason = "User Initiated";
+  RecordProviderSource(ctx_, &s);
   StoreBatch batch;
   batch.stacks.push_back(s);
   batch.events.push_back(StackStatusEvent(s, ctx_.clock->NowMs(), "User Initiated"));

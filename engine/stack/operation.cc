@@ -4,6 +4,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <unordered_map>
 
@@ -160,6 +161,7 @@ class Op : public OperationCore {
         CallCreate(n);
       }
     }
+    StartStackTimeout();
     StartInSlices(
         graph_.order().size(), [this](size_t k) { TryCreate(nodes_[graph_.order()[k]]); },
         [this] { MaybeFinishCreate(); });
@@ -281,22 +283,62 @@ class Op : public OperationCore {
     failed_.push_back(n.rec.logical_id);
     if (!failing_) {
       failing_ = true;
-      // Siblings still being created are cancelled (their hooks are still
-      // followed until they answer, so what they made is known).
-      for (Node& other : nodes_) {
-        if (&other == &n || !other.busy || other.cancelled) continue;
-        other.cancelled = true;
-        if (!SetStatus(other, ResourceStatus::kCreateFailed, "Resource creation cancelled")) return;
-        failed_.push_back(other.rec.logical_id);
-      }
-      const std::string reason_text = "The following resource(s) failed to create: [" + JoinNames(failed_) + "]. ";
-      if (stack_.disable_rollback()) {
-        pending_stack_reason_ = reason_text;  // CREATE_FAILED once everything has answered
-      } else {
-        SetStackStatus(StackStatus::kRollbackInProgress, reason_text);
-      }
+      if (!CancelCreates(&n)) return;
+      FailStack("The following resource(s) failed to create: [" + JoinNames(failed_) + "]. ");
     }
     MaybeEndCreate();
+  }
+
+  // The create stops though no resource of its own failed: the stack's
+  // TimeoutInMinutes passed, or delete-stack was asked for.
+  void StopCreate(const std::string& reason) {
+    if (failing_ || stack_.status != StackStatus::kCreateInProgress) return;
+    failing_ = true;
+    if (!CancelCreates(nullptr)) return;
+    FailStack(reason);
+    MaybeEndCreate();
+  }
+
+  // Resources still being created (but `except`) are cancelled: their hooks
+  // are still followed until they answer, so what they made is known. False
+  // when a status change failed (the operation is aborted).
+  bool CancelCreates(const Node* except) {
+    for (Node& other : nodes_) {
+      if (&other == except || !other.busy || other.cancelled) continue;
+      other.cancelled = true;
+      if (!SetStatus(other, ResourceStatus::kCreateFailed, "Resource creation cancelled")) return false;
+      failed_.push_back(other.rec.logical_id);
+    }
+    return true;
+  }
+
+  void FailStack(const std::string& reason) {
+    if (stack_.disable_rollback()) {
+      pending_stack_reason_ = reason;  // CREATE_FAILED once everything has answered
+    } else {
+      SetStackStatus(StackStatus::kRollbackInProgress, reason);
+    }
+  }
+
+  // TimeoutInMinutes counts from the create's start (a restart does not
+  // reset it); AWS's reason names what follows the failure.
+  void StartStackTimeout() {
+    if (stack_.timeout_in_minutes <= 0) return;
+    const int64_t deadline = stack_.created_ms + stack_.timeout_in_minutes * 60 * 1000;
+    const double remaining = std::max<int64_t>(0, deadline - ctx_.clock->NowMs()) / 1000.0;
+    scheduler_.AfterWhileBusy(remaining, [this] {
+      const char* then = stack_.on_failure == "DELETE"      ? " Delete requested by user."
+                         : stack_.on_failure == "DO_NOTHING" ? ""
+                                                             : " Rollback requested by user.";
+      StopCreate(std::string("Stack creation time exceeded the specified timeout.") + then);
+      RequestPump();
+    });
+  }
+
+  void OnDeleteRequested() override {
+    stack_.on_failure = "DELETE";  // rolled back, then deleted
+    stack_dirty_ = true;
+    StopCreate(kDeleteRequestedReason);
   }
 
   // The create phase failed: once nothing is outstanding, roll back (or stop).
@@ -529,7 +571,9 @@ class Op : public OperationCore {
 
 }  // namespace
 
-Status RunOperation(const OperationContext& ctx, const std::string& stack_id) {
+namespace {
+
+Status RunOnce(const OperationContext& ctx, const std::string& stack_id) {
   {
     StackRecord stack;
     bool found = false;
@@ -538,6 +582,73 @@ Status RunOperation(const OperationContext& ctx, const std::string& stack_id) {
   }
   Op op(ctx);
   return op.Run(stack_id);
+}
+
+// Where a stack whose operation broke off with an engine error goes, so
+// that no stack stays *_IN_PROGRESS with nothing running it: the phase's
+// failure (a forward phase then runs its rollback), or the end a cleanup
+// reaches anyway (cleanup never fails a stack).
+std::optional<StackStatus> StrandedEnd(StackStatus s) {
+  switch (s) {
+    case StackStatus::kCreateInProgress: return StackStatus::kRollbackInProgress;
+    case StackStatus::kRollbackInProgress: return StackStatus::kRollbackFailed;
+    case StackStatus::kDeleteInProgress: return StackStatus::kDeleteFailed;
+    case StackStatus::kUpdateInProgress: return StackStatus::kUpdateRollbackInProgress;
+    case StackStatus::kUpdateCompleteCleanupInProgress: return StackStatus::kUpdateComplete;
+    case StackStatus::kUpdateRollbackInProgress: return StackStatus::kUpdateRollbackFailed;
+    case StackStatus::kUpdateRollbackCompleteCleanupInProgress: return StackStatus::kUpdateRollbackComplete;
+    default: return std::nullopt;
+  }
+}
+
+// Runs the operation; an engine error fails it instead of stranding the
+// stack (at most twice: a forward phase, then its rollback).
+Status RunToTerminal(const OperationContext& ctx, const std::string& stack_id) {
+  for (int attempt = 0;; ++attempt) {
+    Status ran = RunOnce(ctx, stack_id);
+    if (ran.ok()) return ran;
+    StackRecord s;
+    bool found = false;
+    if (!LoadStack(ctx.db, stack_id, &s, &found).ok() || !found) return ran;
+    std::optional<StackStatus> end = StrandedEnd(s.status);
+    if (!end || attempt >= 2) return ran;  // not stranded: the error came after a terminal status
+    if (attempt > 0 && IsInProgress(*end)) end = StrandedEnd(*end);  // its rollback broke off too
+    MS_RETURN_IF_ERROR(CommitStackStatus(ctx, &s, *end, ran.message()));
+    if (!IsInProgress(*end)) return Status::OK();
+  }
+}
+
+}  // namespace
+
+void RecordProviderSource(const OperationContext& ctx, StackRecord* s) {
+  s->provider_dirs = ctx.provider_source.dirs;
+  s->stub_unknown_types = ctx.provider_source.stub_unknown_types;
+}
+
+Status CommitStackStatus(const OperationContext& ctx, StackRecord* s, StackStatus to, const std::string& reason) {
+  MS_RETURN_IF_ERROR(CheckStackTransition(s->status, to));
+  if (IsInProgress(to)) RecordProviderSource(ctx, s);
+  s->status = to;
+  s->reason = reason;
+  StoreBatch batch;
+  batch.stacks.push_back(*s);
+  batch.events.push_back(StackStatusEvent(*s, ctx.clock->NowMs(), reason));
+  if (ctx.observer != nullptr) ctx.observer->OnEvent(batch.events.back());
+  return CommitBatch(ctx.db, ctx.world, &batch);
+}
+
+Status RunOperation(const OperationContext& ctx, const std::string& stack_id) {
+  MS_RETURN_IF_ERROR(RunToTerminal(ctx, stack_id));
+  // delete-stack came while the stack was being created, and the create
+  // ended before it could take the request: the stack is deleted now.
+  if (ctx.cancels == nullptr || !ctx.cancels->TakeDelete(stack_id)) return Status::OK();
+  StackRecord s;
+  bool found = false;
+  MS_RETURN_IF_ERROR(LoadStack(ctx.db, stack_id, &s, &found));
+  if (!found || s.status == StackStatus::kDeleteComplete) return Status::OK();
+  s.client_request_token.clear();
+  MS_RETURN_IF_ERROR(CommitStackStatus(ctx, &s, StackStatus::kDeleteInProgress, "User Initiated"));
+  return RunToTerminal(ctx, stack_id);
 }
 
 }  // namespace ms

@@ -24,6 +24,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "provider/provider.h"
@@ -44,15 +45,33 @@ struct OperationContext {
   Clock* clock = nullptr;
   OperationObserver* observer = nullptr;  // may be null
   CancelRequests* cancels = nullptr;      // may be null: cancel-update-stack for this process's operations
+  // Where `providers` came from (the host's provider directories and
+  // --stub-unknown-types), recorded in the stack when an operation starts.
+  struct ProviderSource {
+    std::vector<std::string> dirs;
+    bool stub_unknown_types = false;
+  } provider_source;
   SchedulerOptions scheduler;
   std::string region = "us-east-1";
   std::string account_id = "123456789012";
 };
 
-// Runs the operation the stack's status says is in progress
-// (CREATE_IN_PROGRESS, ROLLBACK_IN_PROGRESS, DELETE_IN_PROGRESS) until the
-// stack reaches a terminal status. Errors are moonstack's own failures (the
-// store, an illegal transition); AWS-level failures end in a *_FAILED status.
+// The reason of the rollback a delete-stack during the create starts.
+inline constexpr const char* kDeleteRequestedReason = "Delete requested by user.";
+
+// Runs the operation the stack's status says is in progress until the stack
+// reaches a terminal status. An engine error inside the operation (a
+// template that no longer loads, an illegal transition) fails it, with the
+// error as the stack's reason, instead of leaving it in progress; an error
+// is returned only when even that cannot be stored. AWS-level failures end
+// in a *_FAILED status as AWS's do.
 Status RunOperation(const OperationContext& ctx, const std::string& stack_id);
+
+// Records ctx's provider source in the stack starting an operation.
+void RecordProviderSource(const OperationContext& ctx, StackRecord* s);
+
+// Moves the stack to `to` (a checked transition) with its event, committed
+// at once: an action's synchronous half, or the end of a broken operation.
+Status CommitStackStatus(const OperationContext& ctx, StackRecord* s, StackStatus to, const std::string& reason);
 
 }  // namespace ms

@@ -64,6 +64,12 @@ void OperationCore::Dispatch(TrackedResource& r, HookCall call, Scheduler::CallD
     r.busy = true;
     ++outstanding_;
   }
+  if (r.rec.pending_hook != HookName(call.hook) || r.call_deadline_ms == 0) {  // this hook's first call
+    const TypeSchema* schema = ctx_.providers->Schema(call.type);
+    const int64_t timeout_s =
+        schema != nullptr && schema->timeout_seconds > 0 ? schema->timeout_seconds : kDefaultHandlerTimeoutSeconds;
+    r.call_deadline_ms = ctx_.clock->NowMs() + timeout_s * 1000;
+  }
   r.rec.pending_hook = HookName(call.hook);
   MarkDirty(r);
   queued_.push_back({&r, std::move(call), std::move(done)});
@@ -72,13 +78,18 @@ void OperationCore::Dispatch(TrackedResource& r, HookCall call, Scheduler::CallD
 void OperationCore::Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again) {
   r.rec.progress = o.progress;
   MarkDirty(r);
-  scheduler_.After(o.after_seconds, [this, again = std::move(again)] {
+  double delay = std::max(o.after_seconds, kMinPollSeconds);
+  if (r.call_deadline_ms > 0) {  // called again at its deadline at the latest, to time out then
+    delay = std::min(delay, std::max(0.0, static_cast<double>(r.call_deadline_ms - ctx_.clock->NowMs()) / 1000.0));
+  }
+  scheduler_.After(delay, [this, again = std::move(again)] {
     again();
     RequestPump();
   });
 }
 
 void OperationCore::EndCall(TrackedResource& r) {
+  r.call_deadline_ms = 0;
   r.rec.pending_hook.clear();
   r.rec.progress = Value();
   MarkDirty(r);
@@ -139,6 +150,9 @@ void OperationCore::Pump() {
       ((ctx_.cancels != nullptr && ctx_.cancels->Take(stack_.id)) ||
        (ctx_.observer != nullptr && ctx_.observer->TakeCancelRequest()))) {
     OnCancel();
+  } else if (stack_.status == StackStatus::kCreateInProgress && ctx_.cancels != nullptr &&
+             ctx_.cancels->TakeDelete(stack_.id)) {
+    OnDeleteRequested();
   }
   if (CheckpointDue()) {
     Status s = Flush();
@@ -157,7 +171,14 @@ void OperationCore::Pump() {
     }
     HookOutcome injected;
     double latency = 0;
-    const bool inject = ctx_.observer != nullptr && ctx_.observer->BeforeCall(q.call, &injected, &latency);
+    bool inject = false;
+    if (q.res->call_deadline_ms > 0 && ctx_.clock->NowMs() >= q.res->call_deadline_ms) {
+      injected.kind = HookOutcome::Kind::kFailed;  // still in progress at its deadline
+      injected.reason = kHandlerTimedOutReason;
+      inject = true;
+    } else if (ctx_.observer != nullptr) {
+      inject = ctx_.observer->BeforeCall(q.call, &injected, &latency);
+    }
     auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done)](HookOutcome& o) {
       if (!error_.ok()) return;
       d(o);

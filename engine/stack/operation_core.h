@@ -50,6 +50,9 @@ struct TrackedResource {
   // until it answers, so what it made is known and rolled back.
   bool cancelled = false;
   int64_t create_started_ms = 0;  // its create's start (a signal Timeout counts from it); 0 before a restart
+  // The running hook's deadline (its first call plus the type's handler
+  // timeout; after a restart, counted again from the first call then).
+  int64_t call_deadline_ms = 0;
   SignalPolicy signals;           // its CreationPolicy, while it waits for signals
 };
 
@@ -57,6 +60,14 @@ struct TrackedResource {
 // which waits for its CreationPolicy's signals: a restart resumes the wait
 // instead of calling create again. Its progress is {since_ms, reported: [UniqueId]}.
 inline constexpr const char* kSignalWaitHook = "signal";
+
+// A hook still in progress at its deadline (TypeSchema::timeout_seconds)
+// fails with this reason, as a registry handler past its timeoutInMinutes.
+inline constexpr const char* kHandlerTimedOutReason = "Resource timed out waiting for completion";
+// The least delay before an in-progress hook is called again, whatever it
+// asked for: a hook answering "again at once" forever still lets time
+// pass, so its deadline comes (and the journal is not rewritten in a loop).
+inline constexpr double kMinPollSeconds = 1.0;
 
 class OperationCore {
  public:
@@ -74,7 +85,8 @@ class OperationCore {
   HookContext BaseContext(const std::string& logical_id, const Value& update_policy) const;
   // Journals the intent, then queues the call (sent by Pump after a commit).
   void Dispatch(TrackedResource& r, HookCall call, Scheduler::CallDone done);
-  // An in-progress answer: save the progress, call again after its delay.
+  // An in-progress answer: save the progress, call again after its delay
+  // (at least kMinPollSeconds, at most until the hook's deadline).
   void Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again);
   void EndCall(TrackedResource& r);
   // Pumps once the scheduler has run every callback of this round.
@@ -97,6 +109,8 @@ class OperationCore {
   virtual void Settle() = 0;
   // cancel-update-stack (or a scenario) asked to cancel the update running.
   virtual void OnCancel() {}
+  // delete-stack was asked for while the stack is being created.
+  virtual void OnDeleteRequested() {}
 
   // --- CreationPolicy signals (resource_signals.h) ---
   enum class SignalEnd { kComplete, kFailed, kCancelled };

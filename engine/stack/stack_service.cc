@@ -69,6 +69,11 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
                               "' at 'onFailure' failed to satisfy constraint: Member must satisfy enum value "
                               "set: [ROLLBACK, DELETE, DO_NOTHING]");
   }
+  if (in.timeout_in_minutes && *in.timeout_in_minutes < 1) {
+    return Status::Validation("1 validation error detected: Value '" + std::to_string(*in.timeout_in_minutes) +
+                              "' at 'timeoutInMinutes' failed to satisfy constraint: Member must have value "
+                              "greater than or equal to 1");
+  }
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_body, in.stack_policy_url, "StackPolicy"));
   StackRecord existing;
   bool found = false;
@@ -90,6 +95,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   s.name = in.stack_name;
   s.description = summary.description.value_or("");
   s.status = StackStatus::kCreateInProgress;
+  RecordProviderSource(ctx_, &s);
   s.created_ms = ctx_.clock->NowMs();
   s.template_body = in.template_body;
   for (const ResolvedParameter& p : values.list) {
@@ -99,6 +105,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   s.tags = in.tags;
   s.on_failure = in.disable_rollback ? "DO_NOTHING" : in.on_failure.empty() ? "ROLLBACK" : in.on_failure;
   s.termination_protection = in.enable_termination_protection;
+  s.timeout_in_minutes = in.timeout_in_minutes.value_or(0);
   s.client_request_token = in.client_request_token;
   s.stack_policy_body = in.stack_policy_body;
   MS_RETURN_IF_ERROR(CheckStackTransition(std::nullopt, s.status));
@@ -203,6 +210,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   s.stack_policy_during_update_body = checked_policy;
   MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kUpdateInProgress));
   s.status = StackStatus::kUpdateInProgress;
+  RecordProviderSource(ctx_, &s);
   s.reason = "User Initiated";
   s.updated_ms = ctx_.clock->NowMs();
   StoreBatch batch;
@@ -230,20 +238,19 @@ Status StackService::StartDelete(const DeleteStackInput& in, std::string* stack_
     return Status::Validation("Invalid operation on stack [" + s.id + "]: RetainResources can only be specified "
                               "when the stack is in the DELETE_FAILED state");
   }
-  if (IsInProgress(s.status)) {
-    return Status::Validation("Stack [" + s.name + "] is in " + StackStatusName(s.status) +
-                              " state and can not be deleted.");
+  if (s.status == StackStatus::kDeleteInProgress) return Status::OK();  // already being deleted
+  if (s.status == StackStatus::kCreateInProgress && ctx_.cancels != nullptr) {
+    // The create running in this process is cancelled and rolled back,
+    // then the stack deleted (operation.h).
+    ctx_.cancels->RequestDelete(s.id);
+    return Status::OK();
   }
-  MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kDeleteInProgress));
-  s.status = StackStatus::kDeleteInProgress;
-  s.reason = "User Initiated";
+  if (IsInProgress(s.status)) {
+    return Status::Validation("Stack [" + s.id + "] cannot be deleted while in status " +
+                              StackStatusName(s.status));
+  }
   s.retain_resources = in.retain_resources;
-  s.client_request_token = in.client_request_token;  // this operation's (events carry it; none: empty)
-  StoreBatch batch;
-  batch.stacks.push_back(s);
-  batch.events.push_back(StackStatusEvent(s, ctx_.clock->NowMs(), "User Initiated"));
-  if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
-  MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
+  MS_RETURN_IF_ERROR(StartStackOperation(&s, StackStatus::kDeleteInProgress, in.client_request_token));
   *stack_id = s.id;
   return Status::OK();
 }
@@ -284,15 +291,8 @@ Status NotFromCurrentStatus(const std::string& action) {
 
 // Saves the stack in `to` with its "User Initiated" event.
 Status StackService::StartStackOperation(StackRecord* s, StackStatus to, const std::string& token) {
-  MS_RETURN_IF_ERROR(CheckStackTransition(s->status, to));
-  s->status = to;
-  s->reason = "User Initiated";
-  s->client_request_token = token;
-  StoreBatch batch;
-  batch.stacks.push_back(*s);
-  batch.events.push_back(StackStatusEvent(*s, ctx_.clock->NowMs(), "User Initiated"));
-  if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
-  return CommitBatch(ctx_.db, ctx_.world, &batch);
+  s->client_request_token = token;  // this operation's (events carry it; none: empty)
+  return CommitStackStatus(ctx_, s, to, "User Initiated");
 }
 
 Status StackService::StartContinueUpdateRollback(const ContinueUpdateRollbackInput& in, std::string* stack_id) {

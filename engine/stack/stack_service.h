@@ -26,6 +26,9 @@ struct CreateStackInput {
   std::vector<std::string> capabilities;
   std::string on_failure;        // ROLLBACK (default), DELETE, DO_NOTHING
   bool disable_rollback = false; // --disable-rollback: on_failure DO_NOTHING
+  // TimeoutInMinutes: how long the create may take before it fails (and
+  // rolls back); none: no limit. At least 1.
+  std::optional<int64_t> timeout_in_minutes;
   std::vector<StackTag> tags;
   std::string client_request_token;
   bool enable_termination_protection = false;

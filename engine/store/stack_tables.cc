@@ -115,10 +115,13 @@ Value StackToValue(const StackRecord& s) {
   v.set("outputs", Value::MakeList(std::move(outputs)));
   v.set("on_failure", Str(s.on_failure));
   v.set("termination_protection", Value::Bool(s.termination_protection));
+  if (s.timeout_in_minutes > 0) v.set("timeout_in_minutes", Value::Integer(s.timeout_in_minutes));
   v.set("client_request_token", Str(s.client_request_token));
   v.set("retain_resources", Value::StringList(s.retain_resources));
   if (!s.resources_to_skip.empty()) v.set("resources_to_skip", Value::StringList(s.resources_to_skip));
   v.set("imports", Value::StringList(s.imports));
+  if (!s.provider_dirs.empty()) v.set("provider_dirs", Value::StringList(s.provider_dirs));
+  if (s.stub_unknown_types) v.set("stub_unknown_types", Value::Bool(true));
   if (!s.previous_template_body.empty()) {  // the template itself: stack_templates, slot 1
     v.set("previous_parameters", ParametersToValue(s.previous_parameters));
   }
@@ -149,10 +152,13 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   }
   s.on_failure = GetStr(v, "on_failure");
   s.termination_protection = GetBool(v, "termination_protection");
+  s.timeout_in_minutes = GetInt(v, "timeout_in_minutes");
   s.client_request_token = GetStr(v, "client_request_token");
   for (const Value& r : GetList(v, "retain_resources").list()) s.retain_resources.push_back(r.str());
   for (const Value& r : GetList(v, "resources_to_skip").list()) s.resources_to_skip.push_back(r.str());
   for (const Value& i : GetList(v, "imports").list()) s.imports.push_back(i.str());
+  for (const Value& d : GetList(v, "provider_dirs").list()) s.provider_dirs.push_back(d.str());
+  s.stub_unknown_types = GetBool(v, "stub_unknown_types");
   s.previous_template_body = GetStr(v, "previous_template_body");
   s.previous_parameters = ParametersFromValue(GetList(v, "previous_parameters"));
   s.stack_policy_body = GetStr(v, "stack_policy_body");

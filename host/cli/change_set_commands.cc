@@ -64,7 +64,7 @@ int RunCreate(const ChangeSetArgs& a) {
 int RunDescribe(const ChangeSetArgs& a) {
   const char* op = "DescribeChangeSet";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   ChangeSetRecord cs;
   if (s.ok()) s = Service(session).Describe(a.change_set_name, a.stack_name, &cs);
   if (!s.ok()) return ReportError(op, s);
@@ -103,7 +103,7 @@ int RunDelete(const ChangeSetArgs& a) {
 int RunList(const ChangeSetArgs& a) {
   const char* op = "ListChangeSets";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   std::vector<ChangeSetRecord> all;
   if (s.ok()) s = Service(session).List(a.stack_name, &all);
   if (!s.ok()) return ReportError(op, s);

@@ -179,7 +179,7 @@ int RunPlan(const PlanArgs& a) {
   Status s = ReadTemplateBody(a.template_body, &in.template_body);
   if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
   StackSession session;
-  if (s.ok()) s = session.Open(a.session);
+  if (s.ok()) s = session.Open(a.session, nullptr, Access::kRead);
   if (!s.ok()) return ReportError(op, s);
   // An existing stack is updated; one that does not exist (or is still in
   // review) would be created: everything is an add.

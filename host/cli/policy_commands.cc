@@ -43,7 +43,7 @@ int RunSet(const PolicyArgs& a) {
 int RunGet(const PolicyArgs& a) {
   const char* op = "GetStackPolicy";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   std::string body;
   if (s.ok()) s = session.service().GetStackPolicy(a.stack_name, &body);
   if (!s.ok()) return ReportError(op, s);

@@ -24,6 +24,7 @@ struct StackArgs {
   std::vector<std::string> parameters, capabilities, tags, retain_resources, status_filter;
   std::vector<std::string> resources_to_skip;  // continue-update-rollback
   std::string on_failure;
+  std::optional<int64_t> timeout_in_minutes;
   bool disable_rollback = false;
   bool use_previous_template = false;
   bool termination_protection = false;
@@ -75,6 +76,7 @@ int RunCreate(const StackArgs& a) {
   in.stack_policy_url = a.stack_policy_url;
   in.capabilities = a.capabilities;
   in.on_failure = a.on_failure;
+  in.timeout_in_minutes = a.timeout_in_minutes;
   in.disable_rollback = a.disable_rollback;
   in.enable_termination_protection = a.termination_protection;
   in.client_request_token = a.client_request_token;
@@ -169,15 +171,29 @@ int RunRollback(const StackArgs& a, const std::string& op) {
 int RunCancelUpdate(const StackArgs& a) {
   const char* op = "CancelUpdateStack";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   if (s.ok()) s = session.service().CancelUpdate({a.stack_name, a.client_request_token});
   return s.ok() ? 0 : Fail(op, s);
+}
+
+// recover: resumes what a crashed writer left in progress (any writer does
+// as it opens; this command does only that), each operation with the
+// providers it recorded. Prints the resumed stacks' IDs.
+int RunRecover(const StackArgs& a) {
+  StackSession session;
+  Status s = session.Open(a.session, nullptr, Access::kWrite, Resume::kLater);
+  std::vector<std::string> resumed;
+  if (s.ok()) s = session.Recover(&resumed);
+  if (s.ok()) s = session.Close();
+  if (!s.ok()) return Fail("Recover", s);
+  Emit(a, Json{{"Resumed", resumed}}, "Recover");
+  return 0;
 }
 
 int RunDescribeStacks(const StackArgs& a) {
   const char* op = "DescribeStacks";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   if (!s.ok()) return Fail(op, s);
   Json stacks = Json::array();
   if (!a.stack_name.empty()) {
@@ -200,7 +216,7 @@ int RunDescribeStacks(const StackArgs& a) {
 int RunListStacks(const StackArgs& a) {
   const char* op = "ListStacks";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   std::vector<StackRecord> all;
   if (s.ok()) s = session.service().ListStacks(&all);
   if (!s.ok()) return Fail(op, s);
@@ -227,7 +243,7 @@ int RunListStacks(const StackArgs& a) {
 
 // Opens the session and finds the stack named by --stack-name.
 Status OpenStack(const StackArgs& a, StackSession* session, StackRecord* stack) {
-  MS_RETURN_IF_ERROR(session->Open(a.session));
+  MS_RETURN_IF_ERROR(session->Open(a.session, nullptr, Access::kRead));
   if (a.stack_name.empty()) return Status::Validation("StackName is a required parameter.");
   return session->service().FindStack(a.stack_name, stack);
 }
@@ -319,7 +335,7 @@ int RunGetTemplate(const StackArgs& a) {
 int RunListExports(const StackArgs& a) {
   const char* op = "ListExports";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   std::vector<StackRecord> stacks;
   if (s.ok()) s = session.service().ListStacks(&stacks);
   if (!s.ok()) return Fail(op, s);
@@ -339,7 +355,7 @@ int RunListExports(const StackArgs& a) {
 int RunListImports(const StackArgs& a) {
   const char* op = "ListImports";
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   std::vector<StackRecord> stacks;
   if (s.ok()) s = session.service().ListStacks(&stacks);
   if (!s.ok()) return Fail(op, s);
@@ -382,7 +398,7 @@ const std::vector<Waiter>& Waiters() {
 
 int RunWait(const Waiter& w, const StackArgs& a) {
   StackSession session;
-  Status s = session.Open(a.session);
+  Status s = session.Open(a.session, nullptr, Access::kRead);
   StackRecord stack;
   if (s.ok()) s = session.service().FindStack(a.stack_name, &stack);
   if (s.code() == Status::Code::kNotFound && w.gone_is_success) return 0;
@@ -420,6 +436,8 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   c->add_option("--tags", create->tags, "Key=k,Value=v ...");
   c->add_option("--on-failure", create->on_failure, "ROLLBACK (default), DELETE or DO_NOTHING");
   c->add_flag("--disable-rollback", create->disable_rollback, "Keep what was created when the create fails");
+  c->add_option("--timeout-in-minutes", create->timeout_in_minutes,
+                "How long the create may take before it fails (and rolls back)");
   c->add_flag("--enable-termination-protection", create->termination_protection, "Refuse delete-stack");
   c->add_option("--client-request-token", create->client_request_token, "A token carried by the events");
   c->add_option("--stack-policy-body", create->stack_policy_body, "The stack policy, or file://PATH");
@@ -477,6 +495,13 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   cn->add_option("--stack-name", cancel->stack_name, "The stack's name or ID")->required();
   cn->add_option("--client-request-token", cancel->client_request_token, "A token carried by the events");
   cn->callback([cancel, exit_code] { *exit_code = RunCancelUpdate(*cancel); });
+
+  auto recover = std::make_shared<StackArgs>();
+  CLI::App* rc = AddStackCommand(app, "recover",
+                                 "Resume the operations a crashed process left in progress (any command that "
+                                 "changes the state does so first; describe-* and list-* only read)",
+                                 recover);
+  rc->callback([recover, exit_code] { *exit_code = RunRecover(*recover); });
 
   auto describe = std::make_shared<StackArgs>();
   CLI::App* ds = AddStackCommand(app, "describe-stacks", "Describe one stack or every stack", describe);

@@ -62,6 +62,7 @@ Json StackJson(const StackRecord& s) {
     j["Outputs"] = outputs;
   }
   j["Tags"] = TagsJson(s.tags);
+  if (s.timeout_in_minutes > 0) j["TimeoutInMinutes"] = s.timeout_in_minutes;
   j["EnableTerminationProtection"] = s.termination_protection;
   j["DriftInformation"] = Drift("StackDriftStatus");
   return j;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -17,6 +18,18 @@ namespace {
 constexpr const char* kClockKind = "moonstack";
 constexpr const char* kClockId = "clock";
 
+// Provider directories as recorded with an operation: absolute, so another
+// process in another working directory loads the same ones.
+std::vector<std::string> AbsolutePaths(const std::vector<std::string>& dirs) {
+  std::vector<std::string> out;
+  for (const std::string& d : dirs) {
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::absolute(d, ec);
+    out.push_back(ec ? d : p.lexically_normal().string());
+  }
+  return out;
+}
+
 int64_t WallMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -25,8 +38,16 @@ int64_t WallMs() {
 
 }  // namespace
 
-Status StackSession::Open(const SessionOptions& options, OperationObserver* observer) {
+Status StackSession::Open(const SessionOptions& options, OperationObserver* observer, Access access,
+                          Resume resume) {
+  options_ = options;
   state_path_ = StatePath(options.state);
+  if (access == Access::kWrite) {
+    const bool served = options.writer.rfind(StateLock::kServeHolder, 0) == 0;
+    MS_RETURN_IF_ERROR(StateLock::Acquire(state_path_, options.writer,
+                                          served ? StateLock::Wait::kNever : StateLock::Wait::kUnlessServed,
+                                          &state_lock_));
+  }
   MS_RETURN_IF_ERROR(OpenStore(state_path_, &db_));
   MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
   MS_RETURN_IF_ERROR(LoadProviders(options.providers, &providers_, options.stub_unknown_types, &world_));
@@ -55,8 +76,10 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   // (a 1,000-resource create through `serve` on 2 cores: ~10% slower with 4).
   ctx.scheduler.workers = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 2u, 9u)) - 1;
   ctx.region = options.region;
+  ctx.provider_source.dirs = AbsolutePaths(options.providers);
+  ctx.provider_source.stub_unknown_types = options.stub_unknown_types;
   service_ = std::make_unique<StackService>(ctx);
-  MS_RETURN_IF_ERROR(RecoverCrashed());
+  if (access == Access::kWrite && resume == Resume::kAtOpen) MS_RETURN_IF_ERROR(Recover());
   if (!options.scenario.empty()) {
     lua::ScenarioOptions so;
     so.file = options.scenario;
@@ -101,21 +124,49 @@ Status StackSession::Lock(const std::string& stack_name, std::unique_ptr<StackLo
   return Status::OK();
 }
 
-Status StackSession::RecoverCrashed() {
+Status StackSession::Recover(std::vector<std::string>* resumed) {
   std::vector<StackRecord> stacks;
   MS_RETURN_IF_ERROR(service_->ListStacks(&stacks));
   for (const StackRecord& s : stacks) {
-    if (!IsInProgress(s.status)) continue;
+    if (!IsInProgress(s.status) || s.status == StackStatus::kReviewInProgress) continue;
     std::unique_ptr<StackLock> lock;
     MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, s.name, &lock));
     if (lock == nullptr) continue;  // its process is alive and running it
-    MS_RETURN_IF_ERROR(service_->Run(s.id));
+    std::string missing;
+    for (const std::string& dir : s.provider_dirs) {
+      if (!std::filesystem::is_directory(dir)) missing = dir;
+    }
+    if (!missing.empty()) {  // left as it is: a command given that directory resumes it
+      std::cerr << "moonstack: cannot resume the operation on stack " << s.name << " ("
+                << StackStatusName(s.status) << "): it runs with the providers in " << missing
+                << ", which is not a directory; it stays in progress until a command that can load them runs\n";
+      continue;
+    }
+    MS_RETURN_IF_ERROR(ResumeCrashed(s));
+    if (resumed != nullptr) resumed->push_back(s.id);
     MS_RETURN_IF_ERROR(SaveWorld(db_.get(), &world_));
   }
   return Status::OK();
 }
 
+Status StackSession::ResumeCrashed(const StackRecord& s) {
+  const OperationContext& ours = service_->context();
+  if (s.provider_dirs == ours.provider_source.dirs &&
+      s.stub_unknown_types == ours.provider_source.stub_unknown_types) {
+    return service_->Run(s.id);
+  }
+  std::unique_ptr<lua::LuaProviderRuntime> recorded;
+  MS_RETURN_IF_ERROR(LoadProviders(s.provider_dirs, &recorded, s.stub_unknown_types, &world_));
+  OperationContext ctx = ours;
+  ctx.providers = recorded.get();
+  ctx.provider_source.dirs = s.provider_dirs;
+  ctx.provider_source.stub_unknown_types = s.stub_unknown_types;
+  ctx.observer = observers_.caller;  // not this command's scenario: it is for this command's workflow
+  return RunOperation(ctx, s.id);
+}
+
 Status StackSession::Close() {
+  if (state_lock_ == nullptr) return Status::OK();  // a reader changes nothing
   WorldRecord clock;
   clock.data = Value::MakeMap();
   clock.data.set("now_ms", Value::Integer(clock_->NowMs()));

@@ -19,6 +19,7 @@
 #include "stack/stack_service.h"
 #include "store/database.h"
 #include "store/stack_lock.h"
+#include "store/state_lock.h"
 #include "world/world.h"
 
 namespace ms::cli {
@@ -35,13 +36,32 @@ struct SessionOptions {
   int max_concurrency = 1024;
   std::string region = "us-east-1";    // --region
   std::string scenario;                // --scenario (workflow commands): a Lua script, lua/scenario.h
+  // Who writes the state file while this session is open (store/state_lock.h).
+  std::string writer = "a moonstack command";
 };
+
+// What a command does with the state file: a reader only reads (no lock,
+// no crash recovery, nothing saved); a writer holds the state's lock while
+// it runs and first resumes what a crashed writer left in progress.
+enum class Access { kRead, kWrite };
+
+// Whether a writer resumes crashed operations as it opens (a command), or
+// leaves them to its caller (`serve`, which listens first: Recover()).
+enum class Resume { kAtOpen, kLater };
 
 class StackSession {
  public:
-  // Opens the state file, loads the world and the providers, and resumes
-  // any operation a crashed process left in progress (stack_lock.h).
-  Status Open(const SessionOptions& options, OperationObserver* observer = nullptr);
+  // Opens the state file, loads the world and the providers. A writer takes
+  // the state's lock (serve: refused when held; a command: waits for another
+  // command, refused when a server holds it) and, with Resume::kAtOpen,
+  // resumes any operation a crash left in progress.
+  Status Open(const SessionOptions& options, OperationObserver* observer = nullptr, Access access = Access::kWrite,
+              Resume resume = Resume::kAtOpen);
+  // The stacks a crash left in progress, each resumed with the providers
+  // recorded for its operation. A stack whose provider directory is gone is
+  // skipped with a message on stderr and stays resumable; `resumed` gets the
+  // others' IDs.
+  Status Recover(std::vector<std::string>* resumed = nullptr);
   // The lock a workflow command holds on its stack while it runs: an error
   // when another process is running an operation on it.
   Status Lock(const std::string& stack_name, std::unique_ptr<StackLock>* out);
@@ -55,8 +75,11 @@ class StackSession {
   Clock& clock() { return *clock_; }
 
  private:
-  Status RecoverCrashed();
+  // Runs one crashed stack's operation with the providers it recorded.
+  Status ResumeCrashed(const StackRecord& stack);
 
+  SessionOptions options_;
+  std::unique_ptr<StateLock> state_lock_;  // writers only
   std::string state_path_;
   World world_;
   std::unique_ptr<Database> db_;

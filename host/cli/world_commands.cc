@@ -15,6 +15,7 @@
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 #include "store/schema.h"
+#include "store/state_lock.h"
 #include "store/world_table.h"
 #include "template/parse.h"
 
@@ -35,7 +36,13 @@ struct WorldArgs {
 // The world of the state file, and a Lua runtime whose `moonstack.world` is it.
 class WorldSession {
  public:
-  Status Open(const WorldArgs& args) {
+  // A writer (call, load, reset) holds the state's lock (store/state_lock.h):
+  // a running server's world is its own until it stops.
+  Status Open(const WorldArgs& args, bool writes) {
+    if (writes) {
+      MS_RETURN_IF_ERROR(StateLock::Acquire(StatePath(args.state), "moonstack world", StateLock::Wait::kUnlessServed,
+                                            &lock_));
+    }
     MS_RETURN_IF_ERROR(OpenStore(StatePath(args.state), &db_));
     MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
     lua::ProviderPaths paths = lua::DefaultProviderPaths(Home(), args.dirs);
@@ -59,6 +66,7 @@ class WorldSession {
   lua::Runtime& rt() { return *rt_; }
 
  private:
+  std::unique_ptr<StateLock> lock_;
   World world_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<lua::Runtime> rt_;
@@ -73,7 +81,7 @@ std::string StripPrefix(const std::string& s, const std::string& prefix) {
 
 int RunList(const WorldArgs& args) {
   WorldSession w;
-  Status s = w.Open(args);
+  Status s = w.Open(args, /*writes=*/false);
   if (!s.ok()) return ReportError("ListWorld", s);
   auto lock = w.world().Lock();
   Json records = Json::array();
@@ -89,7 +97,7 @@ int RunList(const WorldArgs& args) {
 
 int RunShow(const WorldArgs& args) {
   WorldSession w;
-  Status s = w.Open(args);
+  Status s = w.Open(args, /*writes=*/false);
   if (!s.ok()) return ReportError("ShowWorld", s);
   auto lock = w.world().Lock();
   Json found = Json::array();
@@ -116,7 +124,7 @@ int RunCall(const WorldArgs& args) {
   if (!s.ok()) {
     return ReportError(args.action, Status::Validation("Error parsing parameter: Invalid JSON: " + StripPrefix(s.message(), "Template format error: ")));
   }
-  s = w.Open(args);
+  s = w.Open(args, /*writes=*/true);
   if (!s.ok()) return ReportError(args.action, s);
   lua::CallResult sim = w.rt().Require("sim");
   if (!sim.ok()) return ReportError(args.action, sim.status());
@@ -139,7 +147,7 @@ int RunLoad(const WorldArgs& args) {
   WorldSession w;
   std::string code;
   Status s = ReadFile(args.file, &code);
-  if (s.ok()) s = w.Open(args);
+  if (s.ok()) s = w.Open(args, /*writes=*/true);
   if (!s.ok()) return ReportError("LoadWorld", s);
   // The script's globals: `aws` (the sim client), `sim`, and `world` (the store).
   lua::CallResult prelude = w.rt().Eval(
@@ -157,7 +165,7 @@ int RunLoad(const WorldArgs& args) {
 
 int RunReset(const WorldArgs& args) {
   WorldSession w;
-  Status s = w.Open(args);
+  Status s = w.Open(args, /*writes=*/true);
   if (s.ok()) {
     w.world().Clear();
     s = w.Save();

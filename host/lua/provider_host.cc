@@ -59,6 +59,9 @@ TypeSchema SchemaFrom(const Value& d) {
   s.accepts_any_attribute = d.find("any_attributes") != nullptr && d.find("any_attributes")->as_bool();
   s.leaves_partial_updates =
       d.find("leaves_partial_updates") != nullptr && d.find("leaves_partial_updates")->as_bool();
+  if (const Value* t = d.find("timeout_minutes"); t != nullptr && t->as_integer()) {
+    s.timeout_seconds = static_cast<int>(*t->as_integer()) * 60;
+  }
   if (const Value* props = d.find("properties")) {
     for (const Value& p : props->list()) {
       PropertySchema ps;

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "base/strings.h"
 #include "cli/io.h"
 #include "eval/validate.h"
 #include "server/stack_xml.h"
@@ -217,6 +218,14 @@ Status CfnApi::CreateStack(Call& c) {
   in.tags = TagsOf(c.q);
   in.capabilities = c.q.List("Capabilities");
   in.on_failure = c.q.Get("OnFailure");
+  if (std::optional<std::string> t = c.q.Find("TimeoutInMinutes")) {
+    int64_t minutes = 0;
+    if (!ParseInteger(*t, &minutes)) {
+      return Status::Validation("1 validation error detected: Value '" + *t +
+                                "' at 'timeoutInMinutes' failed to satisfy constraint: Member must be an integer");
+    }
+    in.timeout_in_minutes = minutes;
+  }
   in.disable_rollback = c.q.Flag("DisableRollback");
   in.enable_termination_protection = c.q.Flag("EnableTerminationProtection");
   in.client_request_token = c.q.Get("ClientRequestToken");

@@ -17,6 +17,7 @@
 #include "server/xml.h"
 #include "template/parse.h"
 #include "store/schema.h"
+#include "store/state_lock.h"
 
 namespace ms::server {
 namespace {
@@ -54,9 +55,14 @@ Status Serve(const ServeOptions& options) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  // The world, the providers, the clock; resumes operations a crash left in progress.
+  // The world, the providers, the clock, and the state's lock: one process
+  // writes a state file at a time (store/state_lock.h). What a crash left in
+  // progress is resumed once the server listens (below).
   cli::StackSession session;
-  MS_RETURN_IF_ERROR(session.Open(options.session));
+  cli::SessionOptions session_options = options.session;
+  session_options.writer = std::string(StateLock::kServeHolder) + " on " + options.host + ":" +
+                           std::to_string(options.port);
+  MS_RETURN_IF_ERROR(session.Open(session_options, nullptr, cli::Access::kWrite, cli::Resume::kLater));
   std::unique_ptr<Database> request_db;
   MS_RETURN_IF_ERROR(OpenStore(state_path, &request_db));
   MS_RETURN_IF_ERROR(request_db->DisableAutoCheckpoint());  // the operation threads checkpoint
@@ -191,9 +197,17 @@ Status Serve(const ServeOptions& options) {
     http.stop();
   });
   std::cerr << "moonstack serve: listening on http://" << options.host << ":" << options.port << std::endl;
+  // Operations a crash left in progress, each with the providers it
+  // recorded, beside the requests (a request on such a stack is refused
+  // until it ends: its StackLock is held).
+  std::thread recovery([&] {
+    Status s = session.Recover();
+    if (!s.ok()) std::cerr << "moonstack serve: resuming crashed operations: " << s.message() << "\n";
+  });
   bool listened = http.listen_after_bind();
   if (!listened) pthread_kill(waiter.native_handle(), SIGTERM);  // the waiter is still waiting
   waiter.join();
+  recovery.join();
   runner.Stop();
   set_endpoint("");  // the CLI on this state file has no server to answer for it
   MS_RETURN_IF_ERROR(session.Close());

@@ -75,6 +75,7 @@ void WriteStack(XmlWriter& w, const StackRecord& s) {
   } else {
     WriteTags(w, s.tags);
   }
+  if (s.timeout_in_minutes > 0) w.Text("TimeoutInMinutes", std::to_string(s.timeout_in_minutes));
   w.Bool("EnableTerminationProtection", s.termination_protection);
   Drift(w, "StackDriftStatus");
   w.Close();

@@ -54,6 +54,7 @@ function H.describe(decl)
     additional_properties = decl.additional_properties,
     any_attributes = decl.any_attributes == true,
     leaves_partial_updates = decl.leaves_partial_updates == true,
+    timeout_minutes = decl.timeout_minutes,
     properties = props,
   }
 end

@@ -79,6 +79,7 @@ local P = {}
 ---@field leaves_partial_updates boolean? a failed update may have applied part of the change, so update rollback must roll this resource back too (default false: a failed update changed nothing)
 ---@field replaces_in_update boolean? update and rollback may return { id = ... }: a physical ID other than the current one means the update replaced the resource and the engine deletes the old one in cleanup (custom resources, whose handler decides; default false: replacement is the engine's decision)
 ---@field any_attributes boolean? hooks may return attributes that are not declared, and Fn::GetAtt may ask for any name (custom resources' Data, stub types; default false)
+---@field timeout_minutes integer? how long one create, update, delete or rollback may take, in-progress answers included, before the engine fails it with "Resource timed out waiting for completion" (the registry schema's handlers' timeoutInMinutes: 1-2160; default 120)
 ---@field create fun(ctx: moonstack.Context, props: table): moonstack.CreateResult|moonstack.InProgress
 ---@field update (fun(ctx: moonstack.Context, id: string, new: table, old: table, changed: string[]): moonstack.UpdateResult|moonstack.InProgress|nil)?
 ---@field delete fun(ctx: moonstack.Context, id: string, props: table): moonstack.InProgress|nil
@@ -222,6 +223,7 @@ P.deep_copy = values.deep_copy
 ---@field leaves_partial_updates boolean
 ---@field replaces_in_update boolean       update/rollback may return a new id (see DeclarationInput)
 ---@field any_attributes boolean           attributes need not be declared
+---@field timeout_minutes integer?         see DeclarationInput
 ---@field create function
 ---@field update function?
 ---@field delete function
@@ -234,7 +236,7 @@ Declaration.__index = Declaration
 local KNOWN_FIELDS = {
   type = true, source = true, description = true, properties = true, attributes = true,
   primary_identifier = true, additional_properties = true, leaves_partial_updates = true,
-  replaces_in_update = true, any_attributes = true, create = true, update = true, delete = true, rollback = true, read = true,
+  replaces_in_update = true, any_attributes = true, timeout_minutes = true, create = true, update = true, delete = true, rollback = true, read = true,
 }
 local KNOWN_OPTIONS = {
   required = true, default = true, allowed = true, pattern = true, update = true, description = true,
@@ -449,6 +451,10 @@ function P.define(input, source)
     bad(string.format('type %s is not a resource type name (expected "Service::Category::Resource" or "Custom::Name")', repr(input.type)))
   end
   if input.description ~= nil and type(input.description) ~= "string" then bad("description must be a string") end
+  local timeout = input.timeout_minutes
+  if timeout ~= nil and (type(timeout) ~= "number" or timeout ~= math.floor(timeout) or timeout < 1 or timeout > 2160) then
+    bad("timeout_minutes must be a whole number of minutes from 1 to 2160")
+  end
 
   local decl = setmetatable({
     type = input.type, source = source, description = input.description,
@@ -456,6 +462,7 @@ function P.define(input, source)
     leaves_partial_updates = input.leaves_partial_updates == true,
     replaces_in_update = input.replaces_in_update == true,
     any_attributes = input.any_attributes == true,
+    timeout_minutes = timeout,
     rollback_is_default = false,
   }, Declaration)
   local by_name, attr_set = {}, {}

@@ -22,3 +22,15 @@ TEST_CASE("Trim and Join", "[base]") {
   CHECK(ms::Join({"a"}, ", ") == "a");
   CHECK(ms::Join({"a", "b", "c"}, ", ") == "a, b, c");
 }
+
+TEST_CASE("ParseInteger takes whole decimal integers only", "[base]") {
+  int64_t v = 0;
+  CHECK((ms::ParseInteger("42", &v) && v == 42));
+  CHECK((ms::ParseInteger("-7", &v) && v == -7));
+  CHECK_FALSE(ms::ParseInteger("", &v));
+  CHECK_FALSE(ms::ParseInteger("+1", &v));
+  CHECK_FALSE(ms::ParseInteger(" 1", &v));
+  CHECK_FALSE(ms::ParseInteger("1.5", &v));
+  CHECK_FALSE(ms::ParseInteger("12abc", &v));
+  CHECK_FALSE(ms::ParseInteger("99999999999999999999", &v));
+}

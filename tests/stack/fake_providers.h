@@ -6,6 +6,7 @@
 //   DeleteFails: "m"   delete fails with reason m
 //   Invalid: "m"       validation fails with m
 //   BlockMs: N         create holds its worker for N real milliseconds
+//   Forever: true      create answers "in progress, call again at once" forever
 // Any other property is accepted. Physical IDs are "<LogicalId>-<n>", n
 // counting that logical ID's creates.
 #pragma once
@@ -44,6 +45,8 @@ class FakeProviders : public ProviderRuntime {
     std::lock_guard<std::mutex> l(mu_);
     return calls_;
   }
+  // The type's handler timeout (TypeSchema::timeout_seconds); set before use.
+  void set_timeout_seconds(int s) { schema_.timeout_seconds = s; }
 
  private:
   friend class FakeSession;
@@ -85,6 +88,15 @@ class FakeSession : public ProviderSession {
                            ? call.ctx.progress.find("id")->str()
                            : call.ctx.logical_id + "-" + std::to_string(++p_->next_id_[call.ctx.logical_id]);
       if (waited == 0 && !props.find("CreateFails")) p_->live_.insert(id);
+      if (props.find("Forever")) {
+        o.kind = HookOutcome::Kind::kInProgress;
+        o.after_seconds = 0;
+        o.physical_id = id;
+        o.progress = Value::MakeMap();
+        o.progress.set("waited", Value::Integer(1));
+        o.progress.set("id", Value::String(id));
+        return o;
+      }
       if (waited < seconds) {
         o.kind = HookOutcome::Kind::kInProgress;
         o.after_seconds = 10;

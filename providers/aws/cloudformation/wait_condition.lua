@@ -78,6 +78,9 @@ end
 
 return P.define {
   type = "AWS::CloudFormation::WaitCondition",
+  -- Its own Timeout (at most 43200 s, 12 hours) ends the wait with AWS's
+  -- message; the engine's handler deadline must lie beyond it.
+  timeout_minutes = 12 * 60 + 30,
   properties = {
     P.integer "Count" { update = "unsupported" },
     P.string "Handle" { update = "unsupported" },

@@ -11,6 +11,7 @@
 #include "plan/planner.h"
 #include "records/stack_name.h"
 #include "stack/op_common.h"
+#include "stack/request_limits.h"
 #include "store/stack_tables.h"
 
 namespace ms {
@@ -172,6 +173,7 @@ bool SettleExecutionStatus(const StackRecord& stack, int64_t latest_event_seq, C
 
 Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* change_set_id, std::string* stack_id) {
   MS_RETURN_IF_ERROR(CheckNameMember(in.change_set_name, "changeSetName"));
+  MS_RETURN_IF_ERROR(CheckStackTags(in.tags));
   const std::string type = in.change_set_type.empty() ? "UPDATE" : in.change_set_type;
   if (type != "CREATE" && type != "UPDATE") {
     return Status::Validation("1 validation error detected: Value '" + type +

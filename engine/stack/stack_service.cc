@@ -11,6 +11,7 @@
 #include "policy/stack_policy.h"
 #include "records/stack_name.h"
 #include "stack/op_common.h"
+#include "stack/request_limits.h"
 #include "store/stack_tables.h"
 #include "template/template_cache.h"
 
@@ -35,6 +36,7 @@ std::string NewStackId(const std::string& region, const std::string& account, co
 
 Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_id) {
   MS_RETURN_IF_ERROR(CheckStackName(in.stack_name));
+  MS_RETURN_IF_ERROR(CheckStackTags(in.tags));
   if (in.disable_rollback && !in.on_failure.empty()) {
     return Status::Validation("You cannot specify both DisableRollback and OnFailure.");
   }

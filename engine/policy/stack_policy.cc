@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/constraint_errors.h"
 #include "template/parse.h"
 #include "template/value.h"
 
@@ -9,6 +10,7 @@ namespace ms {
 namespace {
 
 constexpr std::string_view kResourcePrefix = "LogicalResourceId/";
+constexpr size_t kMaxStackPolicyBody = 16384;
 
 Status Invalid() { return Status::Validation(StackPolicy::kValidationMessage); }
 
@@ -188,6 +190,13 @@ Status ValidateStackPolicy(std::string_view body) {
 Status CheckStackPolicyInput(const std::string& body, const std::string& url, const std::string& member) {
   if (!body.empty() && !url.empty()) {
     return Status::Validation("You cannot specify both " + member + "URL and " + member + "Body");
+  }
+  // The service model: StackPolicyBody (and StackPolicyDuringUpdateBody)
+  // is 1 to 16,384 bytes.
+  if (body.size() > kMaxStackPolicyBody) {
+    ConstraintErrors errors;
+    errors.Add(body, "s" + member.substr(1) + "Body", MaxLengthConstraint(kMaxStackPolicyBody));
+    return errors.ToStatus();
   }
   if (!url.empty()) {
     return Status::Validation("moonstack does not fetch " + member + "URL: pass the policy as " + member +

@@ -9,32 +9,15 @@
 #include "eval/evaluator.h"
 #include "eval/validate.h"
 #include "plan/planner.h"
+#include "records/stack_name.h"
 #include "stack/op_common.h"
+#include "stack/request_limits.h"
 #include "store/stack_tables.h"
 
 namespace ms {
 namespace {
 
 bool IsArn(const std::string& s) { return s.rfind("arn:", 0) == 0; }
-
-// The service model's pattern for ChangeSetName (and StackName):
-// [a-zA-Z][-a-zA-Z0-9]*, at most 128 characters.
-Status CheckName(const std::string& name, const char* field) {
-  const bool ok = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0])) &&
-                  std::all_of(name.begin(), name.end(), [](char c) {
-                    return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
-                  });
-  if (!ok) {
-    return Status::Validation("1 validation error detected: Value '" + name + "' at '" + field +
-                              "' failed to satisfy constraint: Member must satisfy regular expression pattern: "
-                              "[a-zA-Z][-a-zA-Z0-9]*");
-  }
-  if (name.size() > 128) {
-    return Status::Validation("1 validation error detected: Value '" + name + "' at '" + field +
-                              "' failed to satisfy constraint: Member must have length less than or equal to 128");
-  }
-  return Status::OK();
-}
 
 Status LoadStackByNameOrId(Database* db, const std::string& name_or_id, StackRecord* out, bool* found) {
   if (IsArn(name_or_id)) {
@@ -57,6 +40,7 @@ Status NotExecutable(const ChangeSetRecord& cs) {
 
 Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, ChangeSetPlan* out) {
   const bool create = in.type == "CREATE";
+  MS_RETURN_IF_ERROR(CheckStackNameOrId(in.stack_name));
   StackRecord stack;
   bool found = false;
   MS_RETURN_IF_ERROR(LoadStackByNameOrId(ctx.db, in.stack_name, &stack, &found));
@@ -72,7 +56,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
       return Status::Validation("You cannot specify both usePreviousTemplate and Template Body/Template URL");
     }
     if (!found) {
-      MS_RETURN_IF_ERROR(CheckName(in.stack_name, "stackName"));
+      MS_RETURN_IF_ERROR(CheckStackName(in.stack_name));
       stack = StackRecord();
       stack.id = NewStackId(ctx.region, ctx.account_id, in.stack_name);
       stack.name = in.stack_name;
@@ -188,7 +172,8 @@ bool SettleExecutionStatus(const StackRecord& stack, int64_t latest_event_seq, C
 }
 
 Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* change_set_id, std::string* stack_id) {
-  MS_RETURN_IF_ERROR(CheckName(in.change_set_name, "changeSetName"));
+  MS_RETURN_IF_ERROR(CheckNameMember(in.change_set_name, "changeSetName"));
+  MS_RETURN_IF_ERROR(CheckStackTags(in.tags));
   const std::string type = in.change_set_type.empty() ? "UPDATE" : in.change_set_type;
   if (type != "CREATE" && type != "UPDATE") {
     return Status::Validation("1 validation error detected: Value '" + type +

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "stack/op_common.h"
+#include "stack/outcome_limits.h"
 
 namespace ms {
 
@@ -181,6 +182,7 @@ void OperationCore::Pump() {
     }
     auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done)](HookOutcome& o) {
       if (!error_.ok()) return;
+      CheckOutcomePhysicalId(&o);  // an absurd ID fails the resource instead of being stored
       d(o);
       Settle();
       RequestPump();
@@ -389,7 +391,7 @@ bool OperationCore::SetStatus(TrackedResource& r, ResourceStatus to, const std::
     }
   }
   r.rec.status = to;
-  r.rec.reason = reason;
+  r.rec.reason = CapStatusReason(reason);
   r.rec.updated_ms = ctx_.clock->NowMs();
   MarkDirty(r);
   StackEvent e = NewEvent();
@@ -410,7 +412,7 @@ bool OperationCore::SetStackStatus(StackStatus to, const std::string& reason) {
     return false;
   }
   stack_.status = to;
-  stack_.reason = reason;
+  stack_.reason = CapStatusReason(reason);
   if (to == StackStatus::kDeleteComplete) stack_.deleted_ms = ctx_.clock->NowMs();
   stack_dirty_ = true;
   StackEvent e = NewEvent();
@@ -434,6 +436,7 @@ StackEvent OperationCore::NewEvent() {
 }
 
 void OperationCore::Record(StackEvent e) {
+  e.reason = CapStatusReason(std::move(e.reason));  // every event's, cleanup's included
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(e);
   batch_.events.push_back(std::move(e));
 }

@@ -7,39 +7,15 @@
 #include "eval/validate.h"
 #include "plan/plan_handoff.h"
 #include "plan/planner.h"
-#include "policy/stack_policy.h"
 #include "plan/policy_checks.h"
+#include "policy/stack_policy.h"
+#include "records/stack_name.h"
 #include "stack/op_common.h"
+#include "stack/request_limits.h"
 #include "store/stack_tables.h"
 #include "template/template_cache.h"
 
 namespace ms {
-namespace {
-
-constexpr size_t kMaxStackName = 128;
-
-// AWS's pattern for stackName: [a-zA-Z][-a-zA-Z0-9]*
-bool ValidStackName(const std::string& name) {
-  if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; });
-}
-
-Status CheckStackName(const std::string& name) {
-  if (!ValidStackName(name)) {
-    return Status::Validation("1 validation error detected: Value '" + name +
-                              "' at 'stackName' failed to satisfy constraint: Member must satisfy regular "
-                              "expression pattern: [a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/._+]*");
-  }
-  if (name.size() > kMaxStackName) {
-    return Status::Validation("1 validation error detected: Value '" + name +
-                              "' at 'stackName' failed to satisfy constraint: Member must have length less "
-                              "than or equal to 128");
-  }
-  return Status::OK();
-}
-
-}  // namespace
 
 Status CheckTemplate(const OperationContext& ctx, const std::string& body, const std::vector<ParameterInput>& params,
                      const std::map<std::string, std::string>& previous, const std::vector<std::string>& capabilities,
@@ -60,6 +36,7 @@ std::string NewStackId(const std::string& region, const std::string& account, co
 
 Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_id) {
   MS_RETURN_IF_ERROR(CheckStackName(in.stack_name));
+  MS_RETURN_IF_ERROR(CheckStackTags(in.tags));
   if (in.disable_rollback && !in.on_failure.empty()) {
     return Status::Validation("You cannot specify both DisableRollback and OnFailure.");
   }
@@ -120,6 +97,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
 }
 
 Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_id) {
+  MS_RETURN_IF_ERROR(CheckStackNameOrId(in.stack_name));
   StackRecord s;
   bool found = false;
   if (in.stack_name.rfind("arn:", 0) == 0) {
@@ -367,6 +345,7 @@ Status StackService::Recover(std::vector<std::string>* recovered) {
 }
 
 Status StackService::FindStack(const std::string& name_or_id, StackRecord* out) {
+  MS_RETURN_IF_ERROR(CheckStackNameOrId(name_or_id));
   bool found = false;
   if (name_or_id.rfind("arn:", 0) == 0) {
     MS_RETURN_IF_ERROR(LoadStack(ctx_.db, name_or_id, out, &found));

@@ -106,7 +106,8 @@ class StackService {
   Status Recover(std::vector<std::string>* recovered = nullptr);
 
   // A stack by name (not deleted) or by ID (deleted ones too):
-  // "Stack with id X does not exist" otherwise.
+  // "Stack with id X does not exist" otherwise; a StackName that is
+  // neither: AWS's ValidationError (records/stack_name.h).
   Status FindStack(const std::string& name_or_id, StackRecord* out);
   Status ListStacks(std::vector<StackRecord>* out);  // every stack, deleted ones included
   Status Resources(const std::string& stack_id, std::vector<ResourceRecord>* out);

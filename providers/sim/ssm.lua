@@ -15,6 +15,18 @@
 --   Parameter name: can't be prefixed with "ssm" (case-insensitive). If formed
 --   as a path, ... .-_  (ValidationException, for any malformed name)
 --                                                       aws/aws-sdk-php#1952, boto/boto3#1499
+--   Standard tier parameters support a maximum parameter value of 4096
+--   characters. To create a larger parameter value, upgrade the parameter to
+--   use the advanced-parameter tier. For more information, see https://...
+--   (ValidationException)                                aws/aws-sdk-net#3157
+--   1 validation error detected: Value at 'value' failed to satisfy constraint:
+--   Member must have length less than or equal to 32768 (no value shown: Value
+--   is sensitive)                ministryofjustice/cloud-platform-infrastructure#3906
+-- Limits (API reference, PutParameter; "Parameter Store quotas"): Name 1 to
+-- 2,048 characters, Description 0 to 1,024, AllowedPattern 0 to 1,024, Value
+-- 4 KB in the Standard tier and 8 KB in the Advanced one. The 100 versions
+-- kept drop the oldest (AWS refuses with ParameterMaxVersionLimitExceeded
+-- only when that version has a label: this sim has no labels).
 -- Not verified verbatim (wording as moto reproduces it):
 --   A parameter type is required when you create a parameter. (ValidationException)
 --   Parameter value, cannot be validated against allowedPattern: <p>
@@ -22,6 +34,8 @@
 --   Invalid request: tags and overwrite can't be used together. ... (ValidationException)
 --   The following data type is not supported: x (Data type names are all lowercase.)
 --   Parameter X not found. (InvalidResourceId, the tag actions)
+--   Advanced tier parameters support a maximum parameter value of 8192
+--   characters. (ValidationException: the Standard tier's, by analogy)
 --
 -- Helpers for the engine (lower-case, not actions):
 --   resolve(name, opts)       the value of an SSM parameter ({{resolve:ssm:...}},
@@ -41,6 +55,9 @@ local copy = values.deep_copy
 local function fail(message, code) require("sim").fail(message, code) end
 
 local MAX_HISTORY = 100 -- SSM keeps the last 100 versions of a parameter
+local MAX_VALUE = { Standard = 4096, Advanced = 8192 } -- characters, per tier
+local MAX_VALUE_MEMBER = 32768 -- the API's own bound on Value, before any tier
+local MAX_DESCRIPTION, MAX_ALLOWED_PATTERN = 1024, 1024
 
 local BAD_NAME = "Parameter name: can't be prefixed with \"ssm\" (case-insensitive). If formed as a path, "
   .. "it can consist of sub-paths divided by slash symbol; each sub-path can be formed as a mix of "
@@ -54,6 +71,36 @@ local function invalid(value, field, constraint)
   local shown = value == nil and "null" or ("'" .. tostring(value) .. "'")
   fail("1 validation error detected: Value " .. shown .. " at '" .. field
     .. "' failed to satisfy constraint: " .. constraint, "ValidationException")
+end
+
+-- The number of characters of UTF-8 `s` (AWS's lengths count characters).
+local function chars(s)
+  return #s - select(2, s:gsub("[\128-\191]", ""))
+end
+
+local function check_max_length(value, field, max)
+  if value ~= nil and type(value) == "string" and #value > max and chars(value) > max then
+    invalid(value, field, "Member must have length less than or equal to " .. max)
+  end
+end
+
+-- A value fits its tier (Intelligent-Tiering has already picked one).
+local function check_value_size(value, tier)
+  if #value <= MAX_VALUE.Standard then return end
+  local n = chars(value)
+  if n > MAX_VALUE_MEMBER then
+    fail("1 validation error detected: Value at 'value' failed to satisfy constraint: Member must have length "
+      .. "less than or equal to " .. MAX_VALUE_MEMBER, "ValidationException")
+  end
+  if tier == "Standard" and n > MAX_VALUE.Standard then
+    fail("Standard tier parameters support a maximum parameter value of 4096 characters. To create a larger "
+      .. "parameter value, upgrade the parameter to use the advanced-parameter tier. For more information, see "
+      .. "https://docs.aws.amazon.com/systems-manager/latest/userguide/parameter-store-advanced-parameters.html",
+      "ValidationException")
+  end
+  if n > MAX_VALUE.Advanced then
+    fail("Advanced tier parameters support a maximum parameter value of 8192 characters.", "ValidationException")
+  end
 end
 
 -- A name a user may write: letters, digits, _ . - and / as the path
@@ -153,6 +200,8 @@ function A.PutParameter(p, env)
   local name = check_name(p.Name)
   if p.Value == nil then invalid(nil, "value", "Member must not be null") end
   local value = type(p.Value) == "string" and p.Value or tostring(p.Value)
+  check_max_length(p.Description, "description", MAX_DESCRIPTION)
+  check_max_length(p.AllowedPattern, "allowedPattern", MAX_ALLOWED_PATTERN)
   if p.Type ~= nil and not TYPES[p.Type] then
     invalid(p.Type, "type", "Member must satisfy enum value set: [SecureString, StringList, String]")
   end
@@ -197,8 +246,10 @@ function A.PutParameter(p, env)
   -- parameter (a value over 4 KB, or policies).
   local tier = p.Tier or (rec and rec.Tier) or "Standard"
   if tier == "Intelligent-Tiering" then
-    tier = (#value > 4096 or (p.Policies and p.Policies ~= "")) and "Advanced" or ((rec and rec.Tier) or "Standard")
+    tier = (chars(value) > MAX_VALUE.Standard or (p.Policies and p.Policies ~= "")) and "Advanced"
+      or ((rec and rec.Tier) or "Standard")
   end
+  check_value_size(value, tier)
   local version = {
     Version = last and (last.Version + 1) or 1, Value = value, Type = typ,
     DataType = p.DataType or (last and last.DataType) or "text", LastModifiedDate = now_seconds(env),

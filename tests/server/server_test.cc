@@ -125,7 +125,7 @@ print(json.dumps(out))
   CHECK(r["bad_name"]["Code"] == "ValidationError");
   CHECK(r["bad_name"]["Message"] ==
         "1 validation error detected: Value 'no_underscores' at 'stackName' failed to satisfy constraint: Member "
-        "must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/._+]*");
+        "must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*");
   CHECK(r["no_template"]["Code"] == "ValidationError");
   CHECK(r["exists"] == json{{"Code", "AlreadyExistsException"}, {"Message", "Stack [web] already exists"},
                             {"Status", 400}});

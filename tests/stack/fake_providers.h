@@ -7,6 +7,8 @@
 //   Invalid: "m"       validation fails with m
 //   BlockMs: N         create holds its worker for N real milliseconds
 //   Forever: true      create answers "in progress, call again at once" forever
+//   PhysicalId: "s"    create answers s as the physical ID instead
+//   Repeat: N          CreateFails' reason and PhysicalId are s repeated N times
 // Any other property is accepted. Physical IDs are "<LogicalId>-<n>", n
 // counting that logical ID's creates.
 #pragma once
@@ -106,13 +108,20 @@ class FakeSession : public ProviderSession {
         o.progress.set("id", Value::String(id));
         return o;
       }
+      const int64_t repeat = props.find("Repeat") ? props.find("Repeat")->as_integer().value_or(1) : 1;
+      auto repeated = [repeat](const std::string& s) {
+        std::string out;
+        out.reserve(s.size() * static_cast<size_t>(repeat));
+        for (int64_t i = 0; i < repeat; ++i) out += s;
+        return out;
+      };
       if (const Value* fails = props.find("CreateFails")) {
         p_->live_.erase(id);
         o.kind = HookOutcome::Kind::kFailed;
-        o.reason = fails->str();
+        o.reason = repeated(fails->str());
         return o;
       }
-      o.physical_id = id;
+      o.physical_id = props.find("PhysicalId") ? repeated(props.find("PhysicalId")->str()) : id;
       o.attributes = Value::MakeMap();
       o.attributes.set("Arn", Value::String("arn:test:" + id));
       return o;

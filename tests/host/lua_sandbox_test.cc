@@ -329,7 +329,7 @@ TEST_CASE("the libraries and the string metatable are read-only, also to the hos
   CHECK(Run(*rt, "string = nil return ('x'):rep(2)").str() == "xx");
 }
 
-TEST_CASE("modules and load()ed chunks have their own globals; require hands out views", "[lua]") {
+TEST_CASE("modules and load()ed chunks have their own globals, require hands out views", "[lua]") {
   TempTree tree;
   tree.Write("root/setter.lua", "Mine = 'setter' string = nil _G.Also = 1 return { answer = 42, list = { 1 } }\n");
   tree.Write("root/reader.lua", "return { seen = tostring(Mine) .. '/' .. tostring(Also) .. '/' .. type(string) }\n");

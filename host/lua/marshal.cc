@@ -11,6 +11,8 @@
 
 #include <lua.hpp>
 
+#include "lua/readonly.h"
+
 namespace ms::lua {
 namespace {
 
@@ -256,6 +258,7 @@ class Reader {
 
  private:
   bool ReadTable(int idx, const PathStep* path, int depth, Value* out) {
+    ReadThroughView(L, idx);  // a read-only view converts as the table it views
     const void* self = lua_topointer(L, idx);
     for (const PathStep* p = path; p; p = p->parent) {
       if (p->table == self) return Error(path, "cannot convert a table that contains itself");
@@ -454,6 +457,7 @@ class Reader {
 int MarkArray(lua_State* L) {
   if (lua_isnoneornil(L, 1)) lua_newtable(L); else luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
+  RefuseView(L, 1);  // lua_setmetatable would take the view's protection off
   PushMarker(L, &g_array_mt_key);
   lua_setmetatable(L, 1);
   return 1;
@@ -462,6 +466,7 @@ int MarkArray(lua_State* L) {
 int MarkObject(lua_State* L) {
   if (lua_isnoneornil(L, 1)) lua_newtable(L); else luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
+  RefuseView(L, 1);
   PushMarker(L, &g_object_mt_key);
   lua_setmetatable(L, 1);
   return 1;
@@ -483,6 +488,7 @@ int Kind(lua_State* L) {
     case LUA_TTABLE: break;
     default: return 0;
   }
+  ReadThroughView(L, 1);
   if (lua_getmetatable(L, 1)) {
     lua_pushstring(L, kTypeField);
     lua_rawget(L, -2);

@@ -6,6 +6,7 @@
 
 #include <lua.hpp>
 
+#include "lua/isolation.h"
 #include "lua/sandbox.h"
 
 namespace ms::lua {
@@ -114,6 +115,7 @@ int Runtime::Init(lua_State* L) {
   InstallLimits(L, &rt->limit_state_);
   rt->sandbox_->Install(L);
   InstallMarshal(L);
+  SealSharedTables(L);  // last: the shared tables read-only from here on
 
   lua_getglobal(L, "require");  // before provider code can replace the global
   rt->require_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);

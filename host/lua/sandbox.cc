@@ -9,7 +9,9 @@
 #include <lua.hpp>
 
 #include "lua/error.h"
+#include "lua/isolation.h"
 #include "lua/limits.h"
+#include "lua/readonly.h"
 #include "lua/string_lib.h"
 
 namespace ms::lua {
@@ -182,8 +184,11 @@ int Load(lua_State* L) {
   if (!lua_isnoneornil(L, 4)) {
     luaL_checktype(L, 4, LUA_TTABLE);
     lua_pushvalue(L, 4);
-    lua_setfenv(L, -2);
+  } else {
+    // Not the state's globals (the host's): a chunk's globals are its own.
+    PushChunkGlobals(L);
   }
+  lua_setfenv(L, -2);
   return 1;
 }
 
@@ -335,6 +340,7 @@ int Sandbox::Require(lua_State* L) {
     }
     // Marked by a load that failed in an earlier call: try again.
   } else if (lua_toboolean(L, 3)) {
+    PushViewIfPlain(L, 3, name);
     return 1;
   }
   lua_pop(L, 1);
@@ -361,6 +367,8 @@ int Sandbox::Require(lua_State* L) {
       return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name,
                         found.chunkname.c_str() + 1, lua_tostring(L, -1));
     }
+    PushChunkGlobals(L);  // the module's globals are its own
+    lua_setfenv(L, 3);
   }
 
   lua_pushvalue(L, 1);
@@ -383,6 +391,9 @@ int Sandbox::Require(lua_State* L) {
     lua_rawset(L, 2);
     lua_pushboolean(L, 1);
   }
+  // Every requirer shares the module: it gets the module's table read-only
+  // (the module's own code keeps its table).
+  PushViewIfPlain(L, -1, name);
   return 1;
 }
 

@@ -90,7 +90,11 @@ Status ScenarioObserver::Load(const ScenarioOptions& options, std::unique_ptr<Sc
   setup.set("region", Value::String(options.region));
   CallOptions keep;
   keep.results = Results::kRefs;
-  CallResult made = sc->rt_->CallField(mod.refs[0], "setup", {setup}, keep);
+  // The script runs in the state's globals (Eval): the scenario's functions
+  // go there, not into the module's own globals.
+  CallResult globals = sc->rt_->Eval("return _G", "=[scenario globals]", keep);
+  if (!globals.ok()) return globals.status();
+  CallResult made = sc->rt_->CallField(mod.refs[0], "setup", {setup, globals.refs[0]}, keep);
   if (!made.ok()) return made.status();
   sc->scenario_ = std::move(made.refs[0]);
 

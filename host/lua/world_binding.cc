@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lua/marshal.h"
+#include "lua/readonly.h"
 #include "lua/runtime.h"
 
 namespace ms::lua {
@@ -69,6 +70,7 @@ int Put(lua_State* L) {
     if (!lua_istable(L, 4)) return luaL_error(L, "world.put: opts must be a table");
     lua_getfield(L, 4, "refs");
     if (lua_istable(L, -1)) {
+      ReadThroughView(L, -1);
       for (int i = 1;; ++i) {
         lua_rawgeti(L, -1, i);
         if (lua_isnil(L, -1)) { lua_pop(L, 1); break; }
@@ -188,10 +190,12 @@ int OsDate(lua_State* L) {
   return 1;
 }
 
-// Replaces os[name] with fn closed over the binding and the original.
+// Replaces os[name] with fn closed over the binding and the original. The
+// global os is a read-only view (readonly.h): the change goes to its table.
 void WrapOs(lua_State* L, WorldBinding* b, const char* name, lua_CFunction fn) {
   lua_getglobal(L, "os");
   if (!lua_istable(L, -1)) { lua_pop(L, 1); return; }
+  ReadThroughView(L, -1);
   lua_pushlightuserdata(L, b);
   lua_getfield(L, -2, name);
   lua_pushcclosure(L, fn, 2);

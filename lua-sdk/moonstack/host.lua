@@ -6,6 +6,7 @@
 -- raises on failure; the host turns the error into a failed outcome.
 
 local P = require("moonstack.provider")
+local values = require("moonstack.values")
 
 local H = {}
 
@@ -66,9 +67,17 @@ end
 
 -- The simulated cloud's client, when the providers' `sim` package is on the
 -- module path (it is for the built-in providers/): ctx.world.ec2.RunInstances{...}.
--- One client per region and account, made once: hooks run often.
+-- One client per region and account, made once: hooks run often. Every
+-- provider of the state gets the same one, so it is read-only, its service
+-- tables too (`ctx.world.ssm.GetParameter = f` raises).
 local sim_loaded, sim
 local clients = {}
+
+local function read_only(client)
+  local services = {}
+  for name, service in pairs(client) do services[name] = values.freeze(service, "ctx.world." .. name) end
+  return values.freeze(services, "ctx.world")
+end
 local function sim_client(ctx)
   if sim_loaded == nil then
     sim_loaded, sim = pcall(require, "sim")
@@ -83,7 +92,7 @@ local function sim_client(ctx)
   end
   local c = by_account[account]
   if c == nil then
-    c = sim.client(ctx)
+    c = read_only(sim.client(ctx))
     by_account[account] = c
   end
   return c

@@ -5,6 +5,8 @@
 -- that drops everything when a hook runs without a host (unit tests of a
 -- provider), so provider code never needs an `if ctx.log` guard.
 
+local values = require("moonstack.values")
+
 local M = {}
 
 ---@class moonstack.Logger
@@ -16,9 +18,10 @@ local M = {}
 local function noop() end
 
 ---A logger that discards everything. Its functions ignore their arguments,
----so both `log.info("x")` and `log:info("x")` are harmless.
+---so both `log.info("x")` and `log:info("x")` are harmless. Every hook run
+---without a host logger shares it: read-only.
 ---@type moonstack.Logger
-M.null = { debug = noop, info = noop, warn = noop, error = noop }
+M.null = values.freeze({ debug = noop, info = noop, warn = noop, error = noop }, "moonstack.log.null")
 
 ---The context's logger, or the null logger.
 ---@param ctx table?

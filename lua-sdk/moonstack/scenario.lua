@@ -395,14 +395,16 @@ function Scenario:event(e)
   return cancel
 end
 
----Host side: a scenario whose globals are installed in _G, with `aws` the
----sim client for `opts.region` / `opts.account`.
+---Host side: a scenario whose globals are installed in `globals` (the
+---table the script runs in: a module's own _G is not the script's), with
+---`aws` the sim client for `opts.region` / `opts.account`.
 ---@param opts { region: string?, account: string? }?
+---@param globals table
 ---@return moonstack.Scenario
-function M.setup(opts)
+function M.setup(opts, globals)
   local sim = require("sim")
   local sc = M.new { aws = sim.client(opts) }
-  sc:install(_G)
+  sc:install(globals)
   return sc
 end
 

@@ -38,6 +38,19 @@ end
 ---@param sentinel any
 function M.set_null(sentinel) null_cache = sentinel end
 
+---A read-only view of `t` (the host's `moonstack.freeze`: a write raises
+---"attempt to modify read-only table <name>"), for a table the SDK hands to
+---every provider of a state; `t` itself without a host runtime.
+---@generic T: table
+---@param t T
+---@param name string what an error names
+---@return T
+function M.freeze(t, name)
+  local ok, m = pcall(function() return moonstack end) -- luacheck: ignore
+  if ok and type(m) == "table" and type(m.freeze) == "function" then return m.freeze(t, name) end
+  return t
+end
+
 ---True for the host's JSON-null sentinel.
 ---@param v any
 ---@return boolean

@@ -189,7 +189,9 @@ TEST_CASE("require detects loops and retries a module that failed to load", "[lu
   TempTree tree;
   tree.Write("root/a.lua", "return require('b')\n");
   tree.Write("root/b.lua", "return require('a')\n");
-  tree.Write("root/flaky.lua", "if not _G.ready then error('not ready') end return 'ok'\n");
+  // Modules have globals of their own: what the host's code tells them goes
+  // through a shared table only the host can write.
+  tree.Write("root/flaky.lua", "if not package.loaded.ready then error('not ready') end return 'ok'\n");
   tree.Write("root/bytecode.lua", "\x1bLJ\x02\x00\x00");
   tree.Write("root/broken.lua", "return {\n");
   auto rt = NewRuntime({tree.root()});
@@ -201,7 +203,7 @@ TEST_CASE("require detects loops and retries a module that failed to load", "[lu
   REQUIRE_FALSE(r.ok());
   CHECK(r.error->message == "not ready");
   CHECK(r.error->location == tree.root() + "/flaky.lua:1");
-  Run(*rt, "_G.ready = true");
+  Run(*rt, "package.loaded.ready = true");
   r = rt->Require("flaky");  // a later call loads it again
   REQUIRE(r.ok());
 
@@ -244,4 +246,108 @@ TEST_CASE("the guarded library functions still behave as before", "[lua]") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.error->message == "bad argument #1 to 'gsub' (string expected, got nil)");
   CHECK(r.error->location == "t:1");
+}
+
+// --- isolation: read-only views and each chunk's own globals ------------------------
+// (provider-level cases, through the provider host: lua_isolation_test.cc)
+
+namespace {
+
+// The error `code` fails with (message only).
+std::string FailureOf(Runtime& rt, const std::string& code) {
+  CallResult r = rt.Eval(code, "=test");
+  INFO(code);
+  REQUIRE_FALSE(r.ok());
+  return r.error->message;
+}
+
+}  // namespace
+
+TEST_CASE("a read-only view reads like its table and refuses every write", "[lua]") {
+  auto rt = NewRuntime();
+  Run(*rt, "V = moonstack.freeze({ 'a', 'b', n = 1, nested = { x = 1 }, list = { 3, 4 } }, 'data')");
+  // Reads, through the view-aware functions.
+  CHECK(Run(*rt, "return V.n + V.nested.x").str() == "2");
+  CHECK(Run(*rt, "local n = 0 for k, v in pairs(V) do n = n + 1 end return n").str() == "5");
+  CHECK(Run(*rt, "local s = '' for i, v in ipairs(V) do s = s .. i .. v end return s").str() == "1a2b");
+  CHECK(Run(*rt, "return next(V) ~= nil and rawget(V, 'n') == 1 and rawget(V, 1) == 'a'").as_bool());
+  CHECK(Run(*rt, "return table.concat({ unpack(V) }, ',') .. table.concat(V, '+')").str() == "a,ba+b");
+  CHECK(Run(*rt, "return table.maxn(V) + table.getn(V)").str() == "4");
+  CHECK(Run(*rt, "local s = '' table.foreachi(V, function(i, v) s = s .. v end) return s").str() == "ab");
+  CHECK(Run(*rt, "return table.concat(table.move(V.list, 1, 2, 1, {}), ',')").str() == "3,4");
+  // `#` cannot see through (LuaJIT ignores __len on tables).
+  CHECK(Run(*rt, "return #V").str() == "0");
+  // Nested tables come back as views, the same one each time.
+  CHECK(Run(*rt, "return V.nested == V.nested and rawget(V, 'nested') == V.nested").as_bool());
+  CHECK(Run(*rt, "for k, v in pairs(V) do if k == 'nested' then return v == V.nested end end").as_bool());
+  // Marshalling sees the table.
+  CHECK(Run(*rt, "return V.nested").ToJson() == R"({"x":1})");
+  CHECK(Run(*rt, "return { V.list }").ToJson() == R"([[3,4]])");
+  CHECK(Run(*rt, "return moonstack.kind(V.list)").str() == "array");
+
+  // Writes, every way there is.
+  CHECK(FailureOf(*rt, "V.n = 2") == "attempt to modify read-only table data (field 'n')");
+  CHECK(FailureOf(*rt, "V.new = 2") == "attempt to modify read-only table data (field 'new')");
+  CHECK(FailureOf(*rt, "V.nested.x = 2") == "attempt to modify read-only table data.nested (field 'x')");
+  CHECK(FailureOf(*rt, "rawset(V, 'n', 2)") == "attempt to modify read-only table data (field 'n')");
+  CHECK(FailureOf(*rt, "table.insert(V.list, 5)") == "attempt to modify read-only table data.list");
+  CHECK(FailureOf(*rt, "table.remove(V)") == "attempt to modify read-only table data");
+  CHECK(FailureOf(*rt, "table.sort(V)") == "attempt to modify read-only table data");
+  CHECK(FailureOf(*rt, "table.move({ 1 }, 1, 1, 1, V)") == "attempt to modify read-only table data");
+  CHECK(FailureOf(*rt, "moonstack.array(V.list)") == "attempt to modify read-only table data.list");
+  CHECK(FailureOf(*rt, "setmetatable(V, {})") == "cannot change a protected metatable");
+  CHECK(Run(*rt, "return getmetatable(V) == false and V.n == 1 and V.nested.x == 1").as_bool());
+  // The errors name the line that wrote.
+  CallResult r = rt->Eval("local x = 1\nV.n = 2", "=writer");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error->location == "writer:2");
+  // Ordinary tables are untouched by the view-aware functions.
+  CHECK(Run(*rt, "local t = {} rawset(t, 'a', 1) table.insert(t, 2) table.sort({ 2, 1 }) "
+                 "return rawget(t, 'a') + t[1] + select('#', unpack({ 1, 2 }))")
+            .str() == "5");
+  CHECK(FailureOf(*rt, "pairs(nil)") == "bad argument #1 to 'pairs' (table expected, got nil)");
+  CHECK(FailureOf(*rt, "table.insert(nil, 1)") == "bad argument #1 to 'insert' (table expected, got nil)");
+}
+
+TEST_CASE("the libraries and the string metatable are read-only, also to the host's code", "[lua]") {
+  auto rt = NewRuntime();
+  for (const char* lib : {"string", "table", "math", "os", "bit", "coroutine", "moonstack"}) {
+    INFO(lib);
+    CHECK(FailureOf(*rt, std::string(lib) + ".x = 1") ==
+          std::string("attempt to modify read-only table ") + lib + " (field 'x')");
+    CHECK(Run(*rt, std::string("return require('") + lib + "') == " + lib).as_bool());
+  }
+  CHECK(FailureOf(*rt, "getmetatable('').__index.upper = nil") ==
+        "attempt to modify read-only table string (field 'upper')");
+  CHECK(FailureOf(*rt, "getmetatable('').__index = {}") ==
+        "attempt to modify read-only table string metatable (field '__index')");
+  CHECK(FailureOf(*rt, "rawset(getmetatable(''), '__index', {})") ==
+        "attempt to modify read-only table string metatable (field '__index')");
+  CHECK(FailureOf(*rt, "setmetatable(getmetatable(''), {})") == "cannot change a protected metatable");
+  CHECK(Run(*rt, "return getmetatable('').__index == string and ('abc'):upper()").str() == "ABC");
+  // The globals themselves are the host's (Eval) to change.
+  CHECK(Run(*rt, "string = nil return ('x'):rep(2)").str() == "xx");
+}
+
+TEST_CASE("modules and load()ed chunks have their own globals, require hands out views", "[lua]") {
+  TempTree tree;
+  tree.Write("root/setter.lua", "Mine = 'setter' string = nil _G.Also = 1 return { answer = 42, list = { 1 } }\n");
+  tree.Write("root/reader.lua", "return { seen = tostring(Mine) .. '/' .. tostring(Also) .. '/' .. type(string) }\n");
+  auto rt = NewRuntime({tree.root()});
+  CHECK(Run(*rt, "return require('setter').answer").str() == "42");
+  CHECK(Run(*rt, "return require('reader').seen").str() == "nil/nil/table");
+  CHECK(Run(*rt, "return tostring(Mine) .. tostring(Also)").str() == "nilnil");
+  CHECK(FailureOf(*rt, "require('setter').answer = 1") ==
+        "attempt to modify read-only table setter (field 'answer')");
+  CHECK(FailureOf(*rt, "table.insert(require('setter').list, 2)") == "attempt to modify read-only table setter.list");
+  // A chunk of its own sees package.loaded read-only, with the same views.
+  CHECK(Run(*rt, "return load(\"return package.loaded.setter == require('setter')\")()").as_bool());
+  CHECK(FailureOf(*rt, "load(\"package.loaded.setter = 1\")()") ==
+        "attempt to modify read-only table package.loaded (field 'setter')");
+  CHECK(FailureOf(*rt, "require('_G')").find("module '_G' not found") == 0);
+
+  // load() without an env: the chunk's globals are its own.
+  CHECK(Run(*rt, "load('Loaded = 1 string = nil')() return tostring(Loaded) .. type(string)").str() == "niltable");
+  CHECK(Run(*rt, "return load('Here = 2 return Here')()").str() == "2");
+  CHECK(Run(*rt, "local env = { } load('x = 3', 'c', 't', env)() return env.x").str() == "3");
 }

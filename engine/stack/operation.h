@@ -22,6 +22,7 @@
 //    left in the world unaccounted for.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,12 @@ struct OperationContext {
   Clock* clock = nullptr;
   OperationObserver* observer = nullptr;  // may be null
   CancelRequests* cancels = nullptr;      // may be null: cancel-update-stack for this process's operations
+  // May be null. Set by another thread when this process wants its
+  // operations to stop (a server shutting down or resetting): an operation
+  // stops after its current checkpoint, its stack left *_IN_PROGRESS and its
+  // journal intact, so the next start resumes it. Whoever sets it calls
+  // cancels->WakeAll(), so an operation waiting for a timer stops at once.
+  const std::atomic<bool>* interrupt = nullptr;
   SchedulerOptions scheduler;
   std::string region = "us-east-1";
   std::string account_id = "123456789012";
@@ -51,7 +58,8 @@ struct OperationContext {
 
 // Runs the operation the stack's status says is in progress
 // (CREATE_IN_PROGRESS, ROLLBACK_IN_PROGRESS, DELETE_IN_PROGRESS) until the
-// stack reaches a terminal status. Errors are moonstack's own failures (the
+// stack reaches a terminal status, or until ctx.interrupt stops it (then OK,
+// with the stack still in progress). Errors are moonstack's own failures (the
 // store, an illegal transition); AWS-level failures end in a *_FAILED status.
 Status RunOperation(const OperationContext& ctx, const std::string& stack_id);
 

@@ -116,16 +116,24 @@ Status Serve(const ServeOptions& options) {
   http.Get("/moonstack/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("{\"status\":\"ok\"}", "application/json");
   });
-  // Test isolation: every stack and world record forgotten.
-  http.Post("/moonstack/reset", [&](const httplib::Request&, httplib::Response& res) {
+  // Test isolation: every stack and world record forgotten. `done` is the
+  // answer's status field: moonstack's own, or moto's on its path.
+  auto reset = [&](httplib::Response& res, const char* done) {
     Status s = api.Reset(session.service().context().world);
     if (s.ok()) s = set_endpoint(endpoint);  // the reset forgot it with the rest of the world
     if (s.ok()) {
-      res.set_content("{\"status\":\"reset\"}", "application/json");
+      res.set_content(cli::Json{{"status", done}}.dump(), "application/json");
     } else {
       res.status = s.code() == Status::Code::kInternal ? 500 : 409;
       res.set_content(cli::Json{{"status", "error"}, {"message", s.message()}}.dump(), "application/json");
     }
+  };
+  http.Post("/moonstack/reset", [&](const httplib::Request&, httplib::Response& res) { reset(res, "reset"); });
+  // moto's server mode: its test harnesses POST here between tests.
+  http.Post("/moto-api/reset", [&](const httplib::Request&, httplib::Response& res) { reset(res, "ok"); });
+  http.Get("/moto-api/reset", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 400;
+    res.set_content("{\"Error\": \"Need to POST to reset Moto\"}", "application/json");
   });
   // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
   http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
@@ -189,6 +197,7 @@ Status Serve(const ServeOptions& options) {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     http.stop();
+    runner.Stop();  // the operations stop at their next checkpoint
   });
   std::cerr << "moonstack serve: listening on http://" << options.host << ":" << options.port << std::endl;
   bool listened = http.listen_after_bind();

@@ -3,8 +3,10 @@
 //
 //   POST /                   form-encoded Action=...&Version=2010-05-15 (cfn_api.h)
 //   GET  /moonstack/health   {"status":"ok"} once the server is ready
-//   POST /moonstack/reset    forgets every stack and world record ({"status":"reset"};
-//                            409 while an operation is in progress)
+//   POST /moonstack/reset    forgets every stack and world record ({"status":"reset"}),
+//                            stopping the operations running first
+//   POST /moto-api/reset     the same, answered as moto answers it ({"status":"ok"}),
+//                            for test harnesses written for moto's server mode
 //   PUT  /<handle ARN>?...   a wait-condition signal: the handle URL's path and
 //                            query on this host (wait_signal.h)
 //
@@ -32,8 +34,9 @@ struct ServeOptions {
   cli::SessionOptions session;  // state file, providers, clock (time_scale 1: real time), region
 };
 
-// Serves until SIGINT or SIGTERM; then lets the running operations finish and
-// saves the world. Errors: the state file, the providers, the port.
+// Serves until SIGINT or SIGTERM; then stops the running operations after
+// their current checkpoint (the next start resumes them) and saves the
+// world. Errors: the state file, the providers, the port.
 Status Serve(const ServeOptions& options);
 
 }  // namespace ms::server

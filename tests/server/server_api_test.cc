@@ -142,7 +142,7 @@ change_set = cf.create_change_set(StackName='s0', ChangeSetName='later', Templat
 cf.get_waiter('change_set_create_complete').wait(ChangeSetName=change_set, WaiterConfig={'Delay': 1})
 
 import urllib.request
-reset = urllib.request.urlopen(urllib.request.Request(cf.meta.endpoint_url + '/moonstack/reset', data=b'', method='POST'))
+reset = urllib.request.urlopen(urllib.request.Request(cf.meta.endpoint_url + '/moonstack/reset', method='POST'))
 out['reset'] = [reset.status, json.loads(reset.read())]
 out['after'] = cf.list_stacks()['StackSummaries']
 out['gone'] = error(cf.describe_stacks, StackName='s0')

@@ -31,6 +31,11 @@ void CancelRequests::Unwatch(const std::string& stack_id) {
   watchers_.erase(stack_id);
 }
 
+void CancelRequests::WakeAll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [stack_id, wake] : watchers_) wake();
+}
+
 bool CancelRequests::Take(const std::string& stack_id) {
   std::lock_guard<std::mutex> lock(mu_);
   return ids_.erase(stack_id) > 0;

@@ -26,6 +26,8 @@ class CancelRequests {
   // request, so an operation waiting for a long timer acts at once.
   void Watch(const std::string& stack_id, std::function<void()> wake);
   void Unwatch(const std::string& stack_id);
+  // Wakes every watched operation, so it looks at OperationContext::interrupt now.
+  void WakeAll();
 
  private:
   std::mutex mu_;

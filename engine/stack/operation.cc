@@ -639,6 +639,7 @@ Status CommitStackStatus(const OperationContext& ctx, StackRecord* s, StackStatu
 
 Status RunOperation(const OperationContext& ctx, const std::string& stack_id) {
   MS_RETURN_IF_ERROR(RunToTerminal(ctx, stack_id));
+  if (ctx.interrupt != nullptr && ctx.interrupt->load()) return Status::OK();  // stopped, still in progress
   // delete-stack came while the stack was being created, and the create
   // ended before it could take the request: the stack is deleted now.
   if (ctx.cancels == nullptr || !ctx.cancels->TakeDelete(stack_id)) return Status::OK();

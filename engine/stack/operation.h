@@ -22,6 +22,7 @@
 //    left in the world unaccounted for.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,12 @@ struct OperationContext {
     std::vector<std::string> dirs;
     bool stub_unknown_types = false;
   } provider_source;
+  // May be null. Set by another thread when this process wants its
+  // operations to stop (a server shutting down or resetting): an operation
+  // stops after its current checkpoint, its stack left *_IN_PROGRESS and its
+  // journal intact, so the next start resumes it. Whoever sets it calls
+  // cancels->WakeAll(), so an operation waiting for a timer stops at once.
+  const std::atomic<bool>* interrupt = nullptr;
   SchedulerOptions scheduler;
   std::string region = "us-east-1";
   std::string account_id = "123456789012";
@@ -60,7 +67,8 @@ struct OperationContext {
 inline constexpr const char* kDeleteRequestedReason = "Delete requested by user.";
 
 // Runs the operation the stack's status says is in progress until the stack
-// reaches a terminal status. An engine error inside the operation (a
+// reaches a terminal status, or until ctx.interrupt stops it (then OK, with
+// the stack still in progress). An engine error inside the operation (a
 // template that no longer loads, an illegal transition) fails it, with the
 // error as the stack's reason, instead of leaving it in progress; an error
 // is returned only when even that cannot be stored. AWS-level failures end

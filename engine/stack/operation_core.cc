@@ -31,15 +31,17 @@ Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vect
 }
 
 Status OperationCore::RunToEnd() {
-  Pump();
-  // A cancel-update-stack arriving while the scheduler waits for a timer
-  // wakes it: the next pump takes the request.
+  // A cancel-update-stack (or an interrupt) arriving while the scheduler
+  // waits for a timer wakes it: the next pump takes the request. Watched
+  // before the first pump, so an interrupt cannot fall between the two.
   if (ctx_.cancels != nullptr) ctx_.cancels->Watch(stack_.id, [this] { scheduler_.Post([this] { RequestPump(); }); });
+  Pump();
   Status ran = scheduler_.Run();
   if (ctx_.cancels != nullptr) ctx_.cancels->Unwatch(stack_.id);
   MS_RETURN_IF_ERROR(ran);
   MS_RETURN_IF_ERROR(error_);
-  MS_RETURN_IF_ERROR(Flush());
+  MS_RETURN_IF_ERROR(Flush());  // after an interrupt: what the calls in flight answered
+  if (interrupted_) return Status::OK();  // left in progress; the next start resumes it
   if (!IsTerminal(stack_.status)) {
     return Status::Internal(std::string("operation stopped with the stack in ") + StackStatusName(stack_.status));
   }
@@ -147,6 +149,16 @@ void OperationCore::RequestPump() {
 
 void OperationCore::Pump() {
   if (!error_.ok()) return;
+  if (ctx_.interrupt != nullptr && ctx_.interrupt->load()) {
+    // The process is stopping: this checkpoint is the operation's last.
+    // Queued calls stay journaled as intents and timers are dropped; a
+    // restart re-sends the one and re-arms the other from the records.
+    interrupted_ = true;
+    Status s = Flush();
+    if (!s.ok()) error_ = s;
+    scheduler_.Stop();
+    return;
+  }
   if (stack_.status == StackStatus::kUpdateInProgress &&
       ((ctx_.cancels != nullptr && ctx_.cancels->Take(stack_.id)) ||
        (ctx_.observer != nullptr && ctx_.observer->TakeCancelRequest()))) {

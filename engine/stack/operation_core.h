@@ -184,6 +184,7 @@ class OperationCore {
   bool pump_requested_ = false;
   int64_t last_checkpoint_ms_ = 0;  // clock time of the last commit Pump made
   bool checkpoint_timer_ = false;   // a deferred checkpoint's pump is set
+  bool interrupted_ = false;        // ctx_.interrupt stopped the run (Pump)
   std::mt19937_64 rng_;
 };
 

@@ -14,6 +14,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       "serve", "Serve the CloudFormation API over HTTP (aws --endpoint-url http://127.0.0.1:4581)");
   cmd->add_option("--host", options->host, "The address to listen on (default 127.0.0.1: this machine only)");
   cmd->add_option("--port", options->port, "The port (default 4581)")->check(CLI::Range(1, 65535));
+  cmd->add_option("--allow-host", options->allowed_hosts,
+                  "Answer requests whose Host (or Origin) names NAME too, besides 127.0.0.1, localhost, [::1] "
+                  "and --host (repeatable; e.g. host.docker.internal)");
   cmd->add_option("--time-scale", options->session.time_scale,
                   "1: real time (default); X: X real seconds per simulated second; 0: virtual (no waiting)")
       ->check(CLI::NonNegativeNumber);
@@ -30,6 +33,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--max-body-bytes", options->max_body_bytes, "The largest request body accepted (default 1 MiB)");
   cmd->add_option("--max-template-body", options->max_template_body,
                   "The largest TemplateBody accepted, in bytes (default 51200, AWS's limit)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--read-timeout", options->read_timeout_seconds,
+                  "Seconds a client has to send a request's headers, and then its body (default 5)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--workers", options->workers, "Stack operations run at once (default 4)")
       ->check(CLI::Range(1, 256));

@@ -124,10 +124,12 @@ Status StackSession::Lock(const std::string& stack_name, std::unique_ptr<StackLo
   return Status::OK();
 }
 
-Status StackSession::Recover(std::vector<std::string>* resumed) {
+Status StackSession::Recover(std::vector<std::string>* resumed, const std::atomic<bool>* interrupt,
+                             CancelRequests* cancels) {
   std::vector<StackRecord> stacks;
   MS_RETURN_IF_ERROR(service_->ListStacks(&stacks));
   for (const StackRecord& s : stacks) {
+    if (interrupt != nullptr && interrupt->load()) break;  // the server stops: the next start resumes the rest
     if (!IsInProgress(s.status) || s.status == StackStatus::kReviewInProgress) continue;
     std::unique_ptr<StackLock> lock;
     MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, s.name, &lock));
@@ -142,22 +144,23 @@ Status StackSession::Recover(std::vector<std::string>* resumed) {
                 << ", which is not a directory; it stays in progress until a command that can load them runs\n";
       continue;
     }
-    MS_RETURN_IF_ERROR(ResumeCrashed(s));
+    MS_RETURN_IF_ERROR(ResumeCrashed(s, interrupt, cancels));
     if (resumed != nullptr) resumed->push_back(s.id);
     MS_RETURN_IF_ERROR(SaveWorld(db_.get(), &world_));
   }
   return Status::OK();
 }
 
-Status StackSession::ResumeCrashed(const StackRecord& s) {
-  const OperationContext& ours = service_->context();
-  if (s.provider_dirs == ours.provider_source.dirs &&
-      s.stub_unknown_types == ours.provider_source.stub_unknown_types) {
-    return service_->Run(s.id);
+Status StackSession::ResumeCrashed(const StackRecord& s, const std::atomic<bool>* interrupt,
+                                   CancelRequests* cancels) {
+  OperationContext ctx = service_->context();
+  ctx.interrupt = interrupt;
+  if (cancels != nullptr) ctx.cancels = cancels;
+  if (s.provider_dirs == ctx.provider_source.dirs && s.stub_unknown_types == ctx.provider_source.stub_unknown_types) {
+    return RunOperation(ctx, s.id);
   }
   std::unique_ptr<lua::LuaProviderRuntime> recorded;
   MS_RETURN_IF_ERROR(LoadProviders(s.provider_dirs, &recorded, s.stub_unknown_types, &world_));
-  OperationContext ctx = ours;
   ctx.providers = recorded.get();
   ctx.provider_source.dirs = s.provider_dirs;
   ctx.provider_source.stub_unknown_types = s.stub_unknown_types;

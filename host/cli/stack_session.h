@@ -8,6 +8,7 @@
 // never runs backwards from one command to the next.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,8 +61,10 @@ class StackSession {
   // The stacks a crash left in progress, each resumed with the providers
   // recorded for its operation. A stack whose provider directory is gone is
   // skipped with a message on stderr and stays resumable; `resumed` gets the
-  // others' IDs.
-  Status Recover(std::vector<std::string>* resumed = nullptr);
+  // others' IDs. `interrupt` and `cancels` (may be null) are a server's: its
+  // shutdown stops them as it stops its own operations.
+  Status Recover(std::vector<std::string>* resumed = nullptr, const std::atomic<bool>* interrupt = nullptr,
+                 CancelRequests* cancels = nullptr);
   // The lock a workflow command holds on its stack while it runs: an error
   // when another process is running an operation on it.
   Status Lock(const std::string& stack_name, std::unique_ptr<StackLock>* out);
@@ -76,7 +79,7 @@ class StackSession {
 
  private:
   // Runs one crashed stack's operation with the providers it recorded.
-  Status ResumeCrashed(const StackRecord& stack);
+  Status ResumeCrashed(const StackRecord& stack, const std::atomic<bool>* interrupt, CancelRequests* cancels);
 
   SessionOptions options_;
   std::unique_ptr<StateLock> state_lock_;  // writers only

@@ -1,6 +1,7 @@
 #include "server/cfn_api.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 
@@ -575,9 +576,16 @@ Status CfnApi::UpdateTerminationProtection(Call& c) {
 }
 
 Status CfnApi::Reset(World* world) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!runner_->Idle()) {
-    return Status::Validation("moonstack cannot reset while a stack operation is in progress");
+  std::lock_guard<std::mutex> lock(mu_);  // no request starts an operation meanwhile
+  // The operations running or queued stop at their next checkpoint (a custom
+  // resource waiting for its response could hold a reset off for an hour);
+  // their stacks are deleted below with the rest.
+  struct Paused {
+    OperationRunner* runner;
+    ~Paused() { runner->Resume(); }
+  } paused{runner_};
+  if (!runner_->Pause(std::chrono::seconds(10))) {
+    return Status::Validation("moonstack cannot reset: a stack operation did not stop within 10 seconds");
   }
   MS_RETURN_IF_ERROR(ctx_.db->Transaction([&] {
     for (const char* table : {"events", "resources", "exports", "change_sets", "stack_templates", "stacks"}) {

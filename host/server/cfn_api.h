@@ -54,8 +54,9 @@ class CfnApi {
   ApiResponse Handle(const QueryRequest& q, const std::string& region, const std::string& request_id);
 
   // POST /moonstack/reset: forgets every stack (records, resources, events,
-  // exports) and every world record, so tests start from nothing. Refused
-  // while an operation is queued or running (its thread owns those rows).
+  // exports) and every world record, so tests start from nothing. The
+  // operations running or queued are stopped first (their threads own those
+  // rows); an error when one does not stop within 10 seconds.
   Status Reset(World* world);
 
   // SignalResource records signals in the runner's world (the one the

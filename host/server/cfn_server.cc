@@ -1,6 +1,5 @@
 #include "server/cfn_server.h"
 
-#include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -11,7 +10,9 @@
 
 #include "cli/io.h"
 #include "server/cfn_api.h"
+#include "server/http_server.h"
 #include "server/operation_runner.h"
+#include "server/request_guard.h"
 #include "server/session_pool.h"
 #include "server/wait_signal.h"
 #include "server/xml.h"
@@ -40,6 +41,34 @@ void Reply(httplib::Response& res, const ApiResponse& api, const std::string& re
   res.set_content(api.body, "text/xml");
 }
 
+std::vector<std::string> HeaderValues(const httplib::Request& req, const char* name) {
+  std::vector<std::string> out;
+  for (size_t i = 0, n = req.get_header_value_count(name); i < n; ++i) out.push_back(req.get_header_value(name, i));
+  return out;
+}
+
+// The guard's refusal as the route's clients read errors: S3's <Error> for a
+// PUT (a presigned URL on AWS), the Query API's <ErrorResponse> otherwise.
+HttpServer::Guard MakeGuard(GuardPolicy policy) {
+  return [policy = std::move(policy)](const httplib::Request& req) -> std::optional<HttpServer::Answer> {
+    RequestHead head{req.method,
+                     req.path,
+                     HeaderValues(req, "Host"),
+                     HeaderValues(req, "Origin"),
+                     HeaderValues(req, "Content-Type"),
+                     HeaderValues(req, "Content-Length"),
+                     HeaderValues(req, "Transfer-Encoding")};
+    std::optional<Refusal> r = CheckRequest(head, policy);
+    if (!r) return std::nullopt;
+    if (req.method == "PUT") {
+      return HttpServer::Answer{r->http_status, "application/xml",
+                                WaitSignals::S3Error(r->http_status, r->code, r->message).body};
+    }
+    return HttpServer::Answer{r->http_status, "text/xml",
+                              ErrorResponse(r->http_status, r->code, r->message, NewRequestId()).body};
+  };
+}
+
 }  // namespace
 
 Status Serve(const ServeOptions& options) {
@@ -47,6 +76,14 @@ Status Serve(const ServeOptions& options) {
   if (state_path == ":memory:") {
     return Status::Validation("moonstack serve needs a state file: an in-memory store is private to one connection");
   }
+  GuardPolicy policy;
+  policy.max_body_bytes = options.max_body_bytes;
+  for (const std::string& name : options.allowed_hosts) {
+    if (!AllowHost(name, &policy)) return Status::Validation("--allow-host " + name + ": not a host name or address");
+  }
+  // Clients name the address they connect to: answered unless it is a wildcard.
+  if (options.host != "0.0.0.0" && options.host != "::") AllowHost(options.host, &policy);
+
   // Block the stop signals before any thread starts, so every thread inherits
   // the mask and only the waiter below receives them.
   sigset_t stop_signals;
@@ -54,6 +91,16 @@ Status Serve(const ServeOptions& options) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  HttpServer::Limits limits;
+  limits.read_timeout_seconds = options.read_timeout_seconds;
+  HttpServer http(limits);
+  http.set_guard(MakeGuard(std::move(policy)));
+  // Cpp-httplib's reader is not used for POST / (a content reader below),
+  // but PUT bodies go through it.
+  http.set_payload_max_length(options.max_body_bytes);
+  // First: a second server on the port fails before it loads anything.
+  MS_RETURN_IF_ERROR(http.Bind(options.host, options.port));
 
   // The world, the providers, the clock, and the state's lock: one process
   // writes a state file at a time (store/state_lock.h). What a crash left in
@@ -89,12 +136,6 @@ Status Serve(const ServeOptions& options) {
   WaitSignals signals;
   MS_RETURN_IF_ERROR(signals.Open(session.service().context().world, &session.clock(), options.session.providers));
 
-  httplib::Server http;
-  http.set_payload_max_length(options.max_body_bytes);
-  // A response is written in more than one segment (headers, then body): with
-  // Nagle's algorithm the second waits for the client's delayed ACK, ~40 ms
-  // on Linux, on every request of a keep-alive connection (boto3's).
-  http.set_tcp_nodelay(true);
   const std::string default_region = options.session.region;
   // Custom resources whose ServiceToken names no custom/<name>.lua handler
   // are answered from outside, through ResponseURLs on this server
@@ -122,16 +163,24 @@ Status Serve(const ServeOptions& options) {
   http.Get("/moonstack/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("{\"status\":\"ok\"}", "application/json");
   });
-  // Test isolation: every stack and world record forgotten.
-  http.Post("/moonstack/reset", [&](const httplib::Request&, httplib::Response& res) {
+  // Test isolation: every stack and world record forgotten. `done` is the
+  // answer's status field: moonstack's own, or moto's on its path.
+  auto reset = [&](httplib::Response& res, const char* done) {
     Status s = api.Reset(session.service().context().world);
     if (s.ok()) s = set_endpoint(endpoint);  // the reset forgot it with the rest of the world
     if (s.ok()) {
-      res.set_content("{\"status\":\"reset\"}", "application/json");
+      res.set_content(cli::Json{{"status", done}}.dump(), "application/json");
     } else {
       res.status = s.code() == Status::Code::kInternal ? 500 : 409;
       res.set_content(cli::Json{{"status", "error"}, {"message", s.message()}}.dump(), "application/json");
     }
+  };
+  http.Post("/moonstack/reset", [&](const httplib::Request&, httplib::Response& res) { reset(res, "reset"); });
+  // moto's server mode: its test harnesses POST here between tests.
+  http.Post("/moto-api/reset", [&](const httplib::Request&, httplib::Response& res) { reset(res, "ok"); });
+  http.Get("/moto-api/reset", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 400;
+    res.set_content("{\"Error\": \"Need to POST to reset Moto\"}", "application/json");
   });
   // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
   http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
@@ -149,30 +198,30 @@ Status Serve(const ServeOptions& options) {
         params.set("Response", response);
         s = signals.Call("custom_resources", "Respond", params, &ignored);
       }
+      const bool unknown = s.code() == Status::Code::kNotFound;
       reply = s.ok() ? WaitSignals::Reply{200, ""}
-                     : WaitSignals::Reply{s.code() == Status::Code::kNotFound ? 403 : 400,
-                                          "<Error><Code>" +
-                                              std::string(s.code() == Status::Code::kNotFound ? "AccessDenied"
-                                                                                              : "InvalidRequest") +
-                                              "</Code><Message>" + XmlEscape(s.message()) + "</Message></Error>"};
+                     : WaitSignals::S3Error(unknown ? 403 : 400, unknown ? "AccessDenied" : "InvalidRequest",
+                                            s.message());
     } else {
-      reply = WaitSignals::Reply{404, "<Error><Code>NoSuchKey</Code><Message>moonstack accepts PUT only on a "
-                                      "wait-condition handle's path</Message></Error>"};
+      reply = WaitSignals::S3Error(404, "NoSuchKey", "moonstack accepts PUT only on a wait-condition handle's path");
     }
     res.status = reply.http_status;
     if (!reply.body.empty()) res.set_content(reply.body, "application/xml");
   });
   // A content-reader handler: it receives the body itself, so cpp-httplib's
   // own 8 KiB cap on form-encoded bodies (compiled into the library) does not
-  // apply; set_payload_max_length still does.
+  // apply. The guard has checked the declared length; the reader counts
+  // what arrives (a compressed body grows as it is decoded).
   http.Post("/", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     const std::string request_id = NewRequestId();
     std::string body;
+    bool too_large = false;
     const bool read = reader([&](const char* data, size_t length) {
-      body.append(data, length);
-      return true;
+      too_large = body.size() + length > options.max_body_bytes;
+      if (!too_large) body.append(data, length);
+      return !too_large;
     });
-    if (!read) {  // over max_body_bytes (or the client went away)
+    if (too_large) {
       Reply(res,
             ErrorResponse(413, "RequestEntityTooLarge",
                           "Request body is larger than " + std::to_string(options.max_body_bytes) + " bytes",
@@ -180,31 +229,47 @@ Status Serve(const ServeOptions& options) {
             request_id);
       return;
     }
-    std::map<std::string, std::string> params = ParseForm(body);
-    for (const auto& [k, v] : req.params) params.emplace(k, v);  // ?Action=... in the URL too
+    if (!read) {  // the client sent less than its Content-Length before the read deadline
+      Reply(res,
+            ErrorResponse(400, "IncompleteBody",
+                          "The request body ended before the number of bytes its Content-Length header gives",
+                          request_id),
+            request_id);
+      return;
+    }
+    // The body's parameters and the URL query's (?Action=...): a name given
+    // twice is refused rather than one of its values picked.
+    std::map<std::string, std::string> params;
+    std::string duplicate;
+    const size_t query = req.target.find('?');
+    if (!ParseForm(body, &params, &duplicate) ||
+        (query != std::string::npos && !ParseForm(std::string_view(req.target).substr(query + 1), &params, &duplicate))) {
+      Reply(res,
+            ErrorResponse(400, "InvalidQueryParameter",
+                          "The request has more than one value for the parameter " + duplicate, request_id),
+            request_id);
+      return;
+    }
     const std::string region = RegionFromAuthorization(req.get_header_value("Authorization"), default_region);
     Reply(res, api.Handle(QueryRequest(std::move(params)), region, request_id), request_id);
   });
 
-  if (!http.bind_to_port(options.host, options.port)) {
-    return Status::Validation("moonstack serve: cannot listen on " + options.host + ":" +
-                              std::to_string(options.port));
-  }
   MS_RETURN_IF_ERROR(runner.Start());
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
-    http.stop();
+    http.Shutdown();
+    runner.Stop();  // the operations stop at their next checkpoint
   });
   std::cerr << "moonstack serve: listening on http://" << options.host << ":" << options.port << std::endl;
   // Operations a crash left in progress, each with the providers it
   // recorded, beside the requests (a request on such a stack is refused
   // until it ends: its StackLock is held).
   std::thread recovery([&] {
-    Status s = session.Recover();
+    Status s = session.Recover(nullptr, runner.interrupt_flag(), &cancels);
     if (!s.ok()) std::cerr << "moonstack serve: resuming crashed operations: " << s.message() << "\n";
   });
-  bool listened = http.listen_after_bind();
+  bool listened = http.Serve();
   if (!listened) pthread_kill(waiter.native_handle(), SIGTERM);  // the waiter is still waiting
   waiter.join();
   recovery.join();

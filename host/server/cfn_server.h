@@ -3,20 +3,28 @@
 //
 //   POST /                   form-encoded Action=...&Version=2010-05-15 (cfn_api.h)
 //   GET  /moonstack/health   {"status":"ok"} once the server is ready
-//   POST /moonstack/reset    forgets every stack and world record ({"status":"reset"};
-//                            409 while an operation is in progress)
+//   POST /moonstack/reset    forgets every stack and world record ({"status":"reset"}),
+//                            stopping the operations running first
+//   POST /moto-api/reset     the same, answered as moto answers it ({"status":"ok"}),
+//                            for test harnesses written for moto's server mode
+//   GET  /moonstack/custom-resource-requests, PUT /moonstack/custom-resource-response/<id>
+//                            custom resources answered from outside (a Lambda's part)
 //   PUT  /<handle ARN>?...   a wait-condition signal: the handle URL's path and
 //                            query on this host (wait_signal.h)
 //
-// SigV4 headers are accepted but not verified; the region is the one of the
-// credential scope. Bodies over max_body_bytes are refused (413). Workflows
-// run on background threads, up to `workers` operations at once
-// (operation_runner.h), in real or scaled time, so clients see *_IN_PROGRESS
-// and waiters work.
+// Only this machine's clients are answered unless told otherwise: requests
+// whose Host or Origin names another host, and bodies a web page could send
+// cross-site, are refused before their body is read (request_guard.h); the
+// transport's limits (an exclusive port, deadlines, threads) are
+// http_server.h's. SigV4 headers are accepted but not verified; the region
+// is the one of the credential scope. Workflows run on background threads,
+// up to `workers` operations at once (operation_runner.h), in real or scaled
+// time, so clients see *_IN_PROGRESS and waiters work.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "cli/stack_session.h"
@@ -26,14 +34,19 @@ namespace ms::server {
 struct ServeOptions {
   std::string host = "127.0.0.1";  // loopback only unless told otherwise
   int port = 4581;
+  // Host names answered besides 127.0.0.1, localhost, [::1] and `host`.
+  std::vector<std::string> allowed_hosts;
   size_t max_body_bytes = 1 << 20;
   size_t max_template_body = 51200;  // AWS's TemplateBody limit unless configured
+  double read_timeout_seconds = 5;   // for a request's headers, then again for its body
   int workers = 4;                   // stack operations running at once
   cli::SessionOptions session;  // state file, providers, clock (time_scale 1: real time), region
 };
 
-// Serves until SIGINT or SIGTERM; then lets the running operations finish and
-// saves the world. Errors: the state file, the providers, the port.
+// Serves until SIGINT or SIGTERM; then stops the running operations after
+// their current checkpoint (the next start resumes them) and saves the
+// world. Errors: the port (checked first), the options, the state file, the
+// providers.
 Status Serve(const ServeOptions& options);
 
 }  // namespace ms::server

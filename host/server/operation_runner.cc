@@ -29,6 +29,7 @@ OperationRunner::OperationRunner(OperationContext ctx, std::string state_path, i
       observer_(ctx_.observer) {
   ctx_.db = nullptr;  // each worker has its own
   if (ctx_.observer != nullptr) ctx_.observer = &observer_;
+  ctx_.interrupt = &interrupt_;
 }
 
 Status OperationRunner::Start() {
@@ -46,11 +47,34 @@ void OperationRunner::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
+    InterruptLocked();
   }
   cv_.notify_all();
+  idle_cv_.notify_all();  // a Pause waiting for operations that will never run now
   for (std::thread& t : threads_) {
     if (t.joinable()) t.join();
   }
+}
+
+bool OperationRunner::Pause(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  ++pauses_;
+  InterruptLocked();
+  return idle_cv_.wait_for(lock, timeout, [this] { return stopping_ || (locks_.empty() && queue_.empty()); }) &&
+         !stopping_;
+}
+
+void OperationRunner::Resume() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (pauses_ > 0) --pauses_;
+  interrupt_ = stopping_ || pauses_ > 0;
+}
+
+void OperationRunner::InterruptLocked() {
+  interrupt_ = true;
+  // An operation waiting for a timer (a poll, a signal check) looks at the
+  // interrupt now rather than when its timer falls due.
+  if (ctx_.cancels != nullptr) ctx_.cancels->WakeAll();
 }
 
 Status OperationRunner::Reserve(const std::string& stack_name) {
@@ -74,11 +98,6 @@ void OperationRunner::Release(const std::string& stack_name) {
   ReleaseLocked(stack_name);
 }
 
-bool OperationRunner::Idle() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return locks_.empty() && queue_.empty();
-}
-
 bool OperationRunner::Busy(const std::string& stack_name) {
   std::lock_guard<std::mutex> lock(mu_);
   return locks_.count(stack_name) != 0;
@@ -88,6 +107,7 @@ void OperationRunner::ReleaseLocked(const std::string& stack_name) {
   auto it = locks_.find(stack_name);
   if (it == locks_.end()) return;
   if (--it->second.users <= 0) locks_.erase(it);  // unlocks
+  if (locks_.empty()) idle_cv_.notify_all();
 }
 
 void OperationRunner::Enqueue(const std::string& stack_name, const std::string& stack_id, const std::string& region) {

@@ -23,6 +23,8 @@
 // after a create) shares it, and the stack's status decides what is allowed.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -48,17 +50,26 @@ class OperationRunner {
 
   // Opens the workers' connections and starts their threads.
   Status Start();
-  // Lets the running operations finish and stops; queued ones stay in
-  // progress in the store (the next start of the server or CLI resumes them).
+  // Stops the running operations after their current checkpoint (SIGTERM
+  // should not wait for an operation that may take an hour) and the
+  // threads. Their stacks, and the queued ones', stay in progress in the
+  // store: the next start of the server or CLI resumes them.
   void Stop();
+  // Stops the running and queued operations as Stop does, and waits until
+  // none is left, at most `timeout`: true when none is (/moonstack/reset
+  // then deletes their stacks). Operations enqueued meanwhile stop at once
+  // too, until Resume. Each Pause is ended by one Resume.
+  bool Pause(std::chrono::milliseconds timeout);
+  void Resume();
+  // Set while the runner stops or pauses: operations run beside it (the
+  // crash recovery at start) stop with its own (OperationContext::interrupt).
+  const std::atomic<bool>* interrupt_flag() const { return &interrupt_; }
 
   // Holds the stack's lock for an action about to start an operation; an
   // error when another process holds it. Each Reserve is ended by exactly
   // one Enqueue or Release.
   Status Reserve(const std::string& stack_name);
   void Release(const std::string& stack_name);
-  // True when no operation is reserved, queued or running.
-  bool Idle();
   // True while an operation on the stack is reserved, queued or running.
   bool Busy(const std::string& stack_name);
   // Runs the operation in progress on stack_id (its name reserved) in `region`.
@@ -85,6 +96,8 @@ class OperationRunner {
   void Loop(Database* db);
   static void Checkpoint(Database* db);  // the log into the database; errors are logged
   void ReleaseLocked(const std::string& stack_name);
+  // Sets interrupt_ (stopping_ or a pause) and wakes the operations; mu_ held.
+  void InterruptLocked();
 
   OperationContext ctx_;
   std::string state_path_;
@@ -92,8 +105,11 @@ class OperationRunner {
   SerialObserver observer_;
   std::mutex mu_;
   std::condition_variable cv_;
+  std::condition_variable idle_cv_;  // notified when the last reservation ends
   std::deque<Job> queue_;
   bool stopping_ = false;
+  int pauses_ = 0;                     // Pause calls not yet resumed
+  std::atomic<bool> interrupt_{false};  // ctx_.interrupt: stopping_ || pauses_ > 0
   struct Held {
     std::unique_ptr<StackLock> lock;
     int users = 0;  // reservations not yet released or run

@@ -31,24 +31,24 @@ std::string Decode(std::string_view s) {
 
 }  // namespace
 
-std::map<std::string, std::string> ParseForm(std::string_view body) {
-  std::map<std::string, std::string> out;
+bool ParseForm(std::string_view text, std::map<std::string, std::string>* params, std::string* duplicate) {
   size_t start = 0;
-  while (start <= body.size()) {
-    size_t end = body.find('&', start);
-    if (end == std::string_view::npos) end = body.size();
-    std::string_view pair = body.substr(start, end - start);
+  while (start <= text.size()) {
+    size_t end = text.find('&', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view pair = text.substr(start, end - start);
     if (!pair.empty()) {
-      size_t eq = pair.find('=');
-      if (eq == std::string_view::npos) {
-        out[Decode(pair)] = "";
-      } else {
-        out[Decode(pair.substr(0, eq))] = Decode(pair.substr(eq + 1));
+      const size_t eq = pair.find('=');
+      std::string name = Decode(pair.substr(0, eq));
+      std::string value = eq == std::string_view::npos ? std::string() : Decode(pair.substr(eq + 1));
+      if (!params->emplace(name, std::move(value)).second) {
+        *duplicate = std::move(name);
+        return false;
       }
     }
     start = end + 1;
   }
-  return out;
+  return true;
 }
 
 std::string RegionFromAuthorization(std::string_view header, const std::string& fallback) {

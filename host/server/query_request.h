@@ -13,8 +13,11 @@
 namespace ms::server {
 
 // Decodes application/x-www-form-urlencoded text ('+' is a space, %XX a
-// byte). A later duplicate of a name wins.
-std::map<std::string, std::string> ParseForm(std::string_view body);
+// byte) into *params. False, with the name in *duplicate, when a name comes
+// twice (Action=A&Action=B), or is in *params already (a request's URL query
+// and its body are read into one map): the request is refused rather than
+// one of the values picked.
+bool ParseForm(std::string_view text, std::map<std::string, std::string>* params, std::string* duplicate);
 
 // The region of a SigV4 Authorization header's credential scope
 // ("Credential=AKID/20240101/eu-west-1/cloudformation/aws4_request"), or

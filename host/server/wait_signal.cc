@@ -6,19 +6,15 @@
 #include "template/parse.h"
 
 namespace ms::server {
-namespace {
-
 // S3's error document (the signal is a PUT to S3 on AWS).
-WaitSignals::Reply S3Error(int status, const std::string& code, const std::string& message) {
+WaitSignals::Reply WaitSignals::S3Error(int status, const std::string& code, const std::string& message) {
   XmlWriter w;
   w.Open("Error");
   w.Text("Code", code);
   w.Text("Message", message);
   w.Close();
-  return WaitSignals::Reply{status, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + w.str()};
+  return Reply{status, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + w.str()};
 }
-
-}  // namespace
 
 bool WaitSignals::IsHandlePath(const std::string& path) {
   return path.rfind("/arn:", 0) == 0 && path.find(":stack/") != std::string::npos;

@@ -42,6 +42,8 @@ class WaitSignals {
 
   // True when the decoded path names a handle (a stack ARN plus a logical ID).
   static bool IsHandlePath(const std::string& path);
+  // S3's <Error> document, as a presigned URL's PUT is answered on AWS.
+  static Reply S3Error(int status, const std::string& code, const std::string& message);
 
   // Runs one action of a sim service in this runtime (the custom-resource
   // routes: sim/custom_resources.lua). *result is its answer.

@@ -8,15 +8,19 @@
 
 using namespace ms::test::server;  // NOLINT: the fixture
 
-TEST_CASE("boto3: a custom resource answered through its ResponseURL: create, failed update, rollback, delete",
-          "[server]") {
-  Server server("custom_external", "0.01");
-  json r = server.Python(R"(
+// The handler's side: the requests waiting for an answer.
+const std::string kPending = R"(
 import time, urllib.request
 base = cf.meta.endpoint_url
 def pending():
     with urllib.request.urlopen(base + '/moonstack/custom-resource-requests') as f:
         return json.load(f)['Requests']
+)";
+
+TEST_CASE("boto3: a custom resource answered through its ResponseURL: create, failed update, rollback, delete",
+          "[server]") {
+  Server server("custom_external", "0.01");
+  json r = server.Python(kPending + R"(
 def next_request():
     for _ in range(300):
         reqs = pending()
@@ -103,4 +107,39 @@ print(json.dumps(out))
   CHECK(r["deleted"] == "DELETE_COMPLETE");
   CHECK(r["again"] == 403);  // answered already
   CHECK(r["left"] == json::array());
+}
+
+TEST_CASE("a reset stops an operation waiting for a custom resource's response", "[server]") {
+  Server server("custom_reset", "1");
+  json r = server.Python(kPending + R"(
+waiting = json.dumps({'Resources': {'Thing': {'Type': 'Custom::Thing', 'Properties': {
+    'ServiceToken': 'arn:aws:lambda:us-east-1:123456789012:function:external-handler'}}}})
+out = {}
+cf.create_stack(StackName='ext', TemplateBody=waiting)
+for _ in range(300):
+    if pending(): break
+    time.sleep(0.05)
+out['pending'] = len(pending())
+# The operation waits for a response that will never come (an hour, in real time).
+start = time.time()
+reset = urllib.request.urlopen(urllib.request.Request(base + '/moto-api/reset', method='POST'))
+out['reset'] = [reset.status, json.loads(reset.read())]
+out['reset_seconds'] = time.time() - start
+out['stacks'] = cf.describe_stacks()['Stacks']
+out['left'] = pending()
+# Nothing of the stopped operation is left behind: the name is free, its lock released.
+cf.create_stack(StackName='ext', TemplateBody=template)
+cf.get_waiter('stack_create_complete').wait(StackName='ext', WaiterConfig={'Delay': 1})
+out['again'] = cf.describe_stacks(StackName='ext')['Stacks'][0]['StackStatus']
+print(json.dumps(out))
+)");
+  CHECK(r["pending"] == 1);
+  CHECK(r["reset"] == json::array({200, {{"status", "ok"}}}));
+  CHECK(r["reset_seconds"].get<double>() < 2);
+  CHECK(r["stacks"] == json::array());
+  CHECK(r["left"] == json::array());
+  CHECK(r["again"] == "CREATE_COMPLETE");
+  const Server::Exit exit = server.Terminate();
+  CHECK(exit.seconds < 2);
+  CHECK(WEXITSTATUS(exit.status) == 0);
 }

@@ -130,13 +130,33 @@ class Server {
     FAIL("the server did not answer /moonstack/health");
   }
   ~Server() {
+    if (pid_ > 0) Terminate();
+  }
+
+  // SIGTERM, then the exit: waitpid's status and how long it took; SIGKILL
+  // (killed) after `limit` seconds.
+  struct Exit {
+    int status = -1;
+    double seconds = 0;
+    bool killed = false;
+  };
+  Exit Terminate(double limit = 10) {
+    Exit exit;
+    const auto start = std::chrono::steady_clock::now();
     kill(pid_, SIGTERM);
-    for (int i = 0; i < 100; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    while (waitpid(pid_, &exit.status, WNOHANG) != pid_) {
+      exit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (exit.seconds > limit) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &exit.status, 0);
+        exit.killed = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
+    exit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    pid_ = -1;
+    return exit;
   }
 
   const std::string& dir() const { return dir_; }

@@ -407,3 +407,16 @@ TEST_CASE("store: a commit appends one events row per stack, read back newest fi
   db.reset();
   std::filesystem::remove(path);
 }
+
+TEST_CASE("store: a connection's page cache is bounded at 16 MiB", "[store]") {
+  // Per connection: `serve` opens one per worker and one for requests, and
+  // at 64 MiB each they held ~300 MB once the state file had grown.
+  std::unique_ptr<ms::Database> db;
+  REQUIRE(ms::OpenStore(":memory:", &db).ok());
+  std::unique_ptr<ms::Statement> st;
+  REQUIRE(db->Prepare("PRAGMA cache_size", &st).ok());
+  bool row = false;
+  REQUIRE(st->Step(&row).ok());
+  REQUIRE(row);
+  CHECK(st->Int(0) == -16384);  // negative: KiB
+}

@@ -1,8 +1,9 @@
 #include "store/deleted_stacks.h"
 
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "store/schema.h"
 
 namespace ms {
 
@@ -14,31 +15,25 @@ Status PruneDeletedStacks(Database* db, int64_t now_ms, size_t max_stacks) {
   Statement* expired;
   // stacks_by_deleted_ms (schema 8) holds the deleted stacks alone, by deletion time.
   MS_RETURN_IF_ERROR(db->Cached(
-      "SELECT id, stack_key FROM stacks WHERE deleted = 1 AND deleted_ms <= ?1 ORDER BY deleted_ms LIMIT ?2",
-      &expired));
+      "SELECT id FROM stacks WHERE deleted = 1 AND deleted_ms <= ?1 ORDER BY deleted_ms LIMIT ?2", &expired));
   expired->Bind(1, now_ms - kDeletedStackRetentionMs).Bind(2, static_cast<int64_t>(max_stacks));
-  std::vector<std::pair<std::string, int64_t>> stacks;  // (id, key)
+  std::vector<std::string> ids;
   for (;;) {
     bool row = false;
     MS_RETURN_IF_ERROR(expired->Step(&row));
     if (!row) break;
-    stacks.emplace_back(expired->Text(0), expired->Int(1));
+    ids.push_back(expired->Text(0));
   }
   expired->Reset();
-  // Rows keyed by the stack's integer key (schema 6), then those by its ID.
-  static const char* const kByKey[] = {"DELETE FROM events WHERE stack = ?1", "DELETE FROM resources WHERE stack = ?1"};
-  static const char* const kById[] = {"DELETE FROM stack_templates WHERE stack_id = ?1",
-                                      "DELETE FROM change_sets WHERE stack_id = ?1",
-                                      "DELETE FROM stacks WHERE id = ?1"};  // its exports went with its deletion
-  for (const auto& [id, key] : stacks) {
-    for (const char* sql : kByKey) {
-      Statement* st;
-      MS_RETURN_IF_ERROR(db->Cached(sql, &st));
-      st->Bind(1, key);
-      MS_RETURN_IF_ERROR(st->Step());
-      st->Reset();
-    }
-    for (const char* sql : kById) {
+  // Everything stored under the stack, its own row last (events and
+  // resources find it by its key, schema 6). Its exports went when it was deleted.
+  const std::string key = kStackKeyOfId;
+  const std::string deletes[] = {"DELETE FROM events WHERE stack = " + key,
+                                 "DELETE FROM resources WHERE stack = " + key,
+                                 "DELETE FROM stack_templates WHERE stack_id = ?1",
+                                 "DELETE FROM change_sets WHERE stack_id = ?1", "DELETE FROM stacks WHERE id = ?1"};
+  for (const std::string& id : ids) {
+    for (const std::string& sql : deletes) {
       Statement* st;
       MS_RETURN_IF_ERROR(db->Cached(sql, &st));
       st->Bind(1, id);

@@ -1,7 +1,6 @@
 #include "stack/change_sets.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <memory>
 #include <random>

@@ -12,6 +12,7 @@
 #include "records/stack_name.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
+#include "store/deleted_stacks.h"
 #include "store/stack_tables.h"
 #include "template/template_cache.h"
 
@@ -352,11 +353,20 @@ Status StackService::FindStack(const std::string& name_or_id, StackRecord* out) 
   } else {
     MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, name_or_id, out, &found));
   }
-  if (!found) return Status::NotFound("Stack with id " + name_or_id + " does not exist");
+  // A stack deleted more than 90 days ago is gone, pruned or not yet (store/deleted_stacks.h).
+  if (!found || DeletedStackExpired(*out, ctx_.clock->NowMs())) {
+    return Status::NotFound("Stack with id " + name_or_id + " does not exist");
+  }
   return Status::OK();
 }
 
-Status StackService::ListStacks(std::vector<StackRecord>* out) { return LoadStacks(ctx_.db, out); }
+Status StackService::ListStacks(std::vector<StackRecord>* out) {
+  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, out));
+  const int64_t now = ctx_.clock->NowMs();
+  auto expired = [now](const StackRecord& s) { return DeletedStackExpired(s, now); };
+  out->erase(std::remove_if(out->begin(), out->end(), expired), out->end());
+  return Status::OK();
+}
 
 Status StackService::Resources(const std::string& stack_id, std::vector<ResourceRecord>* out) {
   return LoadResources(ctx_.db, stack_id, out);

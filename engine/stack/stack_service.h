@@ -105,11 +105,12 @@ class StackService {
   // Runs every operation a crash left in progress.
   Status Recover(std::vector<std::string>* recovered = nullptr);
 
-  // A stack by name (not deleted) or by ID (deleted ones too):
-  // "Stack with id X does not exist" otherwise; a StackName that is
-  // neither: AWS's ValidationError (records/stack_name.h).
+  // A stack by name (not deleted) or by ID (deleted ones too, for the 90
+  // days AWS keeps them): "Stack with id X does not exist" otherwise; a
+  // StackName that is neither: AWS's ValidationError (records/stack_name.h).
   Status FindStack(const std::string& name_or_id, StackRecord* out);
-  Status ListStacks(std::vector<StackRecord>* out);  // every stack, deleted ones included
+  // Every stack, deleted ones included for 90 days (store/deleted_stacks.h).
+  Status ListStacks(std::vector<StackRecord>* out);
   Status Resources(const std::string& stack_id, std::vector<ResourceRecord>* out);
   Status Events(const std::string& stack_id, std::vector<StackEvent>* out);  // newest first
 

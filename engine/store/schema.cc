@@ -101,6 +101,12 @@ const char* const kMigrations[] = {
     // are in rowid order, so a stack's resources load in the order they
     // were added without a sort.)
     "UPDATE events SET data = '[' || data || ']';",
+    // 8: when a deleted stack was deleted, as a column with an index of the
+    // deleted stacks alone: they are kept 90 days, then pruned oldest first
+    // (store/deleted_stacks.h) without a scan of every stack.
+    "ALTER TABLE stacks ADD COLUMN deleted_ms INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE stacks SET deleted_ms = COALESCE(json_extract(data, '$.deleted_ms'), 0) WHERE deleted = 1;"
+    "CREATE INDEX stacks_by_deleted_ms ON stacks (deleted_ms) WHERE deleted = 1;",
 };
 
 }  // namespace

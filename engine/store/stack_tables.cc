@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "store/deleted_stacks.h"
 #include "store/record_json.h"
 #include "store/schema.h"
 #include "store/world_table.h"
@@ -239,9 +240,9 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     wrote = true;
     Statement *stack, *stack_template, *drop_exports, *add_export, *resource, *remove, *event;
     MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT INTO stacks (id, name, deleted, data, stack_key) "
-        "VALUES (?1, ?2, ?3, ?4, (SELECT COALESCE(MAX(stack_key), 0) + 1 FROM stacks)) "
-        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4", &stack));
+        "INSERT INTO stacks (id, name, deleted, data, deleted_ms, stack_key) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, (SELECT COALESCE(MAX(stack_key), 0) + 1 FROM stacks)) "
+        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, deleted_ms = ?5", &stack));
     // A template is written only when it changed (most stack writes are
     // status changes).
     MS_RETURN_IF_ERROR(db->Cached(
@@ -268,8 +269,11 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     for (const StackRecord& st : batch->stacks) {
       const bool deleted = st.status == StackStatus::kDeleteComplete;
       stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
+      stack->Bind(5, deleted ? st.deleted_ms : 0);
       MS_RETURN_IF_ERROR(stack->Step());
       stack->Reset();
+      // A deletion is the moment to prune stacks deleted 90 days before it.
+      if (deleted) MS_RETURN_IF_ERROR(PruneDeletedStacks(db, st.deleted_ms));
       int64_t slot = 0;
       for (const std::string* body : {&st.template_body, &st.previous_template_body}) {
         stack_template->Bind(1, st.id).Bind(2, slot++).Bind(3, *body);

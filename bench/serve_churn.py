@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,21 +32,7 @@ import urllib.request
 
 import boto3
 
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS"):
-                return int(line.split()[1]) // 1024
-    return -1
+from serve_process import free_port, rss_mb
 
 
 def main():
@@ -94,7 +79,7 @@ def main():
                 time.sleep(0.005)
 
         locks = state + ".locks"
-        print(f"template {len(template) // 1024} KB; start: RSS {rss_mb(server.pid)} MB", flush=True)
+        print(f"template {len(template) // 1024} KB; start: RSS {rss_mb(server.pid):.1f} MB", flush=True)
         start = time.time()
         for i in range(1, args.cycles + 1):
             name = f"churn{i}"
@@ -104,7 +89,7 @@ def main():
             wait(stack_id, "DELETE_COMPLETE")
             if i % args.every == 0:
                 lock_files = len(os.listdir(locks)) if os.path.isdir(locks) else 0
-                print(f"{i:5d} cycles: RSS {rss_mb(server.pid):4d} MB, state file "
+                print(f"{i:5d} cycles: RSS {rss_mb(server.pid):6.1f} MB, state file "
                       f"{os.path.getsize(state) >> 20:4d} MB, {lock_files} lock files, {time.time() - start:.0f} s",
                       flush=True)
     finally:

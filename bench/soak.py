@@ -23,7 +23,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -33,6 +32,8 @@ import urllib.request
 
 import boto3
 import botocore
+
+from serve_process import free_port, rss_mb
 
 KINDS = ("ec2.vpc", "ec2.subnet", "ec2.security_group", "ec2.instance")
 
@@ -53,14 +54,6 @@ def template(version):
                                       "SubnetId": {"Ref": "Subnet"}, "SecurityGroupIds": [{"Ref": "Group"}]}},
         }
     })
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class Server:
@@ -99,11 +92,7 @@ class Server:
         return True
 
     def rss_mb(self):
-        with open("/proc/%d/status" % self.proc.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024.0
-        return 0.0
+        return rss_mb(self.proc.pid)
 
     def client(self):
         return boto3.client("cloudformation", endpoint_url="http://127.0.0.1:%d" % self.port, region_name="us-east-1",

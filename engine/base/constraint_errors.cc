@@ -25,6 +25,10 @@ std::string MinLengthConstraint(size_t n) {
   return "Member must have length greater than or equal to " + std::to_string(n);
 }
 
+std::string MinValueConstraint(int64_t n) {
+  return "Member must have value greater than or equal to " + std::to_string(n);
+}
+
 std::string PatternConstraint(std::string_view pattern) {
   return "Member must satisfy regular expression pattern: " + std::string(pattern);
 }

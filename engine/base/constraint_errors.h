@@ -9,6 +9,7 @@
 // AWS's messages quote them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,8 @@ class ConstraintErrors {
 std::string MaxLengthConstraint(size_t n);
 std::string MinLengthConstraint(size_t n);
 std::string PatternConstraint(std::string_view pattern);
+// "Member must have value greater than or equal to N" (numbers).
+std::string MinValueConstraint(int64_t n);
 
 // The number of characters of UTF-8 `s` (AWS's lengths count characters,
 // not bytes).

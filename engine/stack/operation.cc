@@ -602,17 +602,17 @@ std::optional<StackStatus> StrandedEnd(StackStatus s) {
 }
 
 // Runs the operation; an engine error fails it instead of stranding the
-// stack (at most twice: a forward phase, then its rollback).
+// stack. At most two runs: only a forward phase's stranded end is in
+// progress (its rollback), and a rollback's is terminal.
 Status RunToTerminal(const OperationContext& ctx, const std::string& stack_id) {
-  for (int attempt = 0;; ++attempt) {
+  while (true) {
     Status ran = RunOnce(ctx, stack_id);
     if (ran.ok()) return ran;
     StackRecord s;
     bool found = false;
     if (!LoadStack(ctx.db, stack_id, &s, &found).ok() || !found) return ran;
     std::optional<StackStatus> end = StrandedEnd(s.status);
-    if (!end || attempt >= 2) return ran;  // not stranded: the error came after a terminal status
-    if (attempt > 0 && IsInProgress(*end)) end = StrandedEnd(*end);  // its rollback broke off too
+    if (!end) return ran;  // not stranded: the error came after a terminal status
     MS_RETURN_IF_ERROR(CommitStackStatus(ctx, &s, *end, ran.message()));
     if (!IsInProgress(*end)) return Status::OK();
   }

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "eval/evaluator.h"
+#include "base/constraint_errors.h"
 #include "eval/validate.h"
 #include "plan/plan_handoff.h"
 #include "plan/planner.h"
@@ -48,9 +49,9 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
                               "set: [ROLLBACK, DELETE, DO_NOTHING]");
   }
   if (in.timeout_in_minutes && *in.timeout_in_minutes < 1) {
-    return Status::Validation("1 validation error detected: Value '" + std::to_string(*in.timeout_in_minutes) +
-                              "' at 'timeoutInMinutes' failed to satisfy constraint: Member must have value "
-                              "greater than or equal to 1");
+    ConstraintErrors errors;
+    errors.Add(std::to_string(*in.timeout_in_minutes), "timeoutInMinutes", MinValueConstraint(1));
+    return errors.ToStatus();
   }
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_body, in.stack_policy_url, "StackPolicy"));
   StackRecord existing;

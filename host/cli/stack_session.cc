@@ -40,7 +40,6 @@ int64_t WallMs() {
 
 Status StackSession::Open(const SessionOptions& options, OperationObserver* observer, Access access,
                           Resume resume) {
-  options_ = options;
   state_path_ = StatePath(options.state);
   if (access == Access::kWrite) {
     const bool served = options.writer.rfind(StateLock::kServeHolder, 0) == 0;
@@ -156,6 +155,7 @@ Status StackSession::ResumeCrashed(const StackRecord& s, const std::atomic<bool>
   OperationContext ctx = service_->context();
   ctx.interrupt = interrupt;
   if (cancels != nullptr) ctx.cancels = cancels;
+  ctx.observer = observers_.caller;  // not a --scenario: it is for this command's own workflow
   if (s.provider_dirs == ctx.provider_source.dirs && s.stub_unknown_types == ctx.provider_source.stub_unknown_types) {
     return RunOperation(ctx, s.id);
   }
@@ -164,7 +164,6 @@ Status StackSession::ResumeCrashed(const StackRecord& s, const std::atomic<bool>
   ctx.providers = recorded.get();
   ctx.provider_source.dirs = s.provider_dirs;
   ctx.provider_source.stub_unknown_types = s.stub_unknown_types;
-  ctx.observer = observers_.caller;  // not this command's scenario: it is for this command's workflow
   return RunOperation(ctx, s.id);
 }
 

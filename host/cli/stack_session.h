@@ -81,7 +81,6 @@ class StackSession {
   // Runs one crashed stack's operation with the providers it recorded.
   Status ResumeCrashed(const StackRecord& stack, const std::atomic<bool>* interrupt, CancelRequests* cancels);
 
-  SessionOptions options_;
   std::unique_ptr<StateLock> state_lock_;  // writers only
   std::string state_path_;
   World world_;

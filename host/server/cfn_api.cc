@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "base/constraint_errors.h"
 #include "base/strings.h"
 #include "cli/io.h"
 #include "eval/validate.h"
@@ -221,9 +222,10 @@ Status CfnApi::CreateStack(Call& c) {
   in.on_failure = c.q.Get("OnFailure");
   if (std::optional<std::string> t = c.q.Find("TimeoutInMinutes")) {
     int64_t minutes = 0;
-    if (!ParseInteger(*t, &minutes)) {
-      return Status::Validation("1 validation error detected: Value '" + *t +
-                                "' at 'timeoutInMinutes' failed to satisfy constraint: Member must be an integer");
+    if (!ParseInteger(*t, &minutes)) {  // AWS's wording for a non-number is not known; the shape is its own
+      ConstraintErrors errors;
+      errors.Add(*t, "timeoutInMinutes", "Member must be an integer");
+      return errors.ToStatus();
     }
     in.timeout_in_minutes = minutes;
   }

@@ -145,3 +145,16 @@ TEST_CASE("deploy: live progress, summary, exit status; nothing to deploy", "[cl
   CHECK(failed.out.find("Failed to create/update the stack (ROLLBACK_COMPLETE: The following resource(s) failed "
                         "to create: [S]. )") != std::string::npos);
 }
+
+TEST_CASE("create-stack --timeout-in-minutes: shown by describe-stacks, at least 1", "[cli]") {
+  Cli cli("timeout_in_minutes");
+  const char* body = R"('{"Resources":{"P":{"Type":"AWS::SSM::Parameter","Properties":{"Type":"String","Value":"v"}}}}')";
+  auto zero = cli(std::string("create-stack --stack-name t0 --timeout-in-minutes 0 --template-body ") + body);
+  CHECK(zero.exit_code == 255);
+  CHECK(zero.out.find("1 validation error detected: Value '0' at 'timeoutInMinutes' failed to satisfy constraint: "
+                      "Member must have value greater than or equal to 1") != std::string::npos);
+  cli.Json(std::string("create-stack --stack-name t5 --timeout-in-minutes 5 --template-body ") + body);
+  auto stack = cli.Json("describe-stacks --stack-name t5")["Stacks"][0];
+  CHECK(stack["StackStatus"] == "CREATE_COMPLETE");
+  CHECK(stack["TimeoutInMinutes"] == 5);
+}

@@ -84,3 +84,37 @@ TEST_CASE("a state file a server writes is refused to other writers, readable by
   CHECK(second.exit_code != 0);
   CHECK(second.out.find("is in use by another moonstack process") != std::string::npos);
 }
+
+TEST_CASE("a server restarted on a state file with an operation that never ends listens at once", "[cli][state]") {
+  const std::string providers = (fs::temp_directory_path() / "moonstack_state_forever_providers").string();
+  fs::remove_all(providers);
+  fs::create_directories(providers);
+  std::ofstream(providers + "/forever.lua") << R"(local P = require("moonstack.provider")
+return P.define {
+  type = "Test::Forever::Thing",
+  properties = { P.string "Name" { update = "replace" } },
+  create = function(ctx, props) return P.in_progress { after = 0, context = { n = 1 }, id = "f-1" } end,
+  delete = function(ctx, id, props) return nil end,
+}
+)";
+  const std::vector<std::string> extra = {"--providers", providers};
+  std::string state;
+  {
+    ms::test::server::Server first("state_forever", "1", extra);
+    state = first.dir() + "/state.db";
+    first.AwsJson(R"(create-stack --stack-name f --template-body '{"Resources":{"F":{"Type":"Test::Forever::Thing"}}}')");
+    for (int i = 0; i < 100 && first.AwsJson("describe-stacks --stack-name f")["Stacks"][0]["StackStatus"] !=
+                                   "CREATE_IN_PROGRESS"; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    first.Kill();  // the create of F is journaled in progress
+  }
+  // The next server resumes it (F answers "in progress" for two hours of
+  // real time) and answers requests meanwhile: it started (the fixture
+  // waits for /moonstack/health), and the stack is still being created.
+  ms::test::server::Server second("state_forever", "1", extra, /*fresh=*/false);
+  CHECK(second.AwsJson("describe-stacks --stack-name f")["Stacks"][0]["StackStatus"] == "CREATE_IN_PROGRESS");
+  const auto exit = second.Terminate();  // the resumed operation stops at its next checkpoint
+  CHECK_FALSE(exit.killed);
+  CHECK(exit.seconds < 3);
+}

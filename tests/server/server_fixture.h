@@ -96,15 +96,16 @@ inline std::string TwoGroupsTemplate(bool exported) {
 })";
 }
 
-// A `moonstack serve` child process on a free port with a fresh state file;
+// A `moonstack serve` child process on a free port with a fresh state file
+// (`fresh` false: the directory's state file as a server before left it);
 // stopped (SIGTERM, then SIGKILL) when the test ends. `extra`: more serve
 // options (--workers 2).
 class Server {
  public:
   explicit Server(const std::string& name, const std::string& time_scale = "0.001",
-                  const std::vector<std::string>& extra = {}) {
+                  const std::vector<std::string>& extra = {}, bool fresh = true) {
     dir_ = (fs::temp_directory_path() / ("moonstack_server_" + name)).string();
-    fs::remove_all(dir_);
+    if (fresh) fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ + "/t.json") << kTemplate;
     port_ = FreePort();
@@ -140,6 +141,12 @@ class Server {
     double seconds = 0;
     bool killed = false;
   };
+  // SIGKILL: a crash.
+  void Kill() {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
   Exit Terminate(double limit = 10) {
     Exit exit;
     const auto start = std::chrono::steady_clock::now();

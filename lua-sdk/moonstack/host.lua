@@ -113,7 +113,7 @@ end
 
 ---Runs one hook and describes what came back:
 ---  { state = "done", id = ..., attributes = {...}, properties = {...} }
----  { state = "in_progress", after = seconds, progress = {...} }
+---  { state = "in_progress", after = seconds, progress = {...}, reasons = {...} }
 ---@param decl moonstack.Declaration
 ---@param hook "create"|"update"|"delete"|"rollback"|"read"
 function H.call(decl, hook, ctx, id, props, old, changed)
@@ -133,7 +133,7 @@ function H.call(decl, hook, ctx, id, props, old, changed)
   end
   r = decl:check_result(hook, r)
   if P.is_in_progress(r) then
-    return { state = "in_progress", after = r.after, progress = r.context, id = r.id }
+    return { state = "in_progress", after = r.after, progress = r.context, id = r.id, reasons = r.reasons }
   end
   local out = { state = "done" }
   if r ~= nil then

@@ -155,14 +155,17 @@ InProgressMT.__index = InProgressMT
 ---journals it and may resume after a restart. `id` (create only) is the
 ---physical ID once the resource exists but is not ready yet (an instance
 ---still booting): the engine shows it in "Resource creation initiated".
----@param opts { after: number, context: table?, id: string? }
+---`reason` reports progress: a string, or a list of strings, each recorded as
+---an event of the resource with that status reason while its status stays
+---`…_IN_PROGRESS` (how AWS shows a rolling update's steps).
+---@param opts { after: number, context: table?, id: string?, reason: string|string[]? }
 ---@return moonstack.InProgress
 function P.in_progress(opts)
   if type(opts) ~= "table" then
     error("P.in_progress: expected { after = seconds, context = {...} }", 2)
   end
   for k in pairs(opts) do
-    if k ~= "after" and k ~= "context" and k ~= "id" then
+    if k ~= "after" and k ~= "context" and k ~= "id" and k ~= "reason" then
       error(string.format('P.in_progress: unknown field "%s"', tostring(k)), 2)
     end
   end
@@ -180,7 +183,19 @@ function P.in_progress(opts)
   if opts.id ~= nil and (type(opts.id) ~= "string" or opts.id == "") then
     error("P.in_progress: id must be a non-empty string", 2)
   end
-  return setmetatable({ in_progress = true, after = after, context = context, id = opts.id }, InProgressMT)
+  local reasons = {}
+  if type(opts.reason) == "string" then
+    reasons[1] = opts.reason
+  elseif type(opts.reason) == "table" then
+    for i, r in ipairs(opts.reason) do
+      if type(r) ~= "string" then error("P.in_progress: reason[" .. i .. "] must be a string", 2) end
+      reasons[i] = r
+    end
+  elseif opts.reason ~= nil then
+    error("P.in_progress: reason must be a string or a list of strings", 2)
+  end
+  return setmetatable({ in_progress = true, after = after, context = context, id = opts.id, reasons = reasons },
+    InProgressMT)
 end
 
 ---True for a value returned by P.in_progress.

@@ -16,6 +16,9 @@ T.case("P.in_progress and P.is_in_progress", function()
   H.falsy(P.is_in_progress({ in_progress = true, after = 1, context = {} }), "a look-alike table is not")
   H.falsy(P.is_in_progress(nil))
   H.falsy(P.is_in_progress({ id = "x" }))
+  H.same(r.reasons, {}, "no progress events unless a reason is given")
+  H.same(P.in_progress { after = 1, reason = "Rolling update initiated." }.reasons, { "Rolling update initiated." })
+  H.same(P.in_progress { after = 1, reason = { "a", "b" } }.reasons, { "a", "b" }, "one event per reason, in order")
 end)
 
 T.case("P.in_progress rejects bad arguments", function()
@@ -26,6 +29,8 @@ T.case("P.in_progress rejects bad arguments", function()
   H.raises_match(function() P.in_progress { after = 1, context = { f = print } } end,
     "P%.in_progress: context must survive JSON persistence but holds a function$")
   H.raises_match(function() P.in_progress { after = 1, ctx = {} } end, 'unknown field "ctx"$')
+  H.raises_match(function() P.in_progress { after = 1, reason = 7 } end, "reason must be a string or a list of strings$")
+  H.raises_match(function() P.in_progress { after = 1, reason = { "a", 7 } } end, "reason%[2%] must be a string$")
 end)
 
 T.case("the same hook is called again with ctx.progress (contract walk-through)", function()

@@ -214,7 +214,7 @@ class Planner {
         // A malformed Allow is CheckUpdateRestrictions' error; here it
         // restricts nothing.
         UpdateRestrictions r;
-        if (ParseUpdateRestrictions(rp.logical_id, out_->graph.resource(rp.node).update_policy, &r).ok()) {
+        if (ParseUpdateRestrictions(rp.logical_id, rp.update_policy, &r).ok()) {
           rp.allow_update = r.allow_update;
           rp.allow_replace = r.allow_replace;
         }

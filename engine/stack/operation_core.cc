@@ -412,7 +412,7 @@ bool OperationCore::SetStatus(TrackedResource& r, ResourceStatus to, const std::
                               const Value& properties) {
   std::optional<ResourceStatus> from;
   if (r.rec.updated_ms != 0) from = r.rec.status;
-  // "Resource creation initiated", signals received and a provider's
+  // "Resource creation Initiated", signals received and a provider's
   // progress repeat an in-progress status with a reason.
   const bool repeat = from && *from == to && IsInProgress(to);
   if (!repeat) {

@@ -26,8 +26,8 @@ namespace {
 // AWS's reasons (seed 000 runs 6, 32, 37; "requres" in the seed is the
 // note-taker's typo, AWS spells it "requires").
 constexpr const char* kReplacing =
-    "Requested update requires the creation of a new physical resource; hence creating one";
-constexpr const char* kInitiated = "Resource creation initiated";
+    "Requested update requires the creation of a new physical resource; hence creating one.";
+constexpr const char* kInitiated = "Resource creation Initiated";
 constexpr const char* kCreationCancelled = "Resource creation cancelled";
 constexpr const char* kUpdateCancelled = "Resource update cancelled";
 constexpr const char* kStackUpdateCancelled = "Stack update cancelled";

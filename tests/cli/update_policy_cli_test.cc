@@ -105,7 +105,7 @@ TEST_CASE("hooks see the UpdatePolicy and CreationPolicy evaluated, and report p
   CHECK(t.Events("probe", 0) == std::vector<std::string>{
                                     "probe CREATE_IN_PROGRESS User Initiated",
                                     "Probe CREATE_IN_PROGRESS ",
-                                    "Probe CREATE_IN_PROGRESS Resource creation initiated",
+                                    "Probe CREATE_IN_PROGRESS Resource creation Initiated",
                                     "Probe CREATE_IN_PROGRESS create policy {Batch=2,Replace={Enabled=false}} old none "
                                     "creation {AutoScalingCreationPolicy={MinSuccessfulInstancesPercent=false}}",
                                     "Probe CREATE_IN_PROGRESS create step 1 of 2",
@@ -142,8 +142,8 @@ TEST_CASE("a provider's update behaviour reads the evaluated UpdatePolicy; a rol
   CHECK(replaced == std::vector<std::string>{
                         "probe UPDATE_IN_PROGRESS User Initiated",
                         "Probe UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; "
-                        "hence creating one",
-                        "Probe UPDATE_IN_PROGRESS Resource creation initiated",
+                        "hence creating one.",
+                        "Probe UPDATE_IN_PROGRESS Resource creation Initiated",
                         "Probe UPDATE_IN_PROGRESS create policy {Replace={Enabled=true}} old none creation "
                         "{AutoScalingCreationPolicy={MinSuccessfulInstancesPercent=true}}",
                         "Probe UPDATE_IN_PROGRESS create step 1 of 2",

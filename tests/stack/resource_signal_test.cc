@@ -121,9 +121,9 @@ TEST_CASE("signals: Count 2 SUCCESS signals with two UniqueIds complete the reso
                             "+0 W CREATE_IN_PROGRESS",
                             "+0 T1 CREATE_IN_PROGRESS",
                             "+0 T2 CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 T1 CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 T2 CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 T1 CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 T2 CREATE_IN_PROGRESS Resource creation Initiated",
                             "+20 T1 CREATE_COMPLETE",
                             "+25 W CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-first",
                             "+40 T2 CREATE_COMPLETE",
@@ -143,8 +143,8 @@ TEST_CASE("signals: a FAILURE signal fails the resource and the stack rolls back
                             "+0 sig2 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
                             "+0 T1 CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 T1 CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 T1 CREATE_IN_PROGRESS Resource creation Initiated",
                             "+20 T1 CREATE_COMPLETE",
                             "+25 W CREATE_FAILED Received FAILURE signal with UniqueId i-bad",
                             "+25 sig2 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
@@ -164,7 +164,7 @@ TEST_CASE("signals: no signal within the Timeout fails the resource exactly when
   CHECK(h.Events(id) == std::vector<std::string>{
                             "+0 sig3 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
                             "+600 W CREATE_FAILED Failed to receive 1 resource signal(s) within the specified duration",
                             "+600 sig3 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
                             "+600 W DELETE_IN_PROGRESS",
@@ -190,7 +190,7 @@ TEST_CASE("signals: a second signal with the same UniqueId replaces the first an
   CHECK(h.Events(id) == std::vector<std::string>{
                             "+0 sig4 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
                             "+0 W CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-same",
                             "+60 W CREATE_FAILED Failed to receive 2 resource signal(s) within the specified duration",
                             "+60 sig4 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
@@ -223,7 +223,7 @@ TEST_CASE("signals: a malformed Timeout fails the resource", "[stack][signal]") 
   CHECK(h.Events(id) == std::vector<std::string>{
                             "+0 sig7 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
                             "+0 W CREATE_FAILED CreationPolicy ResourceSignal Timeout '10 minutes' is not an ISO 8601 "
                             "duration of the form PT#H#M#S",
                             "+0 sig7 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
@@ -246,8 +246,8 @@ TEST_CASE("signals: a waiting resource is cancelled when a sibling fails, and ro
                             "+0 sig9 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
                             "+0 F CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 F CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 F CREATE_IN_PROGRESS Resource creation Initiated",
                             "+20 F CREATE_FAILED boom",
                             "+20 W CREATE_FAILED Resource creation cancelled",
                             "+20 sig9 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [F, W]. ",
@@ -272,7 +272,7 @@ TEST_CASE("signals: after a restart a resource waiting for signals resumes the w
   rec.type = "Test::Fake::Thing";
   rec.physical_id = "W-1";
   rec.status = ms::ResourceStatus::kCreateInProgress;
-  rec.reason = "Resource creation initiated";
+  rec.reason = "Resource creation Initiated";
   rec.updated_ms = kStart;
   rec.properties = ms::Value::MakeMap();
   rec.pending_hook = "signal";

@@ -6,6 +6,9 @@
 
 #include <string>
 
+#include "eval/evaluator.h"
+#include "eval/parameters.h"
+#include "eval/validate.h"
 #include "policy/policy_values.h"
 #include "policy/resource_policies.h"
 #include "template/parse.h"
@@ -38,7 +41,7 @@ const std::string kPauseTimeError =
 
 }  // namespace
 
-TEST_CASE("valid policies pass, booleans and integers spelled as strings too") {
+TEST_CASE("valid policies pass, booleans and integers spelled as strings too", "[policy]") {
   // Seed 004's own examples.
   CHECK(Check(kAsg, R"({"AutoScalingScheduledAction": {"IgnoreUnmodifiedGroupSizeProperties": "true"},
                         "AutoScalingRollingUpdate": {"MinInstancesInService": "1", "MaxBatchSize": "2",
@@ -65,7 +68,7 @@ TEST_CASE("valid policies pass, booleans and integers spelled as strings too") {
   CHECK(Check(kAsg, "", "") == "");
 }
 
-TEST_CASE("unknown keys are refused at each level, naming the valid ones") {
+TEST_CASE("unknown keys are refused at each level, naming the valid ones", "[policy]") {
   CHECK(Check(kAsg, R"({"AutoScalingRollingUpdates": {}})") ==
         "Invalid UpdatePolicy for resource R: UpdatePolicy has an unknown key AutoScalingRollingUpdates for "
         "AWS::AutoScaling::AutoScalingGroup (valid: AutoScalingReplacingUpdate, AutoScalingRollingUpdate, "
@@ -118,7 +121,7 @@ TEST_CASE("unknown keys are refused at each level, naming the valid ones") {
         "AWS::AppStream::Fleet (valid: StartFleet)");
 }
 
-TEST_CASE("wrong types are refused") {
+TEST_CASE("wrong types are refused", "[policy]") {
   CHECK(Check(kAsg, R"("rolling")") == "Invalid UpdatePolicy for resource R: UpdatePolicy must be an object");
   CHECK(Check(kAsg, "", "[1]") == "Invalid CreationPolicy for resource R: CreationPolicy must be an object");
   CHECK(Check(kAsg, R"({"AutoScalingRollingUpdate": "yes"})") ==
@@ -159,7 +162,7 @@ TEST_CASE("wrong types are refused") {
         "Invalid UpdatePolicy for resource R: Allow.Replace must be a boolean");
 }
 
-TEST_CASE("PauseTime: an ISO 8601 duration of at most PT1H (AWS's message)") {
+TEST_CASE("PauseTime: an ISO 8601 duration of at most PT1H (AWS's message)", "[policy]") {
   for (const char* bad : {"PT", "10M", "PT10", "PT1H1S", "PT61M", "PT3601S", "P1D", "PT5m", "soon"}) {
     INFO(bad);
     CHECK(Rolling(std::string(R"("PauseTime": ")") + bad + "\"") == kPauseTimeError);
@@ -169,7 +172,7 @@ TEST_CASE("PauseTime: an ISO 8601 duration of at most PT1H (AWS's message)") {
   CHECK(Rolling(R"("PauseTime": "PT3600S")") == "");
 }
 
-TEST_CASE("MaxBatchSize 1-100, percentages 0-100") {
+TEST_CASE("MaxBatchSize 1-100, percentages 0-100", "[policy]") {
   for (const char* bad : {"0", "101", "-1", "\"0\"", "\"101\""}) {
     INFO(bad);
     CHECK(Rolling(std::string(R"("MaxBatchSize": )") + bad) ==
@@ -187,7 +190,7 @@ TEST_CASE("MaxBatchSize 1-100, percentages 0-100") {
         "integer from 0 to 100");
 }
 
-TEST_CASE("MinSuccessfulInstancesPercent needs WaitOnResourceSignals, MinActiveInstancesPercent a PauseTime") {
+TEST_CASE("MinSuccessfulInstancesPercent needs WaitOnResourceSignals, MinActiveInstancesPercent a PauseTime", "[policy]") {
   CHECK(Rolling(R"("MinSuccessfulInstancesPercent": 50, "WaitOnResourceSignals": false, "PauseTime": "PT5M")") ==
         "Invalid Autoscaling rolling update policy: MinSuccessfulInstancesPercent requires WaitOnResourceSignals to "
         "be true");
@@ -203,7 +206,7 @@ TEST_CASE("MinSuccessfulInstancesPercent needs WaitOnResourceSignals, MinActiveI
   CHECK(Rolling(R"("MinActiveInstancesPercent": 50)") == "");
 }
 
-TEST_CASE("SuspendProcesses names Auto Scaling processes") {
+TEST_CASE("SuspendProcesses names Auto Scaling processes", "[policy]") {
   CHECK(Rolling(R"("SuspendProcesses": ["HealthCheck", "Reboot"])") ==
         "Invalid Autoscaling rolling update policy: SuspendProcesses has an unknown process Reboot (valid: Launch, "
         "Terminate, HealthCheck, ReplaceUnhealthy, AZRebalance, AlarmNotification, ScheduledActions, "
@@ -213,7 +216,7 @@ TEST_CASE("SuspendProcesses names Auto Scaling processes") {
   CHECK(Rolling(R"("SuspendProcesses": [])") == "");
 }
 
-TEST_CASE("CodeDeployLambdaAliasUpdate needs ApplicationName and DeploymentGroupName") {
+TEST_CASE("CodeDeployLambdaAliasUpdate needs ApplicationName and DeploymentGroupName", "[policy]") {
   CHECK(Check("AWS::Lambda::Alias", R"({"CodeDeployLambdaAliasUpdate": {"DeploymentGroupName": "d"}})") ==
         "Invalid UpdatePolicy for resource R: CodeDeployLambdaAliasUpdate.ApplicationName is required");
   CHECK(Check("AWS::Lambda::Alias", R"({"CodeDeployLambdaAliasUpdate": {"ApplicationName": "a"}})") ==
@@ -222,7 +225,7 @@ TEST_CASE("CodeDeployLambdaAliasUpdate needs ApplicationName and DeploymentGroup
         "Invalid UpdatePolicy for resource R: CodeDeployLambdaAliasUpdate must be an object");
 }
 
-TEST_CASE("a policy on a type that has none is ignored, except seed 003's Allow") {
+TEST_CASE("a policy on a type that has none is ignored, except seed 003's Allow", "[policy]") {
   // AWS ignores policies on types that do not support them (see resource_policies.h).
   CHECK(Check("AWS::EC2::Instance", R"({"AutoScalingRollingUpdate": {"MaxBatchSize": 500, "PauseTime": "PT2H"}})") ==
         "");
@@ -231,7 +234,7 @@ TEST_CASE("a policy on a type that has none is ignored, except seed 003's Allow"
         "Invalid UpdatePolicy for resource R: Allow.Update must be a boolean");
 }
 
-TEST_CASE("Unknown values (not evaluated yet) are not checked, nor what depends on them") {
+TEST_CASE("Unknown values (not evaluated yet) are not checked, nor what depends on them", "[policy]") {
   const ms::Value unknown = ms::Value::Unknown({"P"});
   ms::Value rolling = ms::Value::MakeMap();
   rolling.set("MaxBatchSize", unknown);
@@ -257,7 +260,7 @@ TEST_CASE("Unknown values (not evaluated yet) are not checked, nor what depends 
         "Invalid Autoscaling rolling update policy: MaxBatchSize must be an integer from 1 to 100");
 }
 
-TEST_CASE("policy values: booleans and integers as CloudFormation spells them") {
+TEST_CASE("policy values: booleans and integers as CloudFormation spells them", "[policy]") {
   bool b = false;
   CHECK((ms::ReadPolicyBool(Json("true"), &b) && b));
   CHECK((ms::ReadPolicyBool(Json(R"("FALSE")"), &b) && !b));
@@ -268,4 +271,28 @@ TEST_CASE("policy values: booleans and integers as CloudFormation spells them") 
   CHECK((ms::ReadPolicyInteger(Json("-3"), &n) && n == -3));
   CHECK_FALSE(ms::ReadPolicyInteger(Json("2.5"), &n));
   CHECK_FALSE(ms::ReadPolicyInteger(Json("true"), &n));
+}
+
+TEST_CASE("CheckEvaluatedPolicies: with the parameters' values, only resources whose Condition holds", "[policy]") {
+  ms::Template t;
+  REQUIRE(ms::LoadTemplate(R"({"Parameters": {"Make": {"Type": "String"}, "Batch": {"Type": "String"}},
+    "Conditions": {"Make": {"Fn::Equals": [{"Ref": "Make"}, "yes"]}},
+    "Resources": {"G": {"Type": "AWS::AutoScaling::AutoScalingGroup", "Condition": "Make",
+      "UpdatePolicy": {"AutoScalingRollingUpdate": {"MaxBatchSize": {"Ref": "Batch"}}},
+      "Properties": {"MinSize": "0", "MaxSize": "1"}}}})",
+                           &t)
+              .ok());
+  auto check = [&](const std::string& make, const std::string& batch) {
+    ms::ParameterValues values;
+    REQUIRE(ms::ResolveParameters(t, {{"Make", make}, {"Batch", batch}}, {}, &values).ok());
+    ms::PseudoParameters pseudo;
+    ms::EvalEnvironment env;
+    ms::Evaluator ev(t, values, pseudo, env);
+    REQUIRE(ev.EvaluateConditions().ok());
+    const ms::Status s = ms::CheckEvaluatedPolicies(ev);
+    return s.ok() ? std::string() : s.message();
+  };
+  CHECK(check("yes", "0") == "Invalid Autoscaling rolling update policy: MaxBatchSize must be an integer from 1 to 100");
+  CHECK(check("yes", "5") == "");
+  CHECK(check("no", "0") == "");  // G is not created: its policy is not read
 }

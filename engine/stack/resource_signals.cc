@@ -1,6 +1,5 @@
 #include "stack/resource_signals.h"
 
-#include <cctype>
 #include <cmath>
 #include <optional>
 
@@ -24,31 +23,6 @@ std::string StackNameOf(const std::string& name_or_arn) {
 }
 
 }  // namespace
-
-bool ParseSignalDuration(const std::string& text, int64_t* seconds) {
-  if (text.size() < 3 || text[0] != 'P' || text[1] != 'T') return false;
-  int64_t total = 0;
-  size_t i = 2;
-  const std::string units = "HMS";
-  size_t next_unit = 0;  // H, M, S in that order, each at most once
-  while (i < text.size()) {
-    size_t start = i;
-    int64_t n = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      n = n * 10 + (text[i] - '0');
-      if (n > 1000000000) return false;
-      ++i;
-    }
-    if (i == start || i == text.size()) return false;
-    const size_t unit = units.find(text[i], next_unit);
-    if (unit == std::string::npos) return false;
-    total += n * (unit == 0 ? 3600 : unit == 1 ? 60 : 1);
-    next_unit = unit + 1;
-    ++i;
-  }
-  *seconds = total;
-  return true;
-}
 
 // AWS's wording for a malformed Count or Timeout was not found (searched the
 // docs, issues and pages corpora); these messages are moonstack's own.

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "policy/policy_values.h"
 #include "template/value.h"
 #include "world/world.h"
 
@@ -54,9 +55,8 @@ struct SignalPolicy {
   int64_t Needed() const;
 };
 
-// Parses an ISO 8601 duration of the form PT#H#M#S (any of the three parts,
-// in that order) into seconds.
-bool ParseSignalDuration(const std::string& text, int64_t* seconds);
+// ParseSignalDuration (an ISO 8601 PT#H#M#S duration) is in
+// policy/policy_values.h, shared with UpdatePolicy's PauseTime.
 
 // *has is false when the policy has no ResourceSignal (nothing to wait for).
 // A bad Count or Timeout is the resource's CREATE_FAILED reason.

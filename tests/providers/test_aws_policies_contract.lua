@@ -8,11 +8,12 @@ local W = require("host_like_world")
 W.contract_cases(T, {
   "elasticache/replication_group", "opensearchservice/domain", "elasticsearch/domain",
   "lambda/function", "lambda/version", "lambda/alias", "codedeploy/application", "codedeploy/deployment_group",
+  "appstream/fleet",
 })
 
 W.suite_cases(T, {
   "test_sim_elasticache", "test_aws_elasticache", "test_sim_opensearch", "test_aws_opensearch",
-  "test_aws_lambda_codedeploy",
+  "test_aws_lambda_codedeploy", "test_aws_appstream",
 })
 
 return T

@@ -53,7 +53,7 @@ T.case("StopBeforeUpdate: STOPPING during the update, STOPPED after; StartAfterU
   local world, sim = fresh()
   local r, props = running(world, sim)
   local new = change(props, { InstanceType = "stream.standard.large" })
-  local ctx = D.context(sim, "Fleet", { StopBeforeUpdate = true })
+  local ctx = D.context(sim, "Fleet", { StopBeforeUpdate = { Type = true } }) -- the seed's form
   local first = FLEET.update(ctx, r.id, new, props, { "InstanceType" })
   H.eq(first.context.step, "stopping")
   H.eq(fleet(sim).State, "STOPPING")
@@ -63,7 +63,7 @@ T.case("StopBeforeUpdate: STOPPING during the update, STOPPED after; StartAfterU
   H.truthy(trace.seconds >= 270, "waited for the stop (" .. trace.seconds .. " s)")
 
   local newer = change(new, { InstanceType = "stream.standard.xlarge" })
-  ctx = D.context(sim, "Fleet", { StopBeforeUpdate = "true", StartAfterUpdate = "true" })
+  ctx = D.context(sim, "Fleet", { StopBeforeUpdate = "true", StartAfterUpdate = { Type = "true" } })
   sim.client().appstream.StartFleet({ Name = "desk" })
   world.set_now_ms(world.now_ms() + 600 * 1000)
   local started = world.now_ms()

@@ -118,7 +118,11 @@ function M.define(opts)
       local req = config_request(id, new, changed, api)
       if req then call(ctx, api, "update", req) end
       for _, prop in ipairs(changed) do
-        if prop == api.version then
+        -- A domain already at the version (the rollback of an upgrade that
+        -- was refused) is not "upgraded" to it: CloudFormation once did, and
+        -- failed ("Upgrade from 7.4 to 7.4 not supported", #125, since fixed).
+        local current = prop == api.version and describe(ctx, api, id)
+        if current and current[api.version] ~= new[api.version] then
           call(ctx, api, "upgrade", { DomainName = id, TargetVersion = new[api.version] })
           return wait("upgrading")
         end

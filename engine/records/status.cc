@@ -286,6 +286,11 @@ bool IsTerminal(StackStatus s) { return kStackInfo[Index(s)].terminal; }
 
 bool IsInProgress(StackStatus s) { return kStackInfo[Index(s)].in_progress; }
 
+bool IsInProgress(ResourceStatus s) {
+  return s == ResourceStatus::kCreateInProgress || s == ResourceStatus::kUpdateInProgress ||
+         s == ResourceStatus::kDeleteInProgress;
+}
+
 bool IsUpdatable(StackStatus s) {
   return s == StackStatus::kCreateComplete || s == StackStatus::kUpdateComplete ||
          s == StackStatus::kUpdateRollbackComplete || s == StackStatus::kUpdateFailed;

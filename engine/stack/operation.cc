@@ -534,7 +534,11 @@ class Op : public OperationCore {
 
   // --- calls ----------------------------------------------------------------------
 
-  HookContext Context(const Node& n) const { return BaseContext(n.decl->logical_id, n.decl->update_policy); }
+  HookContext Context(const Node& n) const {
+    HookContext c = BaseContext(n.decl->logical_id, EvaluatedPolicy(n.decl->update_policy, *evaluator_));
+    c.creation_policy = EvaluatedPolicy(n.decl->creation_policy, *evaluator_);
+    return c;
+  }
 
   HookCall NewCall(const Node& n, Hook hook) const {
     HookCall call;

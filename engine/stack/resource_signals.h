@@ -37,10 +37,21 @@ namespace ms {
 
 constexpr const char* kResourceSignalKind = "cloudformation.resource_signal";
 
-// CreationPolicy: { ResourceSignal: { Count, Timeout } }, evaluated.
+// CreationPolicy: { ResourceSignal: { Count, Timeout },
+//                   AutoScalingCreationPolicy: { MinSuccessfulInstancesPercent } },
+// evaluated.
 struct SignalPolicy {
   int64_t count = 1;              // default 1 (CreationPolicy attribute reference)
   int64_t timeout_seconds = 300;  // default PT5M
+  // An Auto Scaling group's: the share of the Count that must signal
+  // SUCCESS, in tenths of a percent (AWS rounds to the nearest tenth); the
+  // rest may send FAILURE or nothing. Default 100%.
+  int64_t min_successful_tenths = 1000;
+
+  // SUCCESS signals that complete the wait: Count x the percentage,
+  // rounded up ("five instances with a minimum successful percentage of
+  // 50, three instances must signal success").
+  int64_t Needed() const;
 };
 
 // Parses an ISO 8601 duration of the form PT#H#M#S (any of the three parts,

@@ -12,6 +12,7 @@
 #include "stack/resource_signals.h"
 #include "stack/stack_service.h"
 #include "store/stack_tables.h"
+#include "template/parse.h"
 
 using ms::StackService;
 using ms::Status;
@@ -308,4 +309,47 @@ TEST_CASE("signals: types the world auto-signals complete at once", "[stack][sig
   CHECK(h.Events(id).back() == "+0 sig11 CREATE_COMPLETE");
   CHECK(ms::AutoSignalled(ms::World(), "AWS::AutoScaling::AutoScalingGroup"));
   CHECK_FALSE(ms::AutoSignalled(ms::World(), "AWS::EC2::Instance"));
+}
+
+TEST_CASE("signals: AutoScalingCreationPolicy MinSuccessfulInstancesPercent tolerates failures", "[stack][signal]") {
+  auto policy = [](const std::string& json) {
+    ms::Value v;
+    REQUIRE(ms::ParseJson(json, &v).ok());
+    bool has = false;
+    ms::SignalPolicy p;
+    ms::Status s = ms::ParseSignalPolicy(v, &has, &p);
+    INFO(s.message());
+    REQUIRE(s.ok());
+    REQUIRE(has);
+    return p;
+  };
+  // "if you update five instances with a minimum successful percentage of
+  // 50, three instances must signal success"
+  ms::SignalPolicy half = policy(R"({"ResourceSignal": {"Count": 5, "Timeout": "PT10M"},
+                                     "AutoScalingCreationPolicy": {"MinSuccessfulInstancesPercent": "50"}})");
+  CHECK(half.Needed() == 3);
+  auto sig = [](const std::string& id, const std::string& status) {
+    return ms::ResourceSignal{id, status, "", kStart};
+  };
+  // Two failures of five leave three to succeed: still waiting, then complete.
+  ms::SignalVerdict v = ms::Decide(half, {sig("i-1", "FAILURE"), sig("i-2", "FAILURE"), sig("i-3", "SUCCESS")}, {},
+                                   kStart, kStart + 1000);
+  CHECK(v.kind == ms::SignalVerdict::Kind::kWaiting);
+  v = ms::Decide(half, {sig("i-1", "FAILURE"), sig("i-2", "FAILURE"), sig("i-3", "SUCCESS"), sig("i-4", "SUCCESS"),
+                        sig("i-5", "SUCCESS")},
+                 {}, kStart, kStart + 1000);
+  CHECK(v.kind == ms::SignalVerdict::Kind::kComplete);
+  CHECK(v.received == std::vector<std::string>{"i-3", "i-4", "i-5"});
+  // A third failure leaves too few.
+  v = ms::Decide(half, {sig("i-1", "FAILURE"), sig("i-2", "FAILURE"), sig("i-3", "FAILURE")}, {}, kStart,
+                 kStart + 1000);
+  CHECK(v.kind == ms::SignalVerdict::Kind::kFailed);
+  CHECK(v.reason == "Received FAILURE signal with UniqueId i-3");
+  // Rounded to the nearest tenth of a percent: 33.33% of 3 is 0.9999 -> 1.
+  CHECK(policy(R"({"ResourceSignal": {"Count": 3}, "AutoScalingCreationPolicy": {"MinSuccessfulInstancesPercent": 33.33}})")
+            .Needed() == 1);
+  CHECK(policy(R"({"ResourceSignal": {"Count": 4}, "AutoScalingCreationPolicy": {"MinSuccessfulInstancesPercent": 0}})")
+            .Needed() == 0);
+  // Without the Auto Scaling part, every one of the Count must succeed.
+  CHECK(policy(R"({"ResourceSignal": {"Count": 4}})").Needed() == 4);
 }

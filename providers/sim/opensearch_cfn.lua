@@ -25,11 +25,7 @@ local M = {}
 
 local POLL_SECONDS = 60
 
--- UpdatePolicy values keep the template's spelling: true or "true".
-local function policy_on(ctx, name)
-  local p = type(ctx) == "table" and type(ctx.update_policy) == "table" and ctx.update_policy[name]
-  return p == true or p == "true"
-end
+local policy_on = require("sim.policy_values").flag
 
 local function upgrade_or_replace(old, new, ctx)
   return policy_on(ctx, "EnableVersionUpgrade") and "none" or "replace"

@@ -19,14 +19,7 @@ local P = require("moonstack.provider")
 
 local POLL_SECONDS = 30
 
--- The seed writes these policies as `StopBeforeUpdate: { Type: Boolean }`
--- (cfn-lint's schema: an object whose Type is a boolean); a bare boolean
--- is accepted too. Values keep the template's spelling: true or "true".
-local function policy_on(ctx, name)
-  local p = type(ctx) == "table" and type(ctx.update_policy) == "table" and ctx.update_policy[name]
-  if type(p) == "table" then p = p.Type end
-  return p == true or p == "true"
-end
+local policy_on = require("sim.policy_values").flag
 
 local function appstream(ctx) return ctx.world.appstream end
 

@@ -26,11 +26,7 @@ local names = require("sim.cloudformation_names")
 local POLL_SECONDS = 30
 local SHARD_PROPS = { NumNodeGroups = true, NodeGroupConfiguration = true }
 
--- UpdatePolicy values keep the template's spelling: true or "true".
-local function policy_on(ctx, name)
-  local p = type(ctx) == "table" and type(ctx.update_policy) == "table" and ctx.update_policy[name]
-  return p == true or p == "true"
-end
+local policy_on = require("sim.policy_values").flag
 
 local function all_named(configs)
   for _, c in ipairs(type(configs) == "table" and configs or {}) do

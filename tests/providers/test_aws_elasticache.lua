@@ -44,6 +44,15 @@ T.case("create: in progress until available (8 simulated minutes), Ref lower-cas
   H.match(r.attributes["ConfigurationEndPoint.Address"], "^" .. r.id:gsub("%-", "%%-") .. "%.%x+%.clustercfg%.use1%.cache%.amazonaws%.com$")
 end)
 
+T.case("validation: the description is required, node group configurations are a list", function()
+  H.raises(function() RG:validate({ NumNodeGroups = 2 }, { logical_id = "Cache" }) end,
+    "Properties validation failed for resource Cache with message: #: required key [ReplicationGroupDescription] not found")
+  H.raises(function() RG:validate({ ReplicationGroupDescription = "d", NodeGroupConfiguration = "0001" }, { logical_id = "Cache" }) end,
+    "Value of property NodeGroupConfiguration must be of type List")
+  H.raises(function() RG:validate({ ReplicationGroupDescription = "d", NumNodeGroups = "two" }, { logical_id = "Cache" }) end,
+    "Encountered non numeric value for property NumNodeGroups")
+end)
+
 T.case("NumNodeGroups: replacement without the policy, in place with UseOnlineResharding (true or \"true\")", function()
   local world, sim = fresh()
   local old = RG:validate({ ReplicationGroupDescription = "d", NumNodeGroups = 2 }, {})

@@ -39,12 +39,13 @@ local properties = {
   P.string "InstanceType" { required = true, update = "none" },
   P.string "Name" { required = true, update = "replace" },
   P.tags "Tags" { update = "none" },
+  P.list(P.string) "UsbDeviceFilterStrings" { update = "none" },
 }
 for _, name in ipairs({ "ComputeCapacity", "Description", "DisableIMDSV1", "DisconnectTimeoutInSeconds", "DisplayName",
                         "DomainJoinInfo", "EnableDefaultInternetAccess", "IamRoleArn", "IdleDisconnectTimeoutInSeconds",
                         "ImageArn", "ImageName", "MaxConcurrentSessions", "MaxSessionsPerInstance",
                         "MaxUserDurationInSeconds", "Platform", "RootVolumeConfig", "SessionScriptS3Location",
-                        "StreamView", "UsbDeviceFilterStrings", "VpcConfig" }) do
+                        "StreamView", "VpcConfig" }) do
   properties[#properties + 1] = P.json(name) { update = "none" }
 end
 table.sort(properties, function(a, b) return a.name < b.name end)

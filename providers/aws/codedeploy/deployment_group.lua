@@ -21,8 +21,9 @@ local properties = {
   P.json "DeploymentStyle" { update = "none" },
   P.string "ServiceRoleArn" { required = true, update = "none" },
   P.tags "Tags" { update = "none" },
+  P.list(P.string) "AutoScalingGroups" { update = "none" },
 }
-for _, name in ipairs({ "AlarmConfiguration", "AutoRollbackConfiguration", "AutoScalingGroups",
+for _, name in ipairs({ "AlarmConfiguration", "AutoRollbackConfiguration",
                         "BlueGreenDeploymentConfiguration", "Deployment", "ECSServices", "Ec2TagFilters", "Ec2TagSet",
                         "LoadBalancerInfo", "OnPremisesInstanceTagFilters", "OnPremisesTagSet",
                         "OutdatedInstancesStrategy", "TerminationHookEnabled", "TriggerConfigurations" }) do

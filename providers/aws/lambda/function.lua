@@ -35,6 +35,8 @@ for _, name in ipairs(CONFIG) do
   local required = name == "Role"
   if name == "MemorySize" or name == "Timeout" then
     properties[#properties + 1] = P.integer(name) { update = "none" }
+  elseif name == "Architectures" or name == "Layers" then
+    properties[#properties + 1] = P.list(P.string)(name) { update = "none" }
   elseif name == "Role" or name == "Runtime" or name == "Handler" or name == "Description" or name == "KmsKeyArn" then
     properties[#properties + 1] = P.string(name) { required = required or nil, update = "none" }
   else

@@ -108,6 +108,11 @@ function A.DeleteApplication(p, env)
   for _, k in ipairs(world.ids(GROUP)) do
     if k:sub(1, #prefix) == prefix then world.remove(GROUP, k) end
   end
+  -- Its deployments' history goes with it.
+  for _, k in ipairs(world.ids(DEP)) do
+    local d = world.get(DEP, k)
+    if d.applicationName == name and k:sub(1, #env.region + 1) == env.region .. ":" then world.remove(DEP, k) end
+  end
   return {}
 end
 

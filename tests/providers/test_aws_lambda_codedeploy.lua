@@ -92,6 +92,10 @@ T.case("with the policy: a deployment runs both hooks (10 s each, all at once) a
   H.eq(d.status, "Succeeded")
   H.eq(d.hookExecutions.BeforeAllowTraffic.status, "Succeeded")
   H.eq(d.hookExecutions.AfterAllowTraffic.functionName, "PostHook")
+  -- Deleting the application takes its groups and deployment history with it.
+  D.run(world, APP, "delete", D.context(sim, "App"), "deployer", {})
+  H.same(world.ids("codedeploy.deployment"), {})
+  H.same(world.ids("codedeploy.deployment_group"), {})
 end)
 
 T.case("Linear10PercentEvery1Minute shifts 10 % a minute: the alias's weights in the world meanwhile", function()

@@ -96,7 +96,8 @@ local function configuration(env, rec, version)
               CodeSha256 = version and version.CodeSha256 or rec.CodeSha256,
               Version = version and version.Version or "$LATEST", LastModified = rec.LastModified,
               State = "Active", LastUpdateStatus = "Successful" }
-  for _, k in ipairs(CONFIG) do c[k] = rec[k] end
+  local settings = version and version.Config or rec  -- a version keeps the configuration it was published with
+  for _, k in ipairs(CONFIG) do c[k] = settings[k] end
   if version then c.Description = version.Description end
   c.Timeout, c.MemorySize = c.Timeout or 3, c.MemorySize or 128
   return c
@@ -159,8 +160,10 @@ function A.PublishVersion(p, env)
   local counter = world.get(COUNTER, ck) or { Next = 1 }
   local last = counter.Latest and world.get(VERSION, ck .. ":" .. counter.Latest)
   if last and last.Fingerprint == fingerprint(rec) then return configuration(env, rec, last) end
+  local config = {}
+  for _, k in ipairs(CONFIG) do config[k] = rec[k] end
   local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, Description = p.Description or "",
-              Fingerprint = fingerprint(rec) }
+              Fingerprint = fingerprint(rec), Config = config }
   counter.Next, counter.Latest = counter.Next + 1, v.Version
   world.put(COUNTER, ck, counter, { live = false })
   world.put(VERSION, ck .. ":" .. v.Version, v)

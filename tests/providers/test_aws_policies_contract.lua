@@ -13,7 +13,7 @@ W.contract_cases(T, {
 
 W.suite_cases(T, {
   "test_sim_elasticache", "test_aws_elasticache", "test_sim_opensearch", "test_aws_opensearch",
-  "test_aws_lambda_codedeploy", "test_aws_appstream",
+  "test_sim_lambda_codedeploy", "test_aws_lambda_codedeploy", "test_sim_appstream", "test_aws_appstream",
 })
 
 return T

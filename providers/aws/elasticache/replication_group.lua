@@ -78,6 +78,7 @@ local function attributes(g)
     ["PrimaryEndPoint.Address"] = s(primary.Address), ["PrimaryEndPoint.Port"] = s(primary.Port),
     ["ReaderEndPoint.Address"] = s(reader.Address), ["ReaderEndPoint.Port"] = s(reader.Port),
     ["ReadEndPoint.Addresses"] = table.concat(addresses, ","), ["ReadEndPoint.Ports"] = table.concat(ports, ","),
+    ["ReadEndPoint.Addresses.List"] = table.concat(addresses, ","), ["ReadEndPoint.Ports.List"] = table.concat(ports, ","),
   }
 end
 
@@ -210,6 +211,7 @@ return P.define {
   attributes = {
     "ConfigurationEndPoint.Address", "ConfigurationEndPoint.Port", "PrimaryEndPoint.Address", "PrimaryEndPoint.Port",
     "ReaderEndPoint.Address", "ReaderEndPoint.Port", "ReadEndPoint.Addresses", "ReadEndPoint.Ports",
+    "ReadEndPoint.Addresses.List", "ReadEndPoint.Ports.List",
   },
   primary_identifier = "ReplicationGroupId",
 

@@ -53,6 +53,14 @@ T.case("validation: the description is required, node group configurations are a
     "Encountered non numeric value for property NumNodeGroups")
 end)
 
+T.case("a generated ID never holds \"--\" (a stack name cut at a hyphen)", function()
+  local world, sim = fresh()
+  local ctx = D.context(sim, "SessionCache")
+  ctx.stack_name = "prod-sessions-store"
+  local r = D.run(world, RG, "create", ctx, RG:validate({ ReplicationGroupDescription = "d" }, ctx))
+  H.match(r.id, "^prod%-sessions%-sessioncache%-%w+$")
+end)
+
 T.case("NumNodeGroups: replacement without the policy, in place with UseOnlineResharding (true or \"true\")", function()
   local world, sim = fresh()
   local old = RG:validate({ ReplicationGroupDescription = "d", NumNodeGroups = 2 }, {})

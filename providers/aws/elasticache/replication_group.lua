@@ -221,7 +221,12 @@ return P.define {
       if P.is_in_progress(r) then return P.in_progress { after = POLL_SECONDS, context = ctx.progress, id = ctx.progress.id } end
       return { id = ctx.progress.id, attributes = r.attributes }
     end
-    local id = (props.ReplicationGroupId or names.physical(ctx.stack_name, ctx.logical_id, 40)):lower()
+    local id = props.ReplicationGroupId
+    if not id then
+      -- ElastiCache refuses "--": a stack name cut at a hyphen must not make one.
+      id = names.physical(ctx.stack_name, ctx.logical_id, 40):gsub("%-%-+", "-")
+    end
+    id = id:lower()
     local req = {}
     for k, v in pairs(props) do req[k] = v end
     req.ReplicationGroupId = id

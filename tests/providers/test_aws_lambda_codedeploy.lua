@@ -60,6 +60,9 @@ T.case("Version publishes 1, 2; Ref is the version ARN; Alias points at a versio
   local world, sim = fresh()
   local s = setup(world, sim)
   H.eq(s.v1.id, "arn:aws:lambda:us-east-1:123456789012:function:app:1")
+  H.same(FN.read(D.context(sim, "Fn"), "app", { SnapStart = { ApplyOn = "PublishedVersions" } }).attributes, {
+    Arn = "arn:aws:lambda:us-east-1:123456789012:function:app", ["SnapStartResponse.ApplyOn"] = "PublishedVersions",
+    ["SnapStartResponse.OptimizationStatus"] = "On" })
   H.same(s.v2.attributes, { Version = "2", FunctionArn = "arn:aws:lambda:us-east-1:123456789012:function:app" })
   H.eq(s.alias.id, "arn:aws:lambda:us-east-1:123456789012:function:app:live")
   H.eq(alias(sim).FunctionVersion, "1")

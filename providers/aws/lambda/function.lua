@@ -17,6 +17,14 @@ local DEFAULTS = { MemorySize = 128, Timeout = 3 }
 
 local function lambda(ctx) return ctx.world.lambda end
 
+-- Fn::GetAtt: the ARN, and SnapStart as the template asked for it
+-- (ApplyOn "None" or "PublishedVersions"; the optimization is "On" then).
+local function attributes(arn, props)
+  local apply = type(props.SnapStart) == "table" and props.SnapStart.ApplyOn or "None"
+  return { Arn = arn, ["SnapStartResponse.ApplyOn"] = apply,
+           ["SnapStartResponse.OptimizationStatus"] = apply == "PublishedVersions" and "On" or "Off" }
+end
+
 local function gone(err) return type(err) == "table" and err.code == "ResourceNotFoundException" end
 
 local properties = {
@@ -48,7 +56,7 @@ table.sort(properties, function(a, b) return a.name < b.name end)
 return P.define {
   type = "AWS::Lambda::Function",
   properties = properties,
-  attributes = { "Arn" },
+  attributes = { "Arn", "SnapStartResponse.ApplyOn", "SnapStartResponse.OptimizationStatus" },
   primary_identifier = "FunctionName",
 
   create = function(ctx, props)
@@ -56,7 +64,7 @@ return P.define {
     for k, v in pairs(props) do req[k] = v end
     req.FunctionName = props.FunctionName or names.physical(ctx.stack_name, ctx.logical_id, 64)
     local c = lambda(ctx).CreateFunction(req)
-    return { id = c.FunctionName, attributes = { Arn = c.FunctionArn } }
+    return { id = c.FunctionName, attributes = attributes(c.FunctionArn, props) }
   end,
 
   update = function(ctx, id, new, old, changed)
@@ -73,6 +81,7 @@ return P.define {
       end
     end
     if any then lambda(ctx).UpdateFunctionConfiguration(config) end
+    return { attributes = attributes(lambda(ctx).GetFunctionConfiguration({ FunctionName = id }).FunctionArn, new) }
   end,
 
   delete = function(ctx, id)
@@ -89,6 +98,6 @@ return P.define {
     local properties = {}
     for k, v in pairs(props or {}) do properties[k] = v end
     for _, k in ipairs(CONFIG) do if props and props[k] ~= nil then properties[k] = c[k] end end
-    return { properties = properties, attributes = { Arn = c.FunctionArn } }
+    return { properties = properties, attributes = attributes(c.FunctionArn, props or {}) }
   end,
 }

@@ -43,6 +43,21 @@ struct Cli : ms::test::CliFixture {
   json World(const std::string& service, const std::string& action, const std::string& params) const {
     return Json("world call " + service + " " + action + " '" + params + "'");
   }
+  // The stack created from `body` with parameter Key=`from`, its resource
+  // `logical`'s physical ID noted in *before, then updated (previous
+  // template) with Key=`to`: that update's events.
+  json CreateThenUpdate(const std::string& stack, const std::string& body, const std::string& logical,
+                        const std::string& key, const std::string& from, const std::string& to,
+                        std::string* before) const {
+    const std::string t = Write(stack + ".json", body);
+    Json("create-stack --stack-name " + stack + " --template-body file://" + t + " --parameters ParameterKey=" + key +
+         ",ParameterValue=" + from);
+    *before = Physical(stack, logical);
+    const size_t created = EventCount(stack);
+    Json("update-stack --stack-name " + stack + " --use-previous-template --parameters ParameterKey=" + key +
+         ",ParameterValue=" + to);
+    return EventsFrom(stack, created);
+  }
 };
 
 // "Logical STATUS reason", as CliFixture::Events prints them.
@@ -101,13 +116,9 @@ TEST_CASE("UseOnlineResharding: a shard change in place, the group kept; without
   SECTION("with the policy") {
     Cli cli("resharding");
     // The policy's value as a parameter gives it: "true", a string.
-    const std::string t = cli.Write("t.json", Cache(R"({"UseOnlineResharding": {"Ref": "Online"}})"));
-    cli.Json("create-stack --stack-name rg --template-body file://" + t +
-             " --parameters ParameterKey=Shards,ParameterValue=2");
-    const std::string id = cli.Physical("rg", "Cache");
-    const size_t created = cli.EventCount("rg");
-    cli.Json("update-stack --stack-name rg --use-previous-template --parameters ParameterKey=Shards,ParameterValue=3");
-    json events = cli.EventsFrom("rg", created);
+    std::string id;
+    json events =
+        cli.CreateThenUpdate("rg", Cache(R"({"UseOnlineResharding": {"Ref": "Online"}})"), "Cache", "Shards", "2", "3", &id);
     CHECK(Lines(events) == std::vector<std::string>{
                                "rg UPDATE_IN_PROGRESS User Initiated",
                                "Cache UPDATE_IN_PROGRESS ",
@@ -124,13 +135,8 @@ TEST_CASE("UseOnlineResharding: a shard change in place, the group kept; without
   }
   SECTION("without the policy") {
     Cli cli("resharding_replaced");
-    const std::string t = cli.Write("t.json", Cache(""));
-    cli.Json("create-stack --stack-name rg --template-body file://" + t +
-             " --parameters ParameterKey=Shards,ParameterValue=2");
-    const std::string old_id = cli.Physical("rg", "Cache");
-    const size_t created = cli.EventCount("rg");
-    cli.Json("update-stack --stack-name rg --use-previous-template --parameters ParameterKey=Shards,ParameterValue=3");
-    CHECK(Lines(cli.EventsFrom("rg", created)) == std::vector<std::string>{
+    std::string old_id;
+    CHECK(Lines(cli.CreateThenUpdate("rg", Cache(""), "Cache", "Shards", "2", "3", &old_id)) == std::vector<std::string>{
                                                       "rg UPDATE_IN_PROGRESS User Initiated",
                                                       "Cache " + kReplacing,
                                                       "Cache UPDATE_IN_PROGRESS Resource creation initiated",
@@ -164,14 +170,9 @@ TEST_CASE("EnableVersionUpgrade: an engine upgrade in place; a downgrade fails a
   };
   SECTION("with the policy") {
     Cli cli("upgrade");
-    const std::string t = cli.Write("t.json", domain(R"({"EnableVersionUpgrade": true})"));
-    cli.Json("create-stack --stack-name search --template-body file://" + t +
-             " --parameters ParameterKey=Version,ParameterValue=OpenSearch_2.11");
-    const std::string name = cli.Physical("search", "Domain");
-    size_t from = cli.EventCount("search");
-    cli.Json("update-stack --stack-name search --use-previous-template "
-             "--parameters ParameterKey=Version,ParameterValue=OpenSearch_2.13");
-    json events = cli.EventsFrom("search", from);
+    std::string name;
+    json events = cli.CreateThenUpdate("search", domain(R"({"EnableVersionUpgrade": true})"), "Domain", "Version",
+                                       "OpenSearch_2.11", "OpenSearch_2.13", &name);
     CHECK(Lines(events) == std::vector<std::string>{
                                "search UPDATE_IN_PROGRESS User Initiated",
                                "Domain UPDATE_IN_PROGRESS ",
@@ -184,7 +185,7 @@ TEST_CASE("EnableVersionUpgrade: an engine upgrade in place; a downgrade fails a
     CHECK(version(cli, name) == "OpenSearch_2.13");
 
     // A downgrade is refused by the service; the rollback finds nothing to undo.
-    from = cli.EventCount("search");
+    const size_t from = cli.EventCount("search");
     cli.Json("update-stack --stack-name search --use-previous-template "
              "--parameters ParameterKey=Version,ParameterValue=OpenSearch_2.11");
     CHECK(cli.Status("search") == "UPDATE_ROLLBACK_COMPLETE");
@@ -203,14 +204,9 @@ TEST_CASE("EnableVersionUpgrade: an engine upgrade in place; a downgrade fails a
   }
   SECTION("without the policy") {
     Cli cli("upgrade_replaced");
-    const std::string t = cli.Write("t.json", domain(""));
-    cli.Json("create-stack --stack-name search --template-body file://" + t +
-             " --parameters ParameterKey=Version,ParameterValue=OpenSearch_2.11");
-    const std::string old_name = cli.Physical("search", "Domain");
-    const size_t from = cli.EventCount("search");
-    cli.Json("update-stack --stack-name search --use-previous-template "
-             "--parameters ParameterKey=Version,ParameterValue=OpenSearch_2.13");
-    json events = cli.EventsFrom("search", from);
+    std::string old_name;
+    json events =
+        cli.CreateThenUpdate("search", domain(""), "Domain", "Version", "OpenSearch_2.11", "OpenSearch_2.13", &old_name);
     CHECK(Lines(events) == std::vector<std::string>{
                                "search UPDATE_IN_PROGRESS User Initiated",
                                "Domain " + kReplacing,

@@ -1,0 +1,311 @@
+-- sim.lambda: simulated Lambda functions, their published versions and
+-- aliases — the bookkeeping AWS::Lambda::Function / Version / Alias and a
+-- CodeDeploy traffic shift need. No code runs (invocation is issue 18).
+--
+-- Records: "lambda.function" "<region>:<name>" (configuration, code hash,
+-- published versions), "lambda.alias" "<region>:<name>:<alias>".
+-- PublishVersion publishes "1", "2", ... and, as Lambda does, returns the
+-- latest version instead when neither the code nor the configuration
+-- changed since it was published. An alias points at a version, optionally
+-- with RoutingConfig.AdditionalVersionWeights (a weighted second version,
+-- how CodeDeploy shifts traffic: sim.codedeploy); reading an alias settles
+-- the deployment shifting it.
+--
+-- Messages (Lambda's):
+--   Function not found: arn:aws:lambda:us-east-1:123456789012:function:f
+--   Function already exist: f                     (ResourceConflictException)
+--   Alias not found: arn:...:function:f:live / Alias already exists: arn:...
+--   Unable to delete version because the following aliases reference it: [live]
+-- The first two are widely reported verbatim; the alias and delete ones
+-- follow the same shapes (unverified).
+
+local world = require("moonstack.world")
+local util = require("sim.cloudformation_util")
+
+local A = {}
+
+local FN, ALIAS, VERSION = "lambda.function", "lambda.alias", "lambda.version"
+-- Per function, not live (bookkeeping, not a resource): the next version
+-- number (never reused, as in Lambda) and the latest published one.
+local COUNTER = "lambda.version_counter"
+
+local function fail(message, code) require("sim").fail(message, code) end
+
+local function fn_arn(env, name, qualifier)
+  return "arn:aws:lambda:" .. env.region .. ":" .. env.account .. ":function:" .. name
+    .. (qualifier and (":" .. qualifier) or "")
+end
+
+-- A FunctionName parameter: a name, "name:qualifier", or an ARN.
+local function parse_name(spec)
+  if type(spec) ~= "string" or spec == "" then
+    fail("1 validation error detected: Value null at 'functionName' failed to satisfy constraint: Member must not be null",
+      "ValidationException")
+  end
+  local name, qualifier = spec:match("^arn:aws[%w%-]*:lambda:[^:]*:%d+:function:([^:]+):?(.*)$")
+  if not name then name, qualifier = spec:match("^([^:]+):?(.*)$") end
+  return name, qualifier ~= "" and qualifier or nil
+end
+
+local function fkey(env, name) return env.region .. ":" .. name end
+local function akey(env, name, alias) return env.region .. ":" .. name .. ":" .. alias end
+
+local function load_fn(env, spec)
+  local name, qualifier = parse_name(spec)
+  local rec = world.get(FN, fkey(env, name))
+  if not rec then fail("Function not found: " .. fn_arn(env, name, qualifier), "ResourceNotFoundException") end
+  return rec, qualifier
+end
+
+local function save_fn(env, rec) world.put(FN, fkey(env, rec.FunctionName), rec) end
+
+-- A hash of the code as given (ZipFile text, S3 location, image URI), in
+-- the shape of Lambda's base64 SHA-256.
+local function code_sha(code)
+  local parts = {}
+  for _, k in ipairs({ "ZipFile", "S3Bucket", "S3Key", "S3ObjectVersion", "ImageUri" }) do
+    parts[#parts + 1] = k .. "=" .. tostring(type(code) == "table" and code[k] or "")
+  end
+  return util.hash_hex(table.concat(parts, "\n"), 43) .. "="
+end
+
+local CONFIG = { "Runtime", "Role", "Handler", "Description", "Timeout", "MemorySize", "Environment",
+                 "Architectures", "Layers", "TracingConfig", "DeadLetterConfig", "KmsKeyArn", "VpcConfig",
+                 "EphemeralStorage", "PackageType", "ImageConfig", "LoggingConfig" }
+
+-- A value as canonical text (keys sorted), to compare configurations.
+local function canonical(v)
+  if type(v) ~= "table" then return util.json_string(tostring(v)) end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  local parts = {}
+  for i, k in ipairs(keys) do parts[i] = k .. ":" .. canonical(v[k] == nil and v[tonumber(k)] or v[k]) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
+-- What a published version captures, as one comparable string.
+local function fingerprint(rec)
+  local parts = { rec.CodeSha256 }
+  for _, k in ipairs(CONFIG) do parts[#parts + 1] = k .. "=" .. canonical(rec[k]) end
+  return table.concat(parts, "|")
+end
+
+local function configuration(env, rec, version)
+  local c = { FunctionName = rec.FunctionName, FunctionArn = fn_arn(env, rec.FunctionName, version and version.Version),
+              CodeSha256 = version and version.CodeSha256 or rec.CodeSha256,
+              Version = version and version.Version or "$LATEST", LastModified = rec.LastModified,
+              State = "Active", LastUpdateStatus = "Successful" }
+  local settings = version and version.Config or rec  -- a version keeps the configuration it was published with
+  for _, k in ipairs(CONFIG) do c[k] = settings[k] end
+  if version then c.Description = version.Description end
+  c.Timeout, c.MemorySize = c.Timeout or 3, c.MemorySize or 128
+  return c
+end
+
+function A.CreateFunction(p, env)
+  local name = parse_name(p.FunctionName)
+  if world.get(FN, fkey(env, name)) then fail("Function already exist: " .. name, "ResourceConflictException") end
+  if p.Role == nil then
+    fail("1 validation error detected: Value null at 'role' failed to satisfy constraint: Member must not be null",
+      "ValidationException")
+  end
+  local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code),
+                LastModified = util.iso8601(env.now_ms) }
+  for _, k in ipairs(CONFIG) do rec[k] = p[k] end
+  save_fn(env, rec)
+  return configuration(env, rec)
+end
+
+function A.GetFunctionConfiguration(p, env)
+  local rec, qualifier = load_fn(env, p.FunctionName)
+  qualifier = p.Qualifier or qualifier
+  if qualifier and qualifier ~= "$LATEST" then
+    local v = world.get(VERSION, fkey(env, rec.FunctionName) .. ":" .. qualifier)
+    if v then return configuration(env, rec, v) end
+    fail("Function not found: " .. fn_arn(env, rec.FunctionName, qualifier), "ResourceNotFoundException")
+  end
+  return configuration(env, rec)
+end
+
+function A.GetFunction(p, env)
+  return { Configuration = A.GetFunctionConfiguration(p, env) }
+end
+
+function A.UpdateFunctionConfiguration(p, env)
+  local rec = load_fn(env, p.FunctionName)
+  for _, k in ipairs(CONFIG) do
+    if p[k] == "" then rec[k] = nil elseif p[k] ~= nil then rec[k] = p[k] end  -- "" resets a setting
+  end
+  rec.LastModified = util.iso8601(env.now_ms)
+  save_fn(env, rec)
+  return configuration(env, rec)
+end
+
+function A.UpdateFunctionCode(p, env)
+  local rec = load_fn(env, p.FunctionName)
+  rec.CodeSha256 = code_sha(p)
+  rec.LastModified = util.iso8601(env.now_ms)
+  save_fn(env, rec)
+  return configuration(env, rec)
+end
+
+function A.PublishVersion(p, env)
+  local rec = load_fn(env, p.FunctionName)
+  if p.CodeSha256 and p.CodeSha256 ~= rec.CodeSha256 then
+    fail("CodeSHA256 (" .. p.CodeSha256 .. ") is different from current CodeSHA256 in $LATEST (" .. rec.CodeSha256
+      .. "). Please try again with the current CodeSHA256.", "PreconditionFailedException")
+  end
+  local ck = fkey(env, rec.FunctionName)
+  local counter = world.get(COUNTER, ck) or { Next = 1 }
+  local last = counter.Latest and world.get(VERSION, ck .. ":" .. counter.Latest)
+  if last and last.Fingerprint == fingerprint(rec) then return configuration(env, rec, last) end
+  local config = {}
+  for _, k in ipairs(CONFIG) do config[k] = rec[k] end
+  local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, Description = p.Description or "",
+              Fingerprint = fingerprint(rec), Config = config }
+  counter.Next, counter.Latest = counter.Next + 1, v.Version
+  world.put(COUNTER, ck, counter, { live = false })
+  world.put(VERSION, ck .. ":" .. v.Version, v)
+  return configuration(env, rec, v)
+end
+
+-- The published versions of a function, oldest first.
+local function versions(env, name)
+  local ck, out = fkey(env, name), {}
+  local counter = world.get(COUNTER, ck) or { Next = 1 }
+  for n = 1, counter.Next - 1 do
+    local v = world.get(VERSION, ck .. ":" .. n)
+    if v then out[#out + 1] = v end
+  end
+  return out
+end
+
+function A.ListVersionsByFunction(p, env)
+  local rec = load_fn(env, p.FunctionName)
+  local out = { configuration(env, rec) }
+  for _, v in ipairs(versions(env, rec.FunctionName)) do out[#out + 1] = configuration(env, rec, v) end
+  return { Versions = out }
+end
+
+local function aliases_of(env, name)
+  local prefix, out = fkey(env, name) .. ":", {}
+  for _, k in ipairs(world.ids(ALIAS, true)) do
+    if k:sub(1, #prefix) == prefix then out[#out + 1] = world.get(ALIAS, k) end
+  end
+  return out
+end
+
+function A.DeleteFunction(p, env)
+  local rec, qualifier = load_fn(env, p.FunctionName)
+  qualifier = p.Qualifier or qualifier
+  if qualifier then
+    local users = {}
+    for _, a in ipairs(aliases_of(env, rec.FunctionName)) do
+      local weights = a.RoutingConfig and a.RoutingConfig.AdditionalVersionWeights or {}
+      if a.FunctionVersion == qualifier or weights[qualifier] then users[#users + 1] = a.Name end
+    end
+    if #users > 0 then
+      fail("Unable to delete version because the following aliases reference it: [" .. table.concat(users, ", ") .. "]",
+        "ResourceConflictException")
+    end
+    if not world.remove(VERSION, fkey(env, rec.FunctionName) .. ":" .. qualifier) then
+      fail("Function not found: " .. fn_arn(env, rec.FunctionName, qualifier), "ResourceNotFoundException")
+    end
+    return {}
+  end
+  for _, a in ipairs(aliases_of(env, rec.FunctionName)) do world.remove(ALIAS, akey(env, rec.FunctionName, a.Name)) end
+  for _, v in ipairs(versions(env, rec.FunctionName)) do
+    world.remove(VERSION, fkey(env, rec.FunctionName) .. ":" .. v.Version)
+  end
+  world.remove(COUNTER, fkey(env, rec.FunctionName))
+  world.remove(FN, fkey(env, rec.FunctionName))
+  return {}
+end
+
+local function has_version(env, rec, version)
+  return version == "$LATEST" or world.get(VERSION, fkey(env, rec.FunctionName) .. ":" .. version) ~= nil
+end
+
+local function check_version(env, rec, version)
+  if not has_version(env, rec, tostring(version)) then
+    fail("Function not found: " .. fn_arn(env, rec.FunctionName, tostring(version)), "ResourceNotFoundException")
+  end
+end
+
+local function alias_view(env, a)
+  return { AliasArn = fn_arn(env, a.FunctionName, a.Name), Name = a.Name, FunctionVersion = a.FunctionVersion,
+           Description = a.Description or "", RoutingConfig = a.RoutingConfig, RevisionId = a.RevisionId }
+end
+
+local function check_routing(env, rec, routing)
+  for version in pairs(type(routing) == "table" and routing.AdditionalVersionWeights or {}) do
+    check_version(env, rec, version)
+  end
+end
+
+function A.CreateAlias(p, env)
+  local rec = load_fn(env, p.FunctionName)
+  local k = akey(env, rec.FunctionName, tostring(p.Name))
+  if world.get(ALIAS, k) then
+    fail("Alias already exists: " .. fn_arn(env, rec.FunctionName, p.Name), "ResourceConflictException")
+  end
+  check_version(env, rec, p.FunctionVersion)
+  check_routing(env, rec, p.RoutingConfig)
+  local a = { FunctionName = rec.FunctionName, Name = p.Name, FunctionVersion = tostring(p.FunctionVersion),
+              Description = p.Description, RoutingConfig = p.RoutingConfig, RevisionId = require("sim").new_id("uuid") }
+  world.put(ALIAS, k, a)
+  return alias_view(env, a)
+end
+
+-- `settle`: a deployment shifting the alias is first moved along to the
+-- clock (reads only: CodeDeploy's own UpdateAlias calls must not re-enter it).
+local function load_alias(env, spec, name, settle)
+  local fname = parse_name(spec)
+  local k = akey(env, fname, tostring(name))
+  local a = world.get(ALIAS, k)
+  if a and a.DeploymentId and settle then
+    require("sim.codedeploy").settle_deployment(env, a.DeploymentId)
+    a = world.get(ALIAS, k)
+  end
+  if not a then fail("Alias not found: " .. fn_arn(env, fname, name), "ResourceNotFoundException") end
+  return a, k
+end
+
+function A.GetAlias(p, env)
+  return alias_view(env, (load_alias(env, p.FunctionName, p.Name, true)))
+end
+
+function A.UpdateAlias(p, env)
+  local a, k = load_alias(env, p.FunctionName, p.Name)
+  local rec = load_fn(env, p.FunctionName)
+  if p.FunctionVersion ~= nil then
+    check_version(env, rec, p.FunctionVersion)
+    a.FunctionVersion = tostring(p.FunctionVersion)
+  end
+  if p.Description ~= nil then a.Description = p.Description end
+  if p.RoutingConfig ~= nil then
+    check_routing(env, rec, p.RoutingConfig)
+    a.RoutingConfig = next(p.RoutingConfig.AdditionalVersionWeights or {}) and p.RoutingConfig or nil
+  end
+  -- CodeDeploy marks the alias it is shifting (sim-only field).
+  if p.DeploymentId ~= nil then a.DeploymentId = p.DeploymentId ~= "" and p.DeploymentId or nil end
+  a.RevisionId = require("sim").new_id("uuid")
+  world.put(ALIAS, k, a)
+  return alias_view(env, a)
+end
+
+function A.DeleteAlias(p, env)
+  local _, k = load_alias(env, p.FunctionName, p.Name)
+  world.remove(ALIAS, k)
+  return {}
+end
+
+function A.ListAliases(p, env)
+  local rec = load_fn(env, p.FunctionName)
+  local out = {}
+  for _, a in ipairs(aliases_of(env, rec.FunctionName)) do out[#out + 1] = alias_view(env, a) end
+  return { Aliases = out }
+end
+
+return A

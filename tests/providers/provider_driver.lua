@@ -11,14 +11,17 @@ local P = require("moonstack.provider")
 
 local D = {}
 
-function D.load(rel)
-  local path = MOONSTACK_ROOT .. "/providers/aws/" .. rel .. ".lua"
+---A provider file's declaration, its errors naming the file.
+function D.load_file(path)
   P.set_source(path)
   local ok, decl = pcall(dofile, path)
   P.set_source(nil)
   if not ok then error(decl, 0) end
   return decl
 end
+
+---A built-in provider: D.load("ec2/subnet") is providers/aws/ec2/subnet.lua.
+function D.load(rel) return D.load_file(MOONSTACK_ROOT .. "/providers/aws/" .. rel .. ".lua") end
 
 function D.context(sim, logical, update_policy)
   return { stack_name = "s", logical_id = logical or "Res", region = "us-east-1",

@@ -5,14 +5,7 @@ local H = require("harness")
 local P = require("moonstack.provider")
 local T = H.suite("aws cloudformation providers")
 
-local function load(rel)
-  local path = MOONSTACK_ROOT .. "/providers/aws/" .. rel .. ".lua"
-  P.set_source(path)
-  local ok, decl = pcall(dofile, path)
-  P.set_source(nil)
-  if not ok then error(decl, 0) end
-  return decl
-end
+local load = require("provider_driver").load
 
 local HANDLE, WAIT = load("cloudformation/wait_condition_handle"), load("cloudformation/wait_condition")
 local STACK = "arn:aws:cloudformation:us-east-1:123456789012:stack/web/6a1f0b60-0000-4000-8000-000000000001"

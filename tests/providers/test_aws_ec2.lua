@@ -6,17 +6,9 @@ local H = require("harness")
 local P = require("moonstack.provider")
 local T = H.suite("aws ec2 instance")
 
-local ROOT = _G.MOONSTACK_ROOT or "."
 local AMI = "ami-0123456789abcdef0"
 
-local function load(name)
-  local path = ROOT .. "/providers/aws/ec2/" .. name .. ".lua"
-  P.set_source(path)
-  local ok, decl = pcall(dofile, path)
-  P.set_source(nil)
-  if not ok then error(decl, 0) end
-  return decl
-end
+local function load(name) return require("provider_driver").load("ec2/" .. name) end
 
 local function context(sim, logical_id)
   return { stack_name = "s", logical_id = logical_id or "Web", region = "us-east-1", account = "123456789012",

@@ -5,14 +5,7 @@ local H = require("harness")
 local P = require("moonstack.provider")
 local T = H.suite("aws iam providers")
 
-local function load(rel)
-  local path = MOONSTACK_ROOT .. "/providers/aws/" .. rel .. ".lua"
-  P.set_source(path)
-  local ok, decl = pcall(dofile, path)
-  P.set_source(nil)
-  if not ok then error(decl, 0) end
-  return decl
-end
+local load = require("provider_driver").load
 
 local ROLE, POLICY = load("iam/role"), load("iam/policy")
 local MANAGED, PROFILE = load("iam/managed_policy"), load("iam/instance_profile")

@@ -4,14 +4,7 @@ local H = require("harness")
 local P = require("moonstack.provider")
 local T = H.suite("aws iam user/group providers")
 
-local function load(rel)
-  local path = MOONSTACK_ROOT .. "/providers/aws/iam/" .. rel .. ".lua"
-  P.set_source(path)
-  local ok, decl = pcall(dofile, path)
-  P.set_source(nil)
-  if not ok then error(decl, 0) end
-  return decl
-end
+local function load(rel) return require("provider_driver").load("iam/" .. rel) end
 
 local USER, GROUP = load("user"), load("group")
 local ADDITION, KEY = load("user_to_group_addition"), load("access_key")

@@ -7,13 +7,7 @@ local T = H.suite("example server")
 
 local path = MOONSTACK_ROOT .. "/examples/providers/server.lua"
 
-local function load_example()
-  P.set_source(path)
-  local ok, decl = pcall(dofile, path)
-  P.set_source(nil)
-  if not ok then error(decl, 0) end
-  return decl
-end
+local function load_example() return require("provider_driver").load_file(path) end
 
 local function new_ctx(sim)
   return { world = sim.client(), logical_id = "Web", region = "us-east-1", account = "123456789012" }

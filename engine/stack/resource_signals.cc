@@ -1,5 +1,6 @@
 #include "stack/resource_signals.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -73,49 +74,47 @@ std::string ResourceSignalRecordId(const std::string& stack_name, const std::str
   return StackNameOf(stack_name) + "/" + logical_id;
 }
 
+namespace {
+// The referrers-index id every signal of a resource refers to.
+std::string SignalsIndexId(const std::string& resource) { return "signals:" + resource; }
+}  // namespace
+
 void PutResourceSignal(World* world, const std::string& stack_name, const std::string& logical_id,
                        const ResourceSignal& signal) {
-  auto lock = world->Lock();  // read, then write: one step
-  const std::string id = ResourceSignalRecordId(stack_name, logical_id);
+  auto lock = world->Lock();  // the counter and the signal: one step
+  const std::string resource = ResourceSignalRecordId(stack_name, logical_id);
+  int64_t seq = 1;
+  if (const WorldRecord* counter = world->Find(kResourceSignalSeqKind, resource); counter && counter->data.is_map()) {
+    if (const Value* next = counter->data.find("Next")) seq = next->as_integer().value_or(1);
+  }
+  WorldRecord counter;
+  counter.data = Value::MakeMap();
+  counter.data.set("Next", Value::Integer(seq + 1));
+  world->Put(kResourceSignalSeqKind, resource, std::move(counter));
+
   WorldRecord rec;
-  if (const WorldRecord* existing = world->Find(kResourceSignalKind, id)) rec = *existing;
-  if (!rec.data.is_map()) rec.data = Value::MakeMap();
+  rec.data = Value::MakeMap();
   rec.data.set("StackName", Value::String(StackNameOf(stack_name)));
   rec.data.set("LogicalResourceId", Value::String(logical_id));
-  Value s = Value::MakeMap();
-  s.set("UniqueId", Value::String(signal.unique_id));
-  s.set("Status", Value::String(signal.status));
-  s.set("StackId", Value::String(signal.stack_id));
-  s.set("Timestamp", Value::Integer(signal.timestamp_ms));
-  Value* list = rec.data.find("Signals");
-  if (list == nullptr || !list->is_list()) {
-    rec.data.set("Signals", Value::MakeList());
-    list = rec.data.find("Signals");
-  }
-  bool replaced = false;
-  for (Value& old : list->mutable_list()) {
-    const Value* u = old.is_map() ? old.find("UniqueId") : nullptr;
-    if (u != nullptr && u->str() == signal.unique_id) {
-      old = s;
-      replaced = true;
-      break;
-    }
-  }
-  if (!replaced) list->mutable_list().push_back(std::move(s));
-  world->Put(kResourceSignalKind, id, std::move(rec));
+  rec.data.set("UniqueId", Value::String(signal.unique_id));
+  rec.data.set("Status", Value::String(signal.status));
+  rec.data.set("StackId", Value::String(signal.stack_id));
+  rec.data.set("Timestamp", Value::Integer(signal.timestamp_ms));
+  rec.data.set("Seq", Value::Integer(seq));
+  rec.refs.push_back(SignalsIndexId(resource));
+  world->Put(kResourceSignalKind, resource + "/" + signal.unique_id, std::move(rec));
 }
 
 std::vector<ResourceSignal> SignalsFor(const World& world, const std::string& stack_name,
                                        const std::string& stack_id, const std::string& logical_id,
                                        int64_t since_ms) {
-  std::vector<ResourceSignal> out;
+  std::vector<std::pair<int64_t, ResourceSignal>> found;  // (Seq, signal)
   auto lock = world.Lock();
-  const WorldRecord* rec = world.Find(kResourceSignalKind, ResourceSignalRecordId(stack_name, logical_id));
-  if (rec == nullptr || !rec->data.is_map()) return out;
-  const Value* list = rec->data.find("Signals");
-  if (list == nullptr || !list->is_list()) return out;  // an empty Lua table may come back as a map
-  for (const Value& v : list->list()) {
-    if (!v.is_map()) continue;
+  for (const WorldKey& key : world.Referrers(SignalsIndexId(ResourceSignalRecordId(stack_name, logical_id)))) {
+    if (key.first != kResourceSignalKind) continue;
+    const WorldRecord* rec = world.Find(key.first, key.second);
+    if (rec == nullptr || !rec->data.is_map()) continue;
+    const Value& v = rec->data;
     ResourceSignal s;
     s.unique_id = Text(v.find("UniqueId"));
     s.status = Text(v.find("Status"));
@@ -124,8 +123,13 @@ std::vector<ResourceSignal> SignalsFor(const World& world, const std::string& st
     s.timestamp_ms = t == nullptr ? 0 : t->as_integer().value_or(0);
     if (!s.stack_id.empty() && s.stack_id != stack_id) continue;  // a namesake stack's
     if (s.timestamp_ms < since_ms) continue;                      // sent before this wait began
-    out.push_back(std::move(s));
+    const Value* seq = v.find("Seq");
+    found.emplace_back(seq == nullptr ? 0 : seq->as_integer().value_or(0), std::move(s));
   }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<ResourceSignal> out;
+  out.reserve(found.size());
+  for (auto& f : found) out.push_back(std::move(f.second));
   return out;
 }
 

@@ -7,18 +7,22 @@
 // CLI (signal-resource), the server (SignalResource), scenarios and
 // simulated instances whose boot script runs cfn-signal (through the sim's
 // cloudformation.SignalResource, providers/sim/cloudformation.lua, which
-// writes the same record as PutResourceSignal below).
+// writes the same records as PutResourceSignal below). One record per
+// signal, so a signal costs the same however many the resource has:
 //
-//   kind  "cloudformation.resource_signal"
-//   id    "<stack name>/<logical ID>"  (cfn-signal names the stack by name;
-//                                       a stack ARN is reduced to its name)
-//   data  { StackName, LogicalResourceId,
-//           Signals = [ { UniqueId, Status, StackId, Timestamp } ... ] }
+//   kind  "cloudformation.signal"
+//   id    "<stack name>/<logical ID>/<UniqueId>"  (cfn-signal names the stack
+//                                                  by name; an ARN is reduced to its name)
+//   data  { StackName, LogicalResourceId, UniqueId, Status, StackId, Timestamp, Seq }
+//   refs  [ "signals:<stack name>/<logical ID>" ]  (the world's referrers
+//                                                  index lists a resource's signals)
 //
-// One record per resource keeps the lookup O(1); a signal with the UniqueId
-// of an earlier one replaces it. StackId is empty when the sender named the
-// stack by name only; a wait counts the signals sent to its stack (by ID, or
-// by name) at or after it began, so a deleted namesake's signals do not count.
+// Seq orders a resource's signals by arrival (a counter record, kind
+// "cloudformation.signal_seq", id "<stack name>/<logical ID>"); a signal with
+// the UniqueId of an earlier one replaces it and counts as arriving then.
+// StackId is empty when the sender named the stack by name only; a wait
+// counts the signals sent to its stack (by ID, or by name) at or after it
+// began, so a deleted namesake's signals do not count.
 //
 // The engine side (operation.cc) parses the policy, and re-checks the world
 // every few simulated seconds with Decide() until it says done.
@@ -36,7 +40,8 @@
 
 namespace ms {
 
-constexpr const char* kResourceSignalKind = "cloudformation.resource_signal";
+constexpr const char* kResourceSignalKind = "cloudformation.signal";
+constexpr const char* kResourceSignalSeqKind = "cloudformation.signal_seq";
 
 // CreationPolicy: { ResourceSignal: { Count, Timeout },
 //                   AutoScalingCreationPolicy: { MinSuccessfulInstancesPercent } },
@@ -69,6 +74,7 @@ struct ResourceSignal {
   int64_t timestamp_ms = 0;
 };
 
+// "<stack name>/<logical ID>": the counter's id, and its signals' id prefix.
 std::string ResourceSignalRecordId(const std::string& stack_name, const std::string& logical_id);
 
 // Records a signal (replacing one with the same UniqueId).

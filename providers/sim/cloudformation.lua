@@ -195,18 +195,25 @@ end
 -- `cfn-signal --stack S --resource R` and `aws cloudformation signal-resource`
 -- send SignalResource; a resource whose CreationPolicy has a ResourceSignal
 -- waits for Count SUCCESS signals. The engine counts them
--- (engine/stack/resource_signals.h, which writes the same record for the CLI
--- and the server): one record per resource,
---   kind "cloudformation.resource_signal", id "<stack name>/<logical ID>",
---   { StackName, LogicalResourceId, Signals = { {UniqueId, Status, StackId, Timestamp} } }
+-- (engine/stack/resource_signals.h, which writes the same records for the
+-- CLI and the server). One record per signal, so a signal costs the same
+-- however many the resource already has (a 1,000-instance group's rolling
+-- update sends 1,000):
+--   kind "cloudformation.signal", id "<stack name>/<logical ID>/<UniqueId>",
+--   { StackName, LogicalResourceId, UniqueId, Status, StackId, Timestamp, Seq }
+--   refs { "signals:<stack name>/<logical ID>" }: the world's referrers
+--   index lists a resource's signals; Seq orders them by arrival (a counter,
+--   kind "cloudformation.signal_seq", id "<stack name>/<logical ID>").
 -- StackId is set when the stack was named by its ARN (cfn-signal --stack
--- ${AWS::StackId}); a signal with the UniqueId of an earlier one replaces it.
+-- ${AWS::StackId}); a signal with the UniqueId of an earlier one replaces it
+-- (and counts as arriving now).
 -- Whether the stack and the resource exist is the CLI's and the server's
 -- check (the stacks are not in the world).
 --   SignalResource { StackName, LogicalResourceId, UniqueId, Status } -> {}
---   GetResourceSignals { StackName, LogicalResourceId } -> { Signals = {...} }
+--   GetResourceSignals { StackName, LogicalResourceId } -> { Signals = {...} } (arrival order)
 
-local SIGNAL_KIND = "cloudformation.resource_signal"
+local SIGNAL_KIND = "cloudformation.signal"
+local SEQ_KIND = "cloudformation.signal_seq"
 
 ---The stack name and (when given as an ARN) the stack ID of `stack`.
 ---@param stack string
@@ -253,23 +260,31 @@ end
 function A.SignalResource(p, env)
   check_signal(p)
   local name, stack_id = A.stack_name_and_id(p.StackName)
-  local id = name .. "/" .. p.LogicalResourceId
-  local rec = world.get(SIGNAL_KIND, id) or { StackName = name, LogicalResourceId = p.LogicalResourceId }
-  rec.Signals = util.as_list(rec.Signals)
-  local signal = { UniqueId = p.UniqueId, Status = p.Status, StackId = stack_id, Timestamp = env.now_ms }
-  local replaced = false
-  for i, s in ipairs(rec.Signals) do
-    if s.UniqueId == signal.UniqueId then rec.Signals[i] = signal; replaced = true break end
-  end
-  if not replaced then rec.Signals[#rec.Signals + 1] = signal end
-  world.put(SIGNAL_KIND, id, rec)
+  local resource = name .. "/" .. p.LogicalResourceId
+  local seq = (world.get(SEQ_KIND, resource) or { Next = 1 }).Next
+  world.put(SEQ_KIND, resource, { Next = seq + 1 })
+  world.put(SIGNAL_KIND, resource .. "/" .. p.UniqueId, {
+    StackName = name, LogicalResourceId = p.LogicalResourceId, UniqueId = p.UniqueId, Status = p.Status,
+    StackId = stack_id, Timestamp = env.now_ms, Seq = seq,
+  }, { refs = { "signals:" .. resource } })
   return {}
 end
 
 function A.GetResourceSignals(p)
   local name = A.stack_name_and_id(p.StackName)
-  local rec = type(name) == "string" and world.get(SIGNAL_KIND, name .. "/" .. tostring(p.LogicalResourceId))
-  return { Signals = rec and util.as_list(rec.Signals) or {} }
+  local signals = {}
+  if type(name) ~= "string" then return { Signals = signals } end
+  for _, ref in ipairs(world.referrers("signals:" .. name .. "/" .. tostring(p.LogicalResourceId))) do
+    if ref.kind == SIGNAL_KIND then
+      local s = world.get(SIGNAL_KIND, ref.id)
+      signals[#signals + 1] = s
+    end
+  end
+  table.sort(signals, function(a, b) return a.Seq < b.Seq end)
+  for i, s in ipairs(signals) do
+    signals[i] = { UniqueId = s.UniqueId, Status = s.Status, StackId = s.StackId, Timestamp = s.Timestamp }
+  end
+  return { Signals = signals }
 end
 
 return A

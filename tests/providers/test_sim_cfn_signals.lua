@@ -14,11 +14,13 @@ T.case("SignalResource records one signal per UniqueId, keyed by stack name and 
   world.set_now_ms(6000)
   c.SignalResource { StackName = STACK, LogicalResourceId = "WebServer", UniqueId = "i-2", Status = "SUCCESS" }
   c.SignalResource { StackName = "web", LogicalResourceId = "WebServer", UniqueId = "i-1", Status = "FAILURE" }
-  local rec = world.get("cloudformation.resource_signal", "web/WebServer")
-  H.eq(rec.StackName, "web")
-  H.eq(#rec.Signals, 2)
-  H.same(rec.Signals[1], { UniqueId = "i-1", Status = "FAILURE", StackId = "", Timestamp = 6000 })
-  H.same(rec.Signals[2], { UniqueId = "i-2", Status = "SUCCESS", StackId = STACK, Timestamp = 6000 })
+  -- One record per signal; i-1's second signal replaced its first and counts as arriving last.
+  H.same(world.get("cloudformation.signal", "web/WebServer/i-1"), { StackName = "web", LogicalResourceId = "WebServer",
+    UniqueId = "i-1", Status = "FAILURE", StackId = "", Timestamp = 6000, Seq = 3 })
+  local signals = c.GetResourceSignals({ StackName = "web", LogicalResourceId = "WebServer" }).Signals
+  H.eq(#signals, 2)
+  H.same(signals[1], { UniqueId = "i-2", Status = "SUCCESS", StackId = STACK, Timestamp = 6000 })
+  H.same(signals[2], { UniqueId = "i-1", Status = "FAILURE", StackId = "", Timestamp = 6000 })
   H.eq(#c.GetResourceSignals({ StackName = STACK, LogicalResourceId = "WebServer" }).Signals, 2)
   H.eq(#c.GetResourceSignals({ StackName = "web", LogicalResourceId = "Other" }).Signals, 0)
 end)

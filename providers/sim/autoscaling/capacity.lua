@@ -5,9 +5,13 @@
 -- settle(group, env), O(group size):
 --   1. scheduled actions whose time has come are applied, oldest first
 --      (unless ScheduledActions is suspended; sim.autoscaling.scheduled);
---   2. each instance is read from EC2 (which settles it, so a booted
+--   2. each Pending or Terminating instance is read from EC2 (it settles
+--      there, so a booted
 --      instance's boot script runs and its cfn-signal reaches
---      CloudFormation): pending -> Pending, running -> InService; a
+--      CloudFormation): pending -> Pending, running -> InService; the
+--      InService ones are read at a health check, every
+--      HEALTH_CHECK_SECONDS of the clock (so a poll of a big group does
+--      not read every instance); a
 --      terminated one leaves the group; one stopped or terminated behind the
 --      group's back is Unhealthy (unless HealthCheck is suspended) and is
 --      terminated (unless ReplaceUnhealthy is suspended);
@@ -30,6 +34,8 @@ local ec2_instances = require("sim.ec2.instances")
 local network = require("sim.ec2.network")
 
 local K = {}
+
+K.HEALTH_CHECK_SECONDS = 30
 
 -- The places the group launches into: { {subnet=, zone=}, ... } in the
 -- group's order.
@@ -138,21 +144,31 @@ end
 ---@param group table the group record
 ---@param env table the action's env
 function K.settle(group, env)
-  if not C.suspended(group, "ScheduledActions") then S.apply_due(group, env) end
+  local changed = false
+  if not C.suspended(group, "ScheduledActions") then changed = S.apply_due(group, env) end
+  local now = env.now_ms
+  local health = now - (group._sim.health_ms or -math.huge) >= K.HEALTH_CHECK_SECONDS * 1000
+  if health then group._sim.health_ms, changed = now, true end
   local kept = {}
   local check = not C.suspended(group, "HealthCheck")
   local replace = not C.suspended(group, "ReplaceUnhealthy")
   for _, e in ipairs(group.Instances) do
-    local inst = ec2_instances.load(e.InstanceId, env)
-    local state = inst and inst.State.Name or "terminated"
+    local state = "running"
+    if health or e.LifecycleState ~= "InService" then
+      local inst = ec2_instances.load(e.InstanceId, env)
+      state = inst and inst.State.Name or "terminated"
+    end
     if state == "terminated" then
       world.remove(C.MEMBER, e.InstanceId)
+      changed = true
     else
       if e.LifecycleState ~= "Terminating" then
+        local was = e.LifecycleState
         if state == "pending" then e.LifecycleState = "Pending"
         elseif state == "running" then e.LifecycleState = "InService"
         elseif check then e.HealthStatus = "Unhealthy" end
         if e.HealthStatus == "Unhealthy" and replace then terminate(e, env) end
+        if e.LifecycleState ~= was then changed = true end
       end
       kept[#kept + 1] = e
     end
@@ -161,9 +177,12 @@ function K.settle(group, env)
   local have = count_active(group)
   if have < group.DesiredCapacity and not C.suspended(group, "Launch") then
     launch(group, group.DesiredCapacity - have, env)
+    changed = true
   elseif have > group.DesiredCapacity and not C.suspended(group, "Terminate") then
     scale_in(group, have - group.DesiredCapacity, env)
+    changed = true
   end
+  return changed
 end
 
 ---The group record, settled and saved; fails with AWS's message when there

@@ -105,10 +105,25 @@ function C.group_not_found(name)
   C.fail("AutoScalingGroup name not found - AutoScalingGroup " .. tostring(name) .. " not found", "ValidationError")
 end
 
----The group record (not yet settled), or nil.
+---A plain list copy of `t`: a record read back from the host's store
+---carries JSON markers, and an empty list comes back as an empty object,
+---which would become an object with number keys when appended to (see
+---sim/cloudformation_util.lua's as_list).
+function C.as_list(t)
+  local out = {}
+  for i, v in ipairs(t or {}) do out[i] = v end
+  return out
+end
+
+---The group record (not yet settled), or nil. The lists the sim grows are
+---plain lists.
 function C.group(name)
   if type(name) ~= "string" then return nil end
-  return world.get(C.GROUP, name)
+  local rec = world.get(C.GROUP, name)
+  if not rec then return nil end
+  rec.Instances, rec.SuspendedProcesses = C.as_list(rec.Instances), C.as_list(rec.SuspendedProcesses)
+  rec._sim.scheduled, rec._sim.hooks = C.as_list(rec._sim.scheduled), C.as_list(rec._sim.hooks)
+  return rec
 end
 
 function C.save_group(rec)

@@ -203,9 +203,9 @@ end
 function G.settled(name, env)
   local group = C.group(name)
   if not group then return nil end
-  K.settle(group, env)
+  local changed = K.settle(group, env)
   if finish_delete(group) then return nil end
-  C.save_group(group)
+  if changed then C.save_group(group) end
   return group
 end
 

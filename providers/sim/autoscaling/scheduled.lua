@@ -105,10 +105,10 @@ local function apply(group, rec)
 end
 
 ---Runs the group's due actions (see the top of this file); O(number of the
----group's actions).
+---group's actions). True when one ran.
 function S.apply_due(group, env)
   local names = group._sim.scheduled
-  if not names or #names == 0 then return end
+  if not names or #names == 0 then return false end
   local due = {}
   for _, name in ipairs(names) do
     local rec = world.get(C.SCHEDULED_ACTION, key(group.AutoScalingGroupName, name))
@@ -129,6 +129,7 @@ function S.apply_due(group, env)
       S.forget(group, rec.ScheduledActionName)
     end
   end
+  return #due > 0
 end
 
 function S.forget(group, name)

@@ -166,17 +166,22 @@ local function used_ips(subnet_id)
   return used
 end
 
+N.used_ips = used_ips
+
 ---Picks a private address in the subnet (or checks `requested`). AWS
 ---reserves the first four addresses and the last one. The allocation
 ---counter is the simulator's own record (kind "sim"), so launching leaves
----the subnet record as it was.
+---the subnet record as it was. `used` (optional: N.used_ips(subnet_id),
+---which this call then adds its address to) lets a launch of many
+---instances look at the subnet's instances once, not once per instance.
 ---@param subnet table  the subnet record
 ---@param requested string?
+---@param used table?
 ---@return string
-function N.allocate_ip(subnet, requested)
+function N.allocate_ip(subnet, requested, used)
   local block = cidr.parse(subnet.CidrBlock)
   local low, high = block.first + 4, block.last - 1
-  local used = used_ips(subnet.SubnetId)
+  used = used or used_ips(subnet.SubnetId)
   if requested ~= nil then
     local n = cidr.parse_ip(requested)
     if not n then
@@ -197,6 +202,7 @@ function N.allocate_ip(subnet, requested)
     local text = cidr.ip_text(n)
     if not used[text] then
       world.put("sim", key, { offset = (offset + i + 1) % span })
+      used[text] = true
       return text
     end
   end

@@ -51,6 +51,7 @@
 local P = require("moonstack.provider")
 local U = require("aws.autoscaling.lib.update_policy")
 local world = require("moonstack.world")
+local cfn = require("sim.ec2.cfn")
 
 local R = {}
 
@@ -222,6 +223,11 @@ local function check_successes(s, env)
 end
 
 function steps.signals(s, env)
+  -- No instance signals before it has booted: the first look is then.
+  local booted = s.batch_start + cfn.seconds("boot") * 1000
+  if now_ms() < booted and #s.reported == 0 then
+    return "wait", math.max(1, math.ceil((math.min(booted, s.deadline) - now_ms()) / 1000))
+  end
   describe(env.aws, env.name)  -- settles the instances: booted ones run their cfn-signal
   local reported = as_set(s.reported)
   local batch = as_set(s.current)
@@ -302,10 +308,13 @@ function steps.terminate(s, env)
     end
   end
   s.terminating = pick
+  s.terminated_by = now_ms() + cfn.seconds("terminate") * 1000
   return "terminating"
 end
 
 function steps.terminating(s, env)
+  local t = now_ms()
+  if t < (s.terminated_by or 0) then return "wait", math.max(1, math.ceil((s.terminated_by - t) / 1000)) end
   local group = describe(env.aws, env.name)
   local waiting = as_set(s.terminating)
   for _, e in ipairs(group.Instances) do
@@ -349,6 +358,15 @@ end
 function R.step(ctx, aws, name, policy, state)
   local s = state or { step = "start" }
   if s.step == "done" then return nil end
+  -- The state comes back from the engine's journal, where an empty list is
+  -- an empty object: the lists it grows are made plain lists again.
+  for _, k in ipairs({ "obsolete", "known", "current", "reported", "suspended", "terminating" }) do
+    if s[k] ~= nil then
+      local l = {}
+      for i, v in ipairs(s[k]) do l[i] = v end
+      s[k] = l
+    end
+  end
   local env = { aws = aws, name = name, policy = policy, ctx = ctx, reasons = {} }
   local function reasons() return #env.reasons > 0 and env.reasons or nil end
   -- Steps run back to back until one has to wait for the clock; the end

@@ -19,6 +19,7 @@ too (N instances launched and booted), but has no target.
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -29,22 +30,26 @@ USER_DATA = {"Fn::Base64": {"Fn::Sub": "#!/bin/bash\n/opt/aws/bin/cfn-signal -e 
 
 
 def run(binary, state, *args):
+    """Runs one command; (wall seconds, CPU seconds of the process, stdout)."""
     env = dict(os.environ, MOONSTACK_STATE=state)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     r = subprocess.run([binary, *args], env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if r.returncode != 0:
         sys.exit(f"{' '.join(args)} failed:\n{r.stdout}{r.stderr}")
-    return dt, r.stdout
+    return dt, cpu, r.stdout
 
 
 def status(binary, state, stack):
-    _, out = run(binary, state, "describe-stacks", "--stack-name", stack)
+    _, _, out = run(binary, state, "describe-stacks", "--stack-name", stack)
     return json.loads(out)["Stacks"][0]["StackStatus"]
 
 
-def rolling_template(n, batch):
-    return {
+def rolling_template(n, batch, signals=True):
+    t = {
         "Parameters": {"Type": {"Type": "String", "Default": "t3.micro"}},
         "Resources": {
             "Config": {"Type": "AWS::AutoScaling::LaunchConfiguration", "Properties": {
@@ -57,6 +62,10 @@ def rolling_template(n, batch):
                                    "AvailabilityZones": ["us-east-1a", "us-east-1b", "us-east-1c"]}},
         },
     }
+    if not signals:
+        del t["Resources"]["Config"]["Properties"]["UserData"]
+        t["Resources"]["Web"]["UpdatePolicy"]["AutoScalingRollingUpdate"] = {"MaxBatchSize": str(batch)}
+    return t
 
 
 def groups_template(g, size):
@@ -77,26 +86,29 @@ def main():
     ap.add_argument("--batch", type=int, default=100)
     ap.add_argument("--groups", type=int, default=100)
     ap.add_argument("--size", type=int, default=10)
+    ap.add_argument("--no-signals", action="store_true",
+                    help="the rolling update without UserData cfn-signal and WaitOnResourceSignals")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench_autoscaling_")
     try:
         state = os.path.join(tmp, "rolling.db")
         t = os.path.join(tmp, "rolling.json")
         with open(t, "w") as f:
-            json.dump(rolling_template(a.instances, a.batch), f)
-        create, _ = run(a.binary, state, "create-stack", "--stack-name", "r", "--template-body", "file://" + t)
-        print(f"create: 1 group of {a.instances} instances        {create:7.3f} s  ({status(a.binary, state, 'r')})")
-        update, _ = run(a.binary, state, "update-stack", "--stack-name", "r", "--use-previous-template",
-                        "--parameters", "ParameterKey=Type,ParameterValue=t3.small")
-        print(f"rolling update: {a.instances} instances, batches of {a.batch}  {update:7.3f} s  "
+            json.dump(rolling_template(a.instances, a.batch, not a.no_signals), f)
+        wall, cpu, _ = run(a.binary, state, "create-stack", "--stack-name", "r", "--template-body", "file://" + t)
+        print(f"create: 1 group of {a.instances} instances            wall {wall:6.3f} s  cpu {cpu:6.3f} s  "
+              f"({status(a.binary, state, 'r')})")
+        wall, cpu, _ = run(a.binary, state, "update-stack", "--stack-name", "r", "--use-previous-template",
+                           "--parameters", "ParameterKey=Type,ParameterValue=t3.small")
+        print(f"rolling update: {a.instances} instances, batches of {a.batch}  wall {wall:6.3f} s  cpu {cpu:6.3f} s  "
               f"({status(a.binary, state, 'r')}; target <= 1 s)")
 
         state = os.path.join(tmp, "groups.db")
         t = os.path.join(tmp, "groups.json")
         with open(t, "w") as f:
             json.dump(groups_template(a.groups, a.size), f)
-        many, _ = run(a.binary, state, "create-stack", "--stack-name", "g", "--template-body", "file://" + t)
-        print(f"create: {a.groups} groups of {a.size} instances        {many:7.3f} s  "
+        wall, cpu, _ = run(a.binary, state, "create-stack", "--stack-name", "g", "--template-body", "file://" + t)
+        print(f"create: {a.groups} groups of {a.size} instances            wall {wall:6.3f} s  cpu {cpu:6.3f} s  "
               f"({status(a.binary, state, 'g')}; target <= 1 s)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

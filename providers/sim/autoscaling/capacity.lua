@@ -3,6 +3,8 @@
 -- (`settle`), like EC2 instances settle when read.
 --
 -- settle(group, env), O(group size):
+--   0. instances TerminateInstanceInAutoScalingGroup terminated are
+--      Terminating (common.lua, "autoscaling.termination_request");
 --   1. scheduled actions whose time has come are applied, oldest first
 --      (unless ScheduledActions is suspended; sim.autoscaling.scheduled);
 --   2. each Pending or Terminating instance is read from EC2 (it settles
@@ -143,8 +145,22 @@ end
 ---(see the top of this file). The caller saves the group.
 ---@param group table the group record
 ---@param env table the action's env
+-- Applies TerminateInstanceInAutoScalingGroup's requests (see common.lua):
+-- those instances are Terminating. True when there were any.
+local function take_requests(group)
+  local req = world.get(C.TERMINATION_REQUEST, group.AutoScalingGroupName)
+  if not req then return false end
+  world.remove(C.TERMINATION_REQUEST, group.AutoScalingGroupName)
+  local ids = {}
+  for _, id in ipairs(req.InstanceIds or {}) do ids[id] = true end
+  for _, e in ipairs(group.Instances) do
+    if ids[e.InstanceId] then e.LifecycleState = "Terminating" end
+  end
+  return true
+end
+
 function K.settle(group, env)
-  local changed = false
+  local changed = take_requests(group)
   if not C.suspended(group, "ScheduledActions") then changed = S.apply_due(group, env) end
   local now = env.now_ms
   local health = now - (group._sim.health_ms or -math.huge) >= K.HEALTH_CHECK_SECONDS * 1000

@@ -10,7 +10,9 @@ local world = require("moonstack.world")
 local C = require("sim.autoscaling.common")
 local G = require("sim.autoscaling.groups")
 local K = require("sim.autoscaling.capacity")
-local iso = require("sim.ec2.instances").iso8601
+local ec2 = require("sim.ec2")
+local ec2_instances = require("sim.ec2.instances")
+local iso = ec2_instances.iso8601
 
 local M = {}
 
@@ -66,13 +68,19 @@ function A.DescribeAutoScalingInstances(p, env)
 end
 
 ---TerminateInstanceInAutoScalingGroup: InstanceId, ShouldDecrementDesiredCapacity
-----> { Activity }. Without the decrement the group launches a replacement.
+----> { Activity }. Without the decrement the group launches a replacement
+---(when next settled: the request leaves the group record alone, see
+---common.lua); with it the group is settled at once.
 function A.TerminateInstanceInAutoScalingGroup(p, env)
   C.require_member(p.InstanceId, "instanceId")
   C.require_member(p.ShouldDecrementDesiredCapacity, "shouldDecrementDesiredCapacity")
   local decrement = C.bool(p.ShouldDecrementDesiredCapacity)
-  local group, e = member(p.InstanceId, env)
+  local id = p.InstanceId
+  local idx = type(id) == "string" and world.get(C.MEMBER, id)
+  if not idx or not world.live(C.GROUP, idx.group) then not_managed(id) end
+  local name, desired = idx.group, nil
   if decrement then
+    local group, e = member(id, env)
     if group.DesiredCapacity <= group.MinSize then
       -- ValidationError, AWS's text (quoted verbatim in public tooling).
       C.fail("Currently, desiredSize equals minSize (" .. group.MinSize .. "). Terminating instance without replacement "
@@ -80,16 +88,24 @@ function A.TerminateInstanceInAutoScalingGroup(p, env)
         "ValidationError")
     end
     group.DesiredCapacity = group.DesiredCapacity - 1
+    desired = group.DesiredCapacity
+    if e.LifecycleState ~= "Terminating" then K.terminate(e, env) end
+    K.settle(group, env)
+    C.save_group(group)
+  else
+    if not ec2_instances.settled_live(id, env) then not_managed(id) end
+    ec2.TerminateInstances({ InstanceIds = { id } }, env)
+    local req = world.get(C.TERMINATION_REQUEST, name) or {}
+    local ids = C.as_list(req.InstanceIds)
+    ids[#ids + 1] = id
+    world.put(C.TERMINATION_REQUEST, name, { InstanceIds = ids }, { live = false })
   end
-  if e.LifecycleState ~= "Terminating" then K.terminate(e, env) end
-  K.settle(group, env)
-  C.save_group(group)
-  local cause = "At " .. iso(env.now_ms):sub(1, 19) .. "Z instance " .. e.InstanceId
+  local cause = "At " .. iso(env.now_ms):sub(1, 19) .. "Z instance " .. id
     .. " was taken out of service in response to a user request"
-    .. (decrement and ", shrinking the capacity from " .. (group.DesiredCapacity + 1) .. " to " .. group.DesiredCapacity .. "." or ".")
+    .. (decrement and ", shrinking the capacity from " .. (desired + 1) .. " to " .. desired .. "." or ".")
   return { Activity = {
-    ActivityId = env.new_id("uuid"), AutoScalingGroupName = group.AutoScalingGroupName,
-    Description = "Terminating EC2 instance: " .. e.InstanceId, Cause = cause, StartTime = iso(env.now_ms),
+    ActivityId = env.new_id("uuid"), AutoScalingGroupName = name,
+    Description = "Terminating EC2 instance: " .. id, Cause = cause, StartTime = iso(env.now_ms),
     StatusCode = "InProgress", Progress = 0, Details = "{}",
   } }
 end

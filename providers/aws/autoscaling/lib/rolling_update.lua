@@ -66,6 +66,19 @@ local function describe(aws, name)
   return aws.autoscaling.DescribeAutoScalingGroups { AutoScalingGroupNames = { name } }.AutoScalingGroups[1]
 end
 
+-- The group as DescribeAutoScalingGroups shows it, read once per call (steps
+-- run back to back at one instant) until something changes it.
+local function group_of(env)
+  env.group = env.group or describe(env.aws, env.name)
+  return env.group
+end
+
+-- Calls an Auto Scaling action that changes the group.
+local function change(env, action, request)
+  env.group = nil
+  return env.aws.autoscaling[action](request)
+end
+
 -- The current configuration of a group as instances record it: the launch
 -- configuration's name, or the template ID with its version NUMBER.
 local function current_configuration(aws, group)
@@ -127,7 +140,7 @@ end
 local steps = {}
 
 function steps.start(s, env)
-  local group = describe(env.aws, env.name)
+  local group = group_of(env)
   local old = obsolete(env.aws, group)
   if #old == 0 then return "done" end
   local pol = env.policy
@@ -158,11 +171,11 @@ function steps.start(s, env)
   local mine = {}
   for _, p in ipairs(pol.suspend) do if not already[p] then mine[#mine + 1] = p end end
   if #mine > 0 then
-    env.aws.autoscaling.SuspendProcesses { AutoScalingGroupName = env.name, ScalingProcesses = mine }
+    change(env, "SuspendProcesses", { AutoScalingGroupName = env.name, ScalingProcesses = mine })
   end
   s.suspended = mine
   if temp > group.DesiredCapacity then
-    env.aws.autoscaling.UpdateAutoScalingGroup { AutoScalingGroupName = env.name, MinSize = temp, DesiredCapacity = temp }
+    change(env, "UpdateAutoScalingGroup", { AutoScalingGroupName = env.name, MinSize = temp, DesiredCapacity = temp })
     env.reasons[#env.reasons + 1] = "Temporarily setting autoscaling group MinSize and DesiredCapacity to " .. temp .. "."
     s.raised = true
   end
@@ -173,7 +186,7 @@ function steps.start(s, env)
 end
 
 function steps.settle(s, env)
-  local group = describe(env.aws, env.name)
+  local group = group_of(env)
   local known = as_set(s.known)
   local new = {}
   for _, e in ipairs(group.Instances) do
@@ -228,7 +241,7 @@ function steps.signals(s, env)
   if now_ms() < booted and #s.reported == 0 then
     return "wait", math.max(1, math.ceil((math.min(booted, s.deadline) - now_ms()) / 1000))
   end
-  describe(env.aws, env.name)  -- settles the instances: booted ones run their cfn-signal
+  group_of(env)  -- settles the instances: booted ones run their cfn-signal
   local reported = as_set(s.reported)
   local batch = as_set(s.current)
   local signals = env.aws.cloudformation.GetResourceSignals { StackName = env.ctx.stack_name,
@@ -260,7 +273,7 @@ function steps.pause(s, env)
   if t < s.deadline then return "wait", math.max(1, math.ceil((s.deadline - t) / 1000)) end
   local pct = env.policy.min_active_pct
   if pct then
-    local group = describe(env.aws, env.name)
+    local group = group_of(env)
     local batch = as_set(s.current)
     for _, e in ipairs(group.Instances) do
       if batch[e.InstanceId] and e.LifecycleState ~= "InService" then s.failures = (s.failures or 0) + 1 end
@@ -276,7 +289,7 @@ function steps.pause(s, env)
 end
 
 function steps.terminate(s, env)
-  local group = describe(env.aws, env.name)
+  local group = group_of(env)
   local present = {}
   for _, e in ipairs(group.Instances) do
     if e.LifecycleState ~= "Terminating" then present[e.InstanceId] = true end
@@ -296,12 +309,12 @@ function steps.terminate(s, env)
   env.reasons[#env.reasons + 1] = "Terminating instance(s) " .. list_text(pick) .. "; replacing with " .. replacing
     .. " new instance(s)."
   if last and s.raised then
-    env.aws.autoscaling.UpdateAutoScalingGroup { AutoScalingGroupName = env.name, MinSize = s.orig_min,
-      DesiredCapacity = s.orig_desired }
+    change(env, "UpdateAutoScalingGroup", { AutoScalingGroupName = env.name, MinSize = s.orig_min,
+      DesiredCapacity = s.orig_desired })
     s.raised = false
   end
   for _, id in ipairs(pick) do
-    local ok, err = pcall(env.aws.autoscaling.TerminateInstanceInAutoScalingGroup,
+    local ok, err = pcall(change, env, "TerminateInstanceInAutoScalingGroup",
       { InstanceId = id, ShouldDecrementDesiredCapacity = false })
     if not ok and not tostring(type(err) == "table" and err.message or err):find("No managed instance found") then
       error(err, 0)
@@ -315,7 +328,7 @@ end
 function steps.terminating(s, env)
   local t = now_ms()
   if t < (s.terminated_by or 0) then return "wait", math.max(1, math.ceil((s.terminated_by - t) / 1000)) end
-  local group = describe(env.aws, env.name)
+  local group = group_of(env)
   local waiting = as_set(s.terminating)
   for _, e in ipairs(group.Instances) do
     if waiting[e.InstanceId] then return "wait", POLL end
@@ -338,11 +351,11 @@ function R.cleanup(s, env, success)
   if s.raised then
     local req = { AutoScalingGroupName = env.name, MinSize = s.orig_min }
     if success then req.DesiredCapacity = s.orig_desired end
-    pcall(env.aws.autoscaling.UpdateAutoScalingGroup, req)
+    pcall(change, env, "UpdateAutoScalingGroup", req)
     s.raised = false
   end
   if s.suspended and #s.suspended > 0 then
-    pcall(env.aws.autoscaling.ResumeProcesses, { AutoScalingGroupName = env.name, ScalingProcesses = s.suspended })
+    pcall(change, env, "ResumeProcesses", { AutoScalingGroupName = env.name, ScalingProcesses = s.suspended })
     s.suspended = {}
   end
 end

@@ -116,6 +116,9 @@ end
 return P.define {
   type = "AWS::AutoScaling::AutoScalingGroup",
   timeout_minutes = 2160,
+  -- A failed rolling update has already moved the group to the new
+  -- configuration and replaced some instances: the rollback must run.
+  leaves_partial_updates = true,
   properties = {
     P.string "AutoScalingGroupName" { update = "replace" },
     P.list(P.string) "AvailabilityZones" { update = "none" },

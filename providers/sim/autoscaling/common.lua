@@ -141,6 +141,20 @@ function C.save_group(rec)
   world.put(C.GROUP, rec.AutoScalingGroupName, rec, { refs = refs })
 end
 
+-- The names of a group's scheduled actions (field "scheduled") or lifecycle
+-- hooks ("hooks"), kept in its `_sim`: added once, removed; the caller saves.
+function C.add_child(group, field, name)
+  local names = group._sim[field]
+  for _, n in ipairs(names) do if n == name then return end end
+  names[#names + 1] = name
+end
+
+function C.remove_child(group, field, name)
+  local kept = {}
+  for _, n in ipairs(group._sim[field]) do if n ~= name then kept[#kept + 1] = n end end
+  group._sim[field] = kept
+end
+
 function C.suspended(rec, process)
   for _, s in ipairs(rec.SuspendedProcesses or {}) do
     if s.ProcessName == process then return true end

@@ -210,11 +210,15 @@ function G.settled(name, env)
   return group
 end
 
+---The group settled, or a failure with AWS's message when there is none.
+function G.require(name, env)
+  return G.settled(name, env) or C.group_not_found(name)
+end
+
 ---DeleteAutoScalingGroup: AutoScalingGroupName, ForceDelete -> {}.
 function A.DeleteAutoScalingGroup(p, env)
   local name = C.check_name(p.AutoScalingGroupName, "autoScalingGroupName")
-  local group = G.settled(name, env)
-  if not group then C.group_not_found(name) end
+  local group = G.require(name, env)
   if group._sim.deleting then return {} end
   if K.count_active(group) > 0 and not C.bool(p.ForceDelete) then
     -- ResourceInUse, AWS's text (quoted verbatim in public SDK fixtures).
@@ -249,8 +253,7 @@ end
 function A.SetDesiredCapacity(p, env)
   local name = C.check_name(p.AutoScalingGroupName, "autoScalingGroupName")
   local desired = C.int(C.require_member(p.DesiredCapacity, "desiredCapacity"), "desiredCapacity")
-  local group = G.settled(name, env)
-  if not group then C.group_not_found(name) end
+  local group = G.require(name, env)
   -- ValidationError, AWS's texts (quoted verbatim in public logs).
   if desired > group.MaxSize then
     C.fail("New SetDesiredCapacity value " .. desired .. " is above max value " .. group.MaxSize

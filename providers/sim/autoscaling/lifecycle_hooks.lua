@@ -58,11 +58,8 @@ function A.PutLifecycleHook(p, env)
     NotificationMetadata = C.present(p.NotificationMetadata) and p.NotificationMetadata or (old and old.NotificationMetadata) or nil,
   }
   world.put(C.LIFECYCLE_HOOK, id, rec)
-  if not old then
-    group._sim.hooks = group._sim.hooks or {}
-    group._sim.hooks[#group._sim.hooks + 1] = name
-    C.save_group(group)
-  end
+  C.add_child(group, "hooks", name)
+  C.save_group(group)
   return {}
 end
 
@@ -74,9 +71,7 @@ function A.DeleteLifecycleHook(p, env)
     -- Auto Scaling's answer for an unknown hook (quoted in public issue threads).
     C.fail("No Lifecycle Hook found with name " .. name .. " for group " .. group.AutoScalingGroupName, "ValidationError")
   end
-  local kept = {}
-  for _, n in ipairs(group._sim.hooks or {}) do if n ~= name then kept[#kept + 1] = n end end
-  group._sim.hooks = kept
+  C.remove_child(group, "hooks", name)
   C.save_group(group)
   return {}
 end

@@ -144,8 +144,7 @@ end
 ---SuspendProcesses: AutoScalingGroupName, ScalingProcesses -> {}.
 function A.SuspendProcesses(p, env)
   local name = C.check_name(p.AutoScalingGroupName, "autoScalingGroupName")
-  local group = G.settled(name, env)
-  if not group then C.group_not_found(name) end
+  local group = G.require(name, env)
   for _, proc in ipairs(processes(p)) do
     if not C.suspended(group, proc) then
       group.SuspendedProcesses[#group.SuspendedProcesses + 1] = {
@@ -160,8 +159,7 @@ end
 ---catches up at once (a resumed Launch launches what is missing).
 function A.ResumeProcesses(p, env)
   local name = C.check_name(p.AutoScalingGroupName, "autoScalingGroupName")
-  local group = G.settled(name, env)
-  if not group then C.group_not_found(name) end
+  local group = G.require(name, env)
   local resume = {}
   for _, proc in ipairs(processes(p)) do resume[proc] = true end
   local kept = {}

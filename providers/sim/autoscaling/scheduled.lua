@@ -126,16 +126,10 @@ function S.apply_due(group, env)
       world.put(C.SCHEDULED_ACTION, id, rec)
     else
       world.remove(C.SCHEDULED_ACTION, id)
-      S.forget(group, rec.ScheduledActionName)
+      C.remove_child(group, "scheduled", rec.ScheduledActionName)
     end
   end
   return #due > 0
-end
-
-function S.forget(group, name)
-  local kept = {}
-  for _, n in ipairs(group._sim.scheduled or {}) do if n ~= name then kept[#kept + 1] = n end end
-  group._sim.scheduled = kept
 end
 
 -- Actions -------------------------------------------------------------------------
@@ -180,13 +174,9 @@ function A.PutScheduledUpdateGroupAction(p, env)
     TimeZone = C.present(p.TimeZone) and p.TimeZone or nil,
     _sim = { next_ms = next_ms },
   }
-  local existed = world.get(C.SCHEDULED_ACTION, id) ~= nil
   world.put(C.SCHEDULED_ACTION, id, rec)
-  if not existed then
-    group._sim.scheduled = group._sim.scheduled or {}
-    group._sim.scheduled[#group._sim.scheduled + 1] = name
-    C.save_group(group)
-  end
+  C.add_child(group, "scheduled", name)
+  C.save_group(group)
   return {}
 end
 
@@ -204,7 +194,7 @@ function A.DeleteScheduledAction(p, env)
   local group = C.group(gname)
   if not group then C.group_not_found(gname) end
   if not world.remove(C.SCHEDULED_ACTION, key(gname, name)) then action_not_found(name) end
-  S.forget(group, name)
+  C.remove_child(group, "scheduled", name)
   C.save_group(group)
   return {}
 end

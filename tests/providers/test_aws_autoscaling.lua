@@ -180,6 +180,26 @@ T.case("MaxBatchSize 1 -> 10 in a failing update: the rollback replaces in batch
   H.same(D.by_configuration(sim, id), { lc1 = 3 })
 end)
 
+T.case("instances the update adds (DesiredCapacity 2 -> 3) are waited for first, then the rolling update", function()
+  local policy = rolling { MaxBatchSize = "2", WaitOnResourceSignals = "true", PauseTime = "PT5M" }
+  local world, sim, asg, ctx, id = setup(2, policy)
+  local old = members(sim, id)
+  local _, events = D.update(world, asg, ctx, id, props("lc1", 2), props("lc2", 3))
+  local now = members(sim, id)
+  H.same(events, prefixed {
+    "New instance(s) added to autoscaling group - Waiting on 1 resource signal(s) with a timeout of PT5M.",
+    "Received SUCCESS signal with UniqueId " .. now[1],
+    "Rolling update initiated. Terminating 2 obsolete instance(s) in batches of 2. Waiting on resource signals with a timeout of PT5M when new instances are added to the autoscaling group.",
+    "Terminating instance(s) " .. ids_text(old) .. "; replacing with 2 new instance(s).",
+    "Successfully terminated instance(s) " .. ids_text(old) .. " (Progress 100%).",
+    "New instance(s) added to autoscaling group - Waiting on 2 resource signal(s) with a timeout of PT5M.",
+    "Received SUCCESS signal with UniqueId " .. now[2],
+    "Received SUCCESS signal with UniqueId " .. now[3],
+    "UPDATE_COMPLETE",
+  })
+  H.same(D.by_configuration(sim, id), { lc2 = 3 })
+end)
+
 T.case("PauseTime without signals pauses after each batch", function()
   local policy = rolling { MaxBatchSize = "1", PauseTime = "PT2M" }
   local world, sim, asg, ctx, id = setup(2, policy, true)
@@ -236,6 +256,16 @@ T.case("MinSuccessfulInstancesPercent 50: one of two batches may time out", func
   local timeouts = 0
   for _, e in ipairs(events) do if e:find("Failed to receive 1 resource signal", 1, true) then timeouts = timeouts + 1 end end
   H.eq(timeouts, 2, "the first timeout is tolerated, the second is not")
+end)
+
+T.case("MinActiveInstancesPercent: after PauseTime the batch's instances must be InService", function()
+  local policy = rolling { MaxBatchSize = "2", PauseTime = "PT1M", MinActiveInstancesPercent = "100" }
+  local world, sim, asg, ctx, id = setup(2, policy, true)
+  local _, events = D.update(world, asg, ctx, id, props("lc1", 2), props("lc2", 2))
+  H.eq(events[#events], "UPDATE_COMPLETE", "booted within the pause")
+  world.put("config", "ec2", { boot_seconds = 120 })
+  _, events = D.update(world, asg, ctx, id, props("lc2", 2), props("lc1", 2))
+  H.eq(events[#events], "UPDATE_FAILED Received 0 InService instance(s) out of 2. Unable to satisfy 100% MinActiveInstancesPercent requirement")
 end)
 
 T.case("WillReplace: the launch properties' change is a replacement, taking precedence over a rolling update", function()

@@ -6,7 +6,10 @@
 -- How a batch goes (the order of AWS's events in public deployment logs,
 -- e.g. the CloudFormation-Workshop "Exercise 1b" log and the Guardian's
 -- testing-asg-rolling-update notes):
---   start       the instances not launched from the group's current
+--   start       instances the update itself launched (a raised
+--               DesiredCapacity) are a first batch: settle/signals below,
+--               then initiate;
+--   initiate    the instances not launched from the group's current
 --               configuration (or outside its subnets) are "obsolete";
 --               none: nothing to do. Otherwise:
 --                 "Rolling update initiated. Terminating N obsolete
@@ -139,7 +142,28 @@ end
 
 local steps = {}
 
+-- Instances the group launched with the new configuration when the update
+-- raised its capacity (Pending, not obsolete) are waited for first, like a
+-- batch (Eucalyptus' reimplementation does the same: FIRST_WAIT_FOR_SIGNALS).
 function steps.start(s, env)
+  local group = group_of(env)
+  local old = obsolete(env.aws, group)
+  local is_old = as_set(old)
+  local fresh, known = {}, {}
+  for _, e in ipairs(group.Instances) do
+    if e.LifecycleState == "Pending" and not is_old[e.InstanceId] then fresh[#fresh + 1] = e.InstanceId
+    else known[#known + 1] = e.InstanceId end
+  end
+  s.total = #old + #fresh
+  if #fresh > 0 and (env.policy.wait_signals or env.policy.pause_seconds > 0) then
+    s.known, s.next = known, "initiate"
+    return "settle"
+  end
+  return "initiate"
+end
+
+function steps.initiate(s, env)
+  s.next = nil
   local group = group_of(env)
   local old = obsolete(env.aws, group)
   if #old == 0 then return "done" end
@@ -150,7 +174,8 @@ function steps.start(s, env)
     temp = group.MaxSize
     batch = math.max(1, math.min(batch, temp - pol.min_in_service))
   end
-  s.obsolete, s.total, s.batch, s.done_count = old, #old, batch, 0
+  s.obsolete, s.batch, s.done_count = old, batch, 0
+  s.total = math.max(s.total or 0, #old)
   s.orig_min, s.orig_desired, s.temp = group.MinSize, group.DesiredCapacity, temp
   local text = "Rolling update initiated. Terminating " .. #old .. " obsolete instance(s) in batches of " .. batch
   if pol.min_in_service > 0 then
@@ -192,7 +217,7 @@ function steps.settle(s, env)
   for _, e in ipairs(group.Instances) do
     if not known[e.InstanceId] and e.LifecycleState ~= "Terminating" then new[#new + 1] = e.InstanceId end
   end
-  if #new == 0 then return "terminate" end
+  if #new == 0 then return s.next or "terminate" end
   for _, id in ipairs(new) do s.known[#s.known + 1] = id end
   local pol = env.policy
   s.current = new
@@ -208,7 +233,7 @@ function steps.settle(s, env)
     env.reasons[#env.reasons + 1] = "New instance(s) added to autoscaling group - Pausing for " .. pol.pause .. "."
     return "pause"
   end
-  return "terminate"
+  return s.next or "terminate"
 end
 
 -- Fails the update: processes resumed, MinSize restored (see the top); the
@@ -232,7 +257,7 @@ local function check_successes(s, env)
     return fail(s, env, "Received " .. (s.successes or 0) .. " SUCCESS signal(s) out of " .. s.total .. ". Unable to satisfy "
       .. pol.min_success_pct .. "% MinSuccessfulInstancesPercent requirement")
   end
-  return "terminate"
+  return s.next or "terminate"
 end
 
 function steps.signals(s, env)
@@ -285,7 +310,7 @@ function steps.pause(s, env)
         .. ". Unable to satisfy " .. pct .. "% MinActiveInstancesPercent requirement")
     end
   end
-  return "terminate"
+  return s.next or "terminate"
 end
 
 function steps.terminate(s, env)
@@ -335,7 +360,7 @@ function steps.terminating(s, env)
   end
   s.done_count = s.done_count + #s.terminating
   env.reasons[#env.reasons + 1] = "Successfully terminated instance(s) " .. list_text(s.terminating) .. " (Progress "
-    .. math.floor(100 * s.done_count / s.total) .. "%)."
+    .. math.floor(100 * s.done_count / #s.obsolete) .. "%)."
   s.terminating = nil
   return "settle"
 end

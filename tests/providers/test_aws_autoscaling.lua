@@ -200,6 +200,41 @@ T.case("instances the update adds (DesiredCapacity 2 -> 3) are waited for first,
   H.same(D.by_configuration(sim, id), { lc2 = 3 })
 end)
 
+T.case("what triggers the rolling update: a launch template's Version, a VPCZoneIdentifier change; nothing else", function()
+  local world, sim = fresh()
+  local asg = D.load("aws/autoscaling/auto_scaling_group")
+  local policy = rolling { MaxBatchSize = "4" }
+  local ctx = D.context(sim, "Web", policy, policy)
+  local ec2 = function(action, p) return sim.call("ec2", action, p) end
+  local vpc = ec2("CreateVpc", { CidrBlock = "10.0.0.0/16" }).Vpc.VpcId
+  local subnets = {}
+  for i, az in ipairs({ "us-east-1a", "us-east-1b", "us-east-1c" }) do
+    subnets[i] = ec2("CreateSubnet", { VpcId = vpc, CidrBlock = "10.0." .. i .. ".0/24", AvailabilityZone = az }).Subnet.SubnetId
+  end
+  local lt = ec2("CreateLaunchTemplate", { LaunchTemplateName = "web",
+    LaunchTemplateData = { ImageId = D.AMI, InstanceType = "t3.micro" } }).LaunchTemplate.LaunchTemplateId
+  ec2("CreateLaunchTemplateVersion", { LaunchTemplateId = lt, LaunchTemplateData = { ImageId = D.AMI, InstanceType = "t3.large" } })
+  local function p(version, zones, max)
+    return { LaunchTemplate = { LaunchTemplateId = lt, Version = version }, MinSize = "1", MaxSize = max or "6",
+             DesiredCapacity = "4", VPCZoneIdentifier = zones }
+  end
+  local id = D.create(world, asg, ctx, p("1", { subnets[1], subnets[2] }))
+  H.same(D.by_configuration(sim, id), { v1 = 4 })
+  local _, events = D.update(world, asg, ctx, id, p("1", { subnets[1], subnets[2] }), p("1", { subnets[1], subnets[2] }, "8"))
+  H.same(events, { "UPDATE_COMPLETE" }, "a size change replaces nothing")
+  _, events = D.update(world, asg, ctx, id, p("1", { subnets[1], subnets[2] }, "8"), p("2", { subnets[1], subnets[2] }, "8"))
+  H.match(events[1], "Rolling update initiated%. Terminating 4 obsolete instance%(s%) in batches of 4%.")
+  H.same(D.by_configuration(sim, id), { v2 = 4 })
+  _, events = D.update(world, asg, ctx, id, p("2", { subnets[1], subnets[2] }, "8"), p("2", { subnets[1], subnets[3] }, "8"))
+  H.match(events[1], "Rolling update initiated%. Terminating 2 obsolete instance%(s%) in batches of 2%.")
+  local per = {}
+  for _, i in ipairs(D.group(sim, id).Instances) do
+    local inst = ec2("DescribeInstances", { InstanceIds = { i.InstanceId } }).Reservations[1].Instances[1]
+    per[inst.SubnetId] = (per[inst.SubnetId] or 0) + 1
+  end
+  H.same(per, { [subnets[1]] = 2, [subnets[3]] = 2 })
+end)
+
 T.case("PauseTime without signals pauses after each batch", function()
   local policy = rolling { MaxBatchSize = "1", PauseTime = "PT2M" }
   local world, sim, asg, ctx, id = setup(2, policy, true)

@@ -7,6 +7,7 @@
 #include "eval/evaluator.h"
 #include "eval/parameters.h"
 #include "graph/graph.h"
+#include "policy/resource_policies.h"
 
 namespace ms {
 namespace {
@@ -86,6 +87,16 @@ Status CheckAttributes(const Template& t, const KnownTypes& known) {
   return Status::OK();
 }
 
+// Evaluates the resource's UpdatePolicy and CreationPolicy and checks what
+// they say (policy/resource_policies.h); what is still Unknown is not.
+Status CheckPoliciesOf(const Evaluator& ev, const ResourceDecl& r) {
+  Value update_policy;
+  Value creation_policy;
+  MS_RETURN_IF_ERROR(ev.Evaluate(r.creation_policy, Section::kResourceProperties, &creation_policy));
+  MS_RETURN_IF_ERROR(ev.Evaluate(r.update_policy, Section::kResourceProperties, &update_policy));
+  return CheckResourcePolicies(r.logical_id, r.type, update_policy, creation_policy);
+}
+
 // Evaluates every expression with nothing known but the template itself:
 // parameters and resources are Unknown, so both sides of every Fn::If are
 // checked. Finds misplaced and malformed functions before a stack exists.
@@ -101,8 +112,7 @@ Status EvaluateStatically(const Template& t) {
   for (const ResourceDecl& r : t.resources) {
     MS_RETURN_IF_ERROR(ev.Evaluate(r.properties, Section::kResourceProperties, &out));
     MS_RETURN_IF_ERROR(ev.Evaluate(r.metadata, Section::kResourceProperties, &out));
-    MS_RETURN_IF_ERROR(ev.Evaluate(r.creation_policy, Section::kResourceProperties, &out));
-    MS_RETURN_IF_ERROR(ev.Evaluate(r.update_policy, Section::kResourceProperties, &out));
+    MS_RETURN_IF_ERROR(CheckPoliciesOf(ev, r));
     MS_RETURN_IF_ERROR(ev.Evaluate(r.deletion_policy, Section::kResourcePolicy, &out));
     MS_RETURN_IF_ERROR(ev.Evaluate(r.update_replace_policy, Section::kResourcePolicy, &out));
   }
@@ -147,6 +157,13 @@ Status CheckCapabilities(const Template& t, const std::vector<std::string>& give
   for (const std::string& c : required) {
     const bool ok = c == "CAPABILITY_IAM" ? has("CAPABILITY_IAM") || has("CAPABILITY_NAMED_IAM") : has(c.c_str());
     if (!ok) return Status::InsufficientCapabilities("Requires capabilities : [" + c + "]");
+  }
+  return Status::OK();
+}
+
+Status CheckEvaluatedPolicies(const Evaluator& ev) {
+  for (const ResourceDecl& r : ev.tmpl().resources) {
+    if (ev.Included(r.condition)) MS_RETURN_IF_ERROR(CheckPoliciesOf(ev, r));
   }
   return Status::OK();
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "eval/evaluator.h"
 #include "graph/graph.h"
 #include "provider/provider.h"
 #include "template/template.h"
@@ -41,6 +42,13 @@ Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* sum
 // resource included, no condition evaluated).
 Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const ProviderRuntime* providers = nullptr,
                               DependencyGraph* graph = nullptr);
+
+// Evaluates the UpdatePolicy and CreationPolicy of every resource `ev`
+// includes (its Condition holds) and checks them with
+// policy/resource_policies.h: CreateStack, UpdateStack and CreateChangeSet
+// call it once the parameters are known (ValidateLoadedTemplate has already
+// checked every resource with nothing known).
+Status CheckEvaluatedPolicies(const Evaluator& ev);
 
 // CAPABILITY_IAM when the template has IAM resources, CAPABILITY_NAMED_IAM when
 // one of them has a custom name; with AWS's CapabilitiesReason.

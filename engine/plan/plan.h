@@ -105,6 +105,11 @@ struct ResourcePlan {
   // fully known; Unknown parts where Dynamic) and Metadata (null: none).
   Value properties;
   Value metadata;
+  // The UpdatePolicy evaluated: the new template's (null: none, or not known
+  // before the update runs), and the deployed template's against the
+  // deployed stack — what an update rollback goes by (seed 004).
+  Value update_policy;
+  Value old_update_policy;
   // Evaluating or validating the new properties failed: the update of this
   // resource fails at run time with this reason (as create does).
   std::string error;

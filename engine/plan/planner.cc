@@ -138,6 +138,7 @@ class Planner {
       rp.old_type = rec->type;
       rp.physical_id = rec->physical_id;
       rp.action = ChangeAction::kRemove;
+      rp.old_update_policy = OldEvaluated(old_tmpl_->FindResource(rec->logical_id), &ResourceDecl::update_policy);
       out_->resources.push_back(std::move(rp));
     }
     out_->index.reserve(out_->resources.size());
@@ -213,7 +214,7 @@ class Planner {
         // A malformed Allow is CheckUpdateRestrictions' error; here it
         // restricts nothing.
         UpdateRestrictions r;
-        if (ParseUpdateRestrictions(rp.logical_id, out_->graph.resource(rp.node).update_policy, &r).ok()) {
+        if (ParseUpdateRestrictions(rp.logical_id, rp.update_policy, &r).ok()) {
           rp.allow_update = r.allow_update;
           rp.allow_replace = r.allow_replace;
         }
@@ -222,16 +223,29 @@ class Planner {
     return Status::OK();
   }
 
-  HookContext Context(const ResourceDecl& d) const {
+  // A provider's update-behaviour functions see the evaluated UpdatePolicy
+  // (WillReplace, UseOnlineResharding, ... decide replacement).
+  HookContext Context(const ResourceDecl& d, const Value& update_policy) const {
     HookContext c;
     c.stack_name = in_.pseudo.stack_name;
     c.stack_id = in_.pseudo.stack_id;
     c.logical_id = d.logical_id;
     c.region = in_.pseudo.region;
     c.account_id = in_.pseudo.account_id;
-    c.update_policy = d.update_policy;
+    c.update_policy = update_policy;
     c.now_ms = in_.now_ms;
     return c;
+  }
+
+  // The new template's UpdatePolicy, evaluated; null when it has none or a
+  // part is only known once the update runs.
+  Value NewUpdatePolicy(const ResourceDecl& d) const {
+    Value v;
+    if (d.update_policy.is_null() || !eval_->Evaluate(d.update_policy, Section::kResourceProperties, &v).ok() ||
+        HasUnknown(v)) {
+      return Value();
+    }
+    return v;
   }
 
   const TypeSchema* Schema(std::string_view type) const {
@@ -241,14 +255,19 @@ class Planner {
 
   // The deployed Metadata: the deployed template's, evaluated against the
   // deployed stack (built on first use: most resources have none).
-  Value OldMetadata(const ResourceDecl* old) {
-    if (old == nullptr || old->metadata.is_null()) return Value();
+  Value OldMetadata(const ResourceDecl* old) { return OldEvaluated(old, &ResourceDecl::metadata); }
+
+  // One part of a deployed resource's declaration (Metadata, UpdatePolicy)
+  // evaluated against the deployed stack (the evaluator is built on first
+  // use: most resources have neither). Null when absent or not evaluable.
+  Value OldEvaluated(const ResourceDecl* old, Value ResourceDecl::*part) {
+    if (old == nullptr || (old->*part).is_null()) return Value();
     if (old_eval_ == nullptr) {
       old_eval_ = std::make_unique<Evaluator>(*old_tmpl_, old_params_, out_->pseudo, old_env_);
       old_eval_ok_ = old_eval_->EvaluateConditions().ok();
     }
     Value v;
-    if (!old_eval_ok_ || !old_eval_->Evaluate(old->metadata, Section::kResourceProperties, &v).ok()) return Value();
+    if (!old_eval_ok_ || !old_eval_->Evaluate(old->*part, Section::kResourceProperties, &v).ok()) return Value();
     return v;
   }
 
@@ -324,6 +343,8 @@ class Planner {
       eval = eval_->Evaluate(decl.metadata, Section::kResourceProperties, &rp->metadata);
     }
 
+    rp->update_policy = NewUpdatePolicy(decl);
+
     auto it = deployed_.find(decl.logical_id);
     if (it == deployed_.end()) {
       rp->action = ChangeAction::kAdd;
@@ -337,6 +358,7 @@ class Planner {
     rp->old_type = rec.type;
     rp->physical_id = rec.physical_id;
     if (old != nullptr) rp->policy_changes = PolicyChanges(*old, decl);
+    rp->old_update_policy = OldEvaluated(old, &ResourceDecl::update_policy);
 
     if (rec.type != decl.type) {
       rp->action = ChangeAction::kModify;
@@ -358,7 +380,7 @@ class Planner {
     }
 
     // Coerce as the deployed properties were, when it can matter.
-    const HookContext ctx = Context(decl);
+    const HookContext ctx = Context(decl, rp->update_policy);
     if (in_.session != nullptr && !SameValue(rec.properties, props) && !HasUnknown(props)) {
       Value coerced;
       Status s = in_.session->Validate(decl.type, ctx, props, &coerced);

@@ -24,7 +24,7 @@ Status CheckUpdateRestrictions(const Plan& plan) {
   for (const ResourcePlan& rp : plan.resources) {
     if (rp.node < 0) continue;  // removed: no new template entry
     UpdateRestrictions r;
-    MS_RETURN_IF_ERROR(ParseUpdateRestrictions(rp.logical_id, plan.graph.resource(rp.node).update_policy, &r));
+    MS_RETURN_IF_ERROR(ParseUpdateRestrictions(rp.logical_id, rp.update_policy, &r));  // evaluated
     if (rp.action != ChangeAction::kModify) continue;
     if (rp.replacement == Replacement::kTrue && !r.allow_replace) return Restricted(rp.logical_id, "Replace");
     if (rp.replacement == Replacement::kFalse && !r.allow_update && Certain(rp)) {

@@ -76,6 +76,9 @@ struct HookContext {
   // Update and rollback hooks: the other template's UpdatePolicy (update: the
   // previous template's; rollback: the failed update's). Null when none.
   Value old_update_policy;
+  // The resource's CreationPolicy, evaluated (null: none). The engine waits
+  // for its ResourceSignal itself; a provider may read the rest.
+  Value creation_policy;
   Value progress;       // null on a hook's first call; else what it returned in progress
   int64_t now_ms = 0;   // the engine clock (real, scaled or virtual)
   // DecideUpdate only: the resource's whole properties before and after, for
@@ -111,6 +114,9 @@ struct HookOutcome {
   Value properties;         // read: the resource as it is now
   Value progress;           // in progress: handed back as ctx.progress
   double after_seconds = 0; // in progress: when to call again
+  // In progress: each is an event of the resource with this reason, its
+  // status still *_IN_PROGRESS (a rolling update's steps).
+  std::vector<std::string> progress_reasons;
   std::string reason;       // failed: the AWS-facing message (ResourceStatusReason)
   std::string diagnostic;   // failed: provider file:line and traceback, for logs
   Value coerced;            // a call with `validate` that got past it: the properties it ran with

@@ -210,8 +210,8 @@ const EdgeTable& ResourceEdges() {
     // run 33's Instance2 goes UPDATE_COMPLETE -> UPDATE_IN_PROGRESS).
     allow({R::kUpdateComplete}, {R::kUpdateInProgress});
     // The status stays and only the reason changes: 'Requested update
-    // requires the creation of a new physical resource; hence creating one'
-    // then 'Resource creation initiated' (runs 6, 7, 9, 33, 34).
+    // requires the creation of a new physical resource; hence creating one.'
+    // then 'Resource creation Initiated' (runs 6, 7, 9, 33, 34).
     allow({R::kCreateInProgress}, {R::kCreateInProgress});
     allow({R::kUpdateInProgress}, {R::kUpdateInProgress});
     // UPDATE_COMPLETE with no UPDATE_IN_PROGRESS: a Metadata-only change
@@ -285,6 +285,11 @@ bool ParseResourceStatus(std::string_view name, ResourceStatus* out) {
 bool IsTerminal(StackStatus s) { return kStackInfo[Index(s)].terminal; }
 
 bool IsInProgress(StackStatus s) { return kStackInfo[Index(s)].in_progress; }
+
+bool IsInProgress(ResourceStatus s) {
+  return s == ResourceStatus::kCreateInProgress || s == ResourceStatus::kUpdateInProgress ||
+         s == ResourceStatus::kDeleteInProgress;
+}
 
 bool IsUpdatable(StackStatus s) {
   return s == StackStatus::kCreateComplete || s == StackStatus::kUpdateComplete ||

@@ -58,6 +58,8 @@ bool ParseResourceStatus(std::string_view name, ResourceStatus* out);
 bool IsTerminal(StackStatus s);
 // An operation is running (*_IN_PROGRESS except REVIEW_IN_PROGRESS).
 bool IsInProgress(StackStatus s);
+// CREATE_IN_PROGRESS, UPDATE_IN_PROGRESS, DELETE_IN_PROGRESS.
+bool IsInProgress(ResourceStatus s);
 // update-stack (and an UPDATE change set) accepts these states only (seed 000
 // run 3): CREATE_COMPLETE, UPDATE_COMPLETE, UPDATE_ROLLBACK_COMPLETE, and
 // UPDATE_FAILED (seed 001).

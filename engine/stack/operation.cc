@@ -29,7 +29,7 @@ struct Node : TrackedResource {
   const ResourceDecl* decl = nullptr;
   int waiting_on = 0;          // create: dependencies not complete; delete: dependents not deleted
   bool started = false;        // this phase has begun work on it
-  bool initiated = false;      // "Resource creation initiated" recorded
+  bool initiated = false;      // "Resource creation Initiated" recorded
   bool validated = false;      // rec.properties are Validate's coerced ones (create's first call did it)
 };
 
@@ -234,7 +234,7 @@ class Op : public OperationCore {
         if (!o.physical_id.empty()) n.rec.physical_id = o.physical_id;
         if (!n.initiated) {
           n.initiated = true;
-          if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation initiated")) return;
+          if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation Initiated")) return;
         }
         Poll(n, o, [this, &n] { CallCreate(n); });
         return;
@@ -244,7 +244,7 @@ class Op : public OperationCore {
         EndCall(n);
         if (!n.initiated) {
           n.initiated = true;
-          if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation initiated")) return;
+          if (!SetStatus(n, ResourceStatus::kCreateInProgress, "Resource creation Initiated")) return;
         }
         if (StartSignalWait(n, *n.decl, *evaluator_)) return;
         CreateComplete(n);
@@ -534,7 +534,11 @@ class Op : public OperationCore {
 
   // --- calls ----------------------------------------------------------------------
 
-  HookContext Context(const Node& n) const { return BaseContext(n.decl->logical_id, n.decl->update_policy); }
+  HookContext Context(const Node& n) const {
+    HookContext c = BaseContext(n.decl->logical_id, EvaluatedPolicy(n.decl->update_policy, *evaluator_));
+    c.creation_policy = EvaluatedPolicy(n.decl->creation_policy, *evaluator_);
+    return c;
+  }
 
   HookCall NewCall(const Node& n, Hook hook) const {
     HookCall call;

@@ -62,6 +62,12 @@ HookContext OperationCore::BaseContext(const std::string& logical_id, const Valu
   return c;
 }
 
+Value OperationCore::EvaluatedPolicy(const Value& policy, const Evaluator& ev) {
+  Value v;
+  if (policy.is_null() || !ev.Evaluate(policy, Section::kResourceProperties, &v).ok()) return Value();
+  return v;
+}
+
 void OperationCore::Dispatch(TrackedResource& r, HookCall call, Scheduler::CallDone done) {
   if (!r.busy) {
     r.busy = true;
@@ -79,6 +85,7 @@ void OperationCore::Dispatch(TrackedResource& r, HookCall call, Scheduler::CallD
 }
 
 void OperationCore::Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again) {
+  ReportProgress(r, o.progress_reasons);
   r.rec.progress = o.progress;
   MarkDirty(r);
   double delay = std::max(o.after_seconds, kMinPollSeconds);
@@ -89,6 +96,18 @@ void OperationCore::Poll(TrackedResource& r, const HookOutcome& o, std::function
     again();
     RequestPump();
   });
+}
+
+// A provider reporting more than this in one answer is cut short: the events
+// are for people and tools reading them, not a log.
+constexpr size_t kMaxProgressEventsPerAnswer = 1000;
+
+void OperationCore::ReportProgress(TrackedResource& r, const std::vector<std::string>& reasons) {
+  if (reasons.empty() || r.cancelled || r.rec.updated_ms == 0 || !IsInProgress(r.rec.status)) return;
+  const size_t n = std::min(reasons.size(), kMaxProgressEventsPerAnswer);
+  for (size_t i = 0; i < n; ++i) {
+    if (!SetStatus(r, r.rec.status, reasons[i])) return;
+  }
 }
 
 void OperationCore::EndCall(TrackedResource& r) {
@@ -393,8 +412,9 @@ bool OperationCore::SetStatus(TrackedResource& r, ResourceStatus to, const std::
                               const Value& properties) {
   std::optional<ResourceStatus> from;
   if (r.rec.updated_ms != 0) from = r.rec.status;
-  // "Resource creation initiated" repeats CREATE_IN_PROGRESS with a reason.
-  const bool repeat = from && *from == to && to == ResourceStatus::kCreateInProgress;
+  // "Resource creation Initiated", signals received and a provider's
+  // progress repeat an in-progress status with a reason.
+  const bool repeat = from && *from == to && IsInProgress(to);
   if (!repeat) {
     Status s = CheckResourceTransition(from, to);
     if (!s.ok()) {

@@ -82,12 +82,21 @@ class OperationCore {
   Status RunToEnd();
 
   // --- calls ---
+  // `update_policy` evaluated (EvaluatedPolicy), as every hook sees it.
   HookContext BaseContext(const std::string& logical_id, const Value& update_policy) const;
+  // A resource's UpdatePolicy or CreationPolicy as hooks see it: evaluated
+  // like its properties. Null when absent, or when it does not evaluate
+  // (template validation has already refused such a policy).
+  static Value EvaluatedPolicy(const Value& policy, const Evaluator& ev);
   // Journals the intent, then queues the call (sent by Pump after a commit).
   void Dispatch(TrackedResource& r, HookCall call, Scheduler::CallDone done);
   // An in-progress answer: save the progress, call again after its delay
   // (at least kMinPollSeconds, at most until the hook's deadline).
+  // Its progress reasons are recorded as events first (ReportProgress).
   void Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again);
+  // One event per reason, in the resource's current in-progress status
+  // (nothing for a resource followed silently or not in progress).
+  void ReportProgress(TrackedResource& r, const std::vector<std::string>& reasons);
   void EndCall(TrackedResource& r);
   // Pumps once the scheduler has run every callback of this round.
   void RequestPump();

@@ -1,6 +1,6 @@
 #include "stack/resource_signals.h"
 
-#include <cctype>
+#include <cmath>
 #include <optional>
 
 namespace ms {
@@ -23,31 +23,6 @@ std::string StackNameOf(const std::string& name_or_arn) {
 }
 
 }  // namespace
-
-bool ParseSignalDuration(const std::string& text, int64_t* seconds) {
-  if (text.size() < 3 || text[0] != 'P' || text[1] != 'T') return false;
-  int64_t total = 0;
-  size_t i = 2;
-  const std::string units = "HMS";
-  size_t next_unit = 0;  // H, M, S in that order, each at most once
-  while (i < text.size()) {
-    size_t start = i;
-    int64_t n = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      n = n * 10 + (text[i] - '0');
-      if (n > 1000000000) return false;
-      ++i;
-    }
-    if (i == start || i == text.size()) return false;
-    const size_t unit = units.find(text[i], next_unit);
-    if (unit == std::string::npos) return false;
-    total += n * (unit == 0 ? 3600 : unit == 1 ? 60 : 1);
-    next_unit = unit + 1;
-    ++i;
-  }
-  *seconds = total;
-  return true;
-}
 
 // AWS's wording for a malformed Count or Timeout was not found (searched the
 // docs, issues and pages corpora); these messages are moonstack's own.
@@ -79,8 +54,20 @@ Status ParseSignalPolicy(const Value& creation_policy, bool* has, SignalPolicy* 
     }
     out->timeout_seconds = seconds;
   }
+  if (const Value* asg = creation_policy.find("AutoScalingCreationPolicy"); asg != nullptr && asg->is_map()) {
+    if (const Value* pct = asg->find("MinSuccessfulInstancesPercent")) {
+      std::optional<double> p = pct->as_double();
+      if (!p || *p < 0 || *p > 100) {
+        return Status::Validation("CreationPolicy AutoScalingCreationPolicy MinSuccessfulInstancesPercent '" +
+                                  Text(pct) + "' is not a percentage from 0 to 100");
+      }
+      out->min_successful_tenths = std::llround(*p * 10);
+    }
+  }
   return Status::OK();
 }
+
+int64_t SignalPolicy::Needed() const { return (count * min_successful_tenths + 999) / 1000; }
 
 std::string ResourceSignalRecordId(const std::string& stack_name, const std::string& logical_id) {
   return StackNameOf(stack_name) + "/" + logical_id;
@@ -168,19 +155,22 @@ SignalVerdict Decide(const SignalPolicy& policy, const std::vector<ResourceSigna
                      const std::set<std::string>& reported, int64_t since_ms, int64_t now_ms) {
   SignalVerdict v;
   int64_t successes = 0;
-  if (policy.count <= successes) {
+  int64_t failures = 0;
+  const int64_t needed = policy.Needed();
+  if (needed <= successes) {
     v.kind = SignalVerdict::Kind::kComplete;
     return v;
   }
   for (const ResourceSignal& s : signals) {
-    if (s.status == "FAILURE") {
+    // A FAILURE fails the wait once too few of the Count are left to succeed.
+    if (s.status == "FAILURE" && ++failures > policy.count - needed) {
       v.kind = SignalVerdict::Kind::kFailed;
       v.reason = "Received FAILURE signal with UniqueId " + s.unique_id;
       return v;
     }
     if (s.status != "SUCCESS") continue;  // the senders accept only SUCCESS and FAILURE
     if (reported.count(s.unique_id) == 0) v.received.push_back(s.unique_id);
-    if (++successes >= policy.count) {
+    if (++successes >= needed) {
       v.kind = SignalVerdict::Kind::kComplete;
       return v;
     }

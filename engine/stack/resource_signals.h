@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "policy/policy_values.h"
 #include "template/value.h"
 #include "world/world.h"
 
@@ -37,15 +38,25 @@ namespace ms {
 
 constexpr const char* kResourceSignalKind = "cloudformation.resource_signal";
 
-// CreationPolicy: { ResourceSignal: { Count, Timeout } }, evaluated.
+// CreationPolicy: { ResourceSignal: { Count, Timeout },
+//                   AutoScalingCreationPolicy: { MinSuccessfulInstancesPercent } },
+// evaluated.
 struct SignalPolicy {
   int64_t count = 1;              // default 1 (CreationPolicy attribute reference)
   int64_t timeout_seconds = 300;  // default PT5M
+  // An Auto Scaling group's: the share of the Count that must signal
+  // SUCCESS, in tenths of a percent (AWS rounds to the nearest tenth); the
+  // rest may send FAILURE or nothing. Default 100%.
+  int64_t min_successful_tenths = 1000;
+
+  // SUCCESS signals that complete the wait: Count x the percentage,
+  // rounded up ("five instances with a minimum successful percentage of
+  // 50, three instances must signal success").
+  int64_t Needed() const;
 };
 
-// Parses an ISO 8601 duration of the form PT#H#M#S (any of the three parts,
-// in that order) into seconds.
-bool ParseSignalDuration(const std::string& text, int64_t* seconds);
+// ParseSignalDuration (an ISO 8601 PT#H#M#S duration) is in
+// policy/policy_values.h, shared with UpdatePolicy's PauseTime.
 
 // *has is false when the policy has no ResourceSignal (nothing to wait for).
 // A bad Count or Timeout is the resource's CREATE_FAILED reason.

@@ -36,7 +36,11 @@ Status SignalResource(StackService& service, World* world, int64_t now_ms, const
   // "ValidationError: Stack arn:aws:cloudformation:us-east-1:861450004289:stack/RedHat7Cfn/7d2e3dd0-...
   // is in CREATE_COMPLETE state and cannot be signaled" (cfn-signal run after
   // the create completed; aws-cloudformation/aws-cloudformation-templates#34).
-  if (stack.status != StackStatus::kCreateInProgress && stack.status != StackStatus::kUpdateInProgress) {
+  // An update rollback takes signals too: a rolling update rolled back waits
+  // on the old configuration's instances (seed 004: "a short PauseTime can
+  // cause the rollback to fail").
+  if (stack.status != StackStatus::kCreateInProgress && stack.status != StackStatus::kUpdateInProgress &&
+      stack.status != StackStatus::kUpdateRollbackInProgress) {
     return Status::Validation("Stack " + stack.id + " is in " + StackStatusName(stack.status) +
                               " state and cannot be signaled");
   }

@@ -23,7 +23,8 @@ struct SignalResourceInput {
 //   a missing or malformed field (the Query API's "1 validation error
 //   detected: ..." wording), "Stack with id X does not exist", "Stack <id>
 //   is in <STATUS> state and cannot be signaled" (any status but
-//   CREATE_IN_PROGRESS and UPDATE_IN_PROGRESS), "Resource X does not exist
+//   CREATE_IN_PROGRESS, UPDATE_IN_PROGRESS and UPDATE_ROLLBACK_IN_PROGRESS),
+//   "Resource X does not exist
 //   for stack Y".
 Status SignalResource(StackService& service, World* world, int64_t now_ms, const SignalResourceInput& in);
 

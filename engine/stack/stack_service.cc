@@ -29,7 +29,8 @@ Status CheckTemplate(const OperationContext& ctx, const std::string& body, const
   EvalEnvironment env;
   Evaluator ev(*out->tmpl, out->values, pseudo, env);
   MS_RETURN_IF_ERROR(ev.EvaluateConditions());
-  return ev.CheckRules();
+  MS_RETURN_IF_ERROR(ev.CheckRules());
+  return CheckEvaluatedPolicies(ev);
 }
 
 std::string NewStackId(const std::string& region, const std::string& account, const std::string& name) {

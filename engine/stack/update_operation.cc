@@ -26,8 +26,8 @@ namespace {
 // AWS's reasons (seed 000 runs 6, 32, 37; "requres" in the seed is the
 // note-taker's typo, AWS spells it "requires").
 constexpr const char* kReplacing =
-    "Requested update requires the creation of a new physical resource; hence creating one";
-constexpr const char* kInitiated = "Resource creation initiated";
+    "Requested update requires the creation of a new physical resource; hence creating one.";
+constexpr const char* kInitiated = "Resource creation Initiated";
 constexpr const char* kCreationCancelled = "Resource creation cancelled";
 constexpr const char* kUpdateCancelled = "Resource update cancelled";
 constexpr const char* kStackUpdateCancelled = "Stack update cancelled";
@@ -43,7 +43,7 @@ constexpr double kRetryBaseSeconds = 60;
 struct Res : TrackedResource {
   const ResourceDecl* decl = nullptr;      // the new template's; null when removed
   const ResourceDecl* old_decl = nullptr;  // the old template's; null when added
-  const ResourcePlan* plan = nullptr;      // null when removed
+  const ResourcePlan* plan = nullptr;      // removed: its kRemove plan
   int node = -1;                           // new graph
   int old_node = -1;                       // old graph
   // The update phase.
@@ -183,6 +183,7 @@ class UpdateOp : public OperationCore {
       }
       r->rec = std::move(rec);
       r->has_record = true;
+      if (r->plan == nullptr) r->plan = plan_.Find(r->rec.logical_id);  // removed: its kRemove plan
     }
     for (Res& r : res_) {
       if (old_graph) {
@@ -259,11 +260,18 @@ class UpdateOp : public OperationCore {
     return s == ResourceStatus::kCreateComplete || s == ResourceStatus::kUpdateComplete;
   }
 
+  // A resource of the new template sees its policies evaluated against the
+  // stack as it is now; a removed one the deployed template's UpdatePolicy.
   HookContext ContextOf(const Res& r) const {
-    const ResourceDecl* d = r.decl != nullptr ? r.decl : r.old_decl;
-    return BaseContext(r.rec.logical_id.empty() ? r.decl->logical_id : r.rec.logical_id,
-                       d != nullptr ? d->update_policy : Value());
+    const std::string& id = r.rec.logical_id.empty() ? r.decl->logical_id : r.rec.logical_id;
+    if (r.decl == nullptr) return BaseContext(id, OldUpdatePolicy(r));
+    HookContext c = BaseContext(id, EvaluatedPolicy(r.decl->update_policy, *evaluator_));
+    c.creation_policy = EvaluatedPolicy(r.decl->creation_policy, *evaluator_);
+    return c;
   }
+
+  // The deployed template's UpdatePolicy, evaluated when the update was planned.
+  static Value OldUpdatePolicy(const Res& r) { return r.plan != nullptr ? r.plan->old_update_policy : Value(); }
 
   void TryStart(Res& r) {
     if (failing_ || r.done || r.started || r.waiting_on > 0 || r.node < 0) return;
@@ -527,7 +535,7 @@ class UpdateOp : public OperationCore {
     call.properties = r.new_props;
     call.old_properties = r.rec.properties;
     call.changed = r.changed;
-    if (r.old_decl != nullptr) call.ctx.old_update_policy = r.old_decl->update_policy;
+    call.ctx.old_update_policy = OldUpdatePolicy(r);
     Dispatch(r, std::move(call), [this, &r](const HookOutcome& o) { OnUpdate(r, o); });
   }
 
@@ -750,8 +758,8 @@ class UpdateOp : public OperationCore {
     call.properties = r.rec.rollback_properties;
     call.old_properties = r.rec.properties;
     // Seed 004: a rollback uses the UpdatePolicy of the template it goes back to.
-    call.ctx.update_policy = r.old_decl != nullptr ? r.old_decl->update_policy : Value();
-    call.ctx.old_update_policy = r.decl != nullptr ? r.decl->update_policy : Value();
+    call.ctx.old_update_policy = std::move(call.ctx.update_policy);
+    call.ctx.update_policy = OldUpdatePolicy(r);
     call.changed = ChangedKeys(r.rec.rollback_properties, r.rec.properties);
     Dispatch(r, std::move(call), [this, &r](const HookOutcome& o) { OnRollback(r, o); });
   }

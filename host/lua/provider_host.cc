@@ -156,6 +156,7 @@ Value ContextValue(const HookContext& c, const std::string& resource_type = "") 
   m.push_back({"stack_name", Value::String(c.stack_name)});
   if (!c.update_policy.is_null()) m.push_back({"update_policy", c.update_policy});
   if (!c.old_update_policy.is_null()) m.push_back({"old_update_policy", c.old_update_policy});
+  if (!c.creation_policy.is_null()) m.push_back({"creation_policy", c.creation_policy});
   return Value::MakeMap(std::move(m));
 }
 
@@ -324,6 +325,9 @@ class LuaProviderSession : public ProviderSession {
       o.after_seconds = v.find("after") ? v.find("after")->as_double().value_or(0) : 0;
       if (const Value* progress = v.find("progress")) o.progress = *progress;
       if (const Value* id = v.find("id")) o.physical_id = id->str();
+      if (const Value* reasons = v.find("reasons"); reasons != nullptr && reasons->is_list()) {
+        for (const Value& r : reasons->list()) o.progress_reasons.push_back(r.str());
+      }
       return o;
     }
     if (const Value* id = v.find("id")) o.physical_id = id->str();

@@ -154,7 +154,7 @@ InProgressMT.__index = InProgressMT
 ---`context` must survive JSON persistence (no functions), since the engine
 ---journals it and may resume after a restart. `id` (create only) is the
 ---physical ID once the resource exists but is not ready yet (an instance
----still booting): the engine shows it in "Resource creation initiated".
+---still booting): the engine shows it in "Resource creation Initiated".
 ---`reason` reports progress: a string, or a list of strings, each recorded as
 ---an event of the resource with that status reason while its status stays
 ---`…_IN_PROGRESS` (how AWS shows a rolling update's steps).

@@ -120,3 +120,21 @@ TEST_CASE("update-stack refused by an UpdatePolicy restriction (seed 003)", "[cl
            " --parameters ParameterKey=Cidr,ParameterValue=10.1.0.0/16");
   CHECK(cli.Status("app") == "UPDATE_COMPLETE");
 }
+
+TEST_CASE("an UpdatePolicy restriction is read after evaluation: Allow.Replace from a parameter", "[cli][policy]") {
+  Cli cli("restrict_ref");
+  const std::string t = cli.Write("t.json", R"({"Parameters": {"Cidr": {"Type": "String"},
+      "CanReplace": {"Type": "String", "AllowedValues": ["true", "false"]}},
+    "Resources": {"Vpc": {"Type": "AWS::EC2::VPC", "UpdatePolicy": {"Allow": {"Replace": {"Ref": "CanReplace"}}},
+      "Properties": {"CidrBlock": {"Ref": "Cidr"}}}}})");
+  cli.Json("create-stack --stack-name app --template-body file://" + t +
+           " --parameters ParameterKey=Cidr,ParameterValue=10.0.0.0/16 ParameterKey=CanReplace,ParameterValue=false");
+  Run refused = cli("update-stack --stack-name app --use-previous-template "
+                    "--parameters ParameterKey=Cidr,ParameterValue=10.1.0.0/16 ParameterKey=CanReplace,UsePreviousValue=true");
+  CHECK(refused.exit_code == 255);
+  CHECK(refused.out ==
+        Error("UpdateStack", "Update of resource Vpc is restricted by its UpdatePolicy (Allow.Replace is false)"));
+  cli.Json("update-stack --stack-name app --use-previous-template "
+           "--parameters ParameterKey=Cidr,ParameterValue=10.1.0.0/16 ParameterKey=CanReplace,ParameterValue=true");
+  CHECK(cli.Status("app") == "UPDATE_COMPLETE");
+}

@@ -162,7 +162,7 @@ TEST_CASE("scenario: failing a logical ID once rolls the create back", "[scenari
   CHECK(Lines(Events()) == std::vector<std::string>{
                                "scn CREATE_IN_PROGRESS User Initiated",
                                "WebGroup CREATE_IN_PROGRESS",
-                               "WebGroup CREATE_IN_PROGRESS Resource creation initiated",
+                               "WebGroup CREATE_IN_PROGRESS Resource creation Initiated",
                                "WebGroup CREATE_COMPLETE",
                                "Instance2 CREATE_IN_PROGRESS",
                                std::string("Instance2 CREATE_FAILED ") + kDefaultMessage,
@@ -310,7 +310,7 @@ TEST_CASE("scenario: polls are matched only with phase = poll", "[scenario]") {
   // rollback terminated what was launched.
   CHECK(Lines(Events(), "Instance2") == std::vector<std::string>{
                                             "Instance2 CREATE_IN_PROGRESS",
-                                            "Instance2 CREATE_IN_PROGRESS Resource creation initiated",
+                                            "Instance2 CREATE_IN_PROGRESS Resource creation Initiated",
                                             "Instance2 CREATE_FAILED never reached running",
                                             "Instance2 DELETE_IN_PROGRESS",
                                             "Instance2 DELETE_COMPLETE",
@@ -374,7 +374,7 @@ TEST_CASE("scenario: latency shifts the events by the injected virtual seconds",
   CHECK(Lines(slow) == Lines(plain));
 
   const std::string start = "Instance2 CREATE_IN_PROGRESS";
-  const std::string initiated = "Instance2 CREATE_IN_PROGRESS Resource creation initiated";
+  const std::string initiated = "Instance2 CREATE_IN_PROGRESS Resource creation Initiated";
   CHECK(at(plain, initiated) - at(plain, start) == 0);
   CHECK(at(slow, initiated) - at(slow, start) == 300000);
   // Only the first call is delayed (polls are not), so the whole create is 300 s longer.

@@ -47,7 +47,7 @@ TEST_CASE("signal-resource: a scenario's signals complete the create; refusals",
   Cli cli("scenario");
   cli.Write("t.json", kVpcWaiting);
   const std::string scenario = cli.Write("signal.lua", R"(
-on({ logical_id = "Net", reason = "Resource creation initiated" }, function(event, aws)
+on({ logical_id = "Net", reason = "Resource creation Initiated" }, function(event, aws)
   for _, id in ipairs({ "i-1", "i-2" }) do
     aws.cloudformation.SignalResource {
       StackName = event.StackName, LogicalResourceId = "Net", UniqueId = id, Status = "SUCCESS",
@@ -61,7 +61,7 @@ end)
   CHECK(cli.Stack("s")["StackStatus"] == "CREATE_COMPLETE");
   CHECK(cli.Events("s", "Net") == std::vector<std::string>{
                                      "Net CREATE_IN_PROGRESS",
-                                     "Net CREATE_IN_PROGRESS Resource creation initiated",
+                                     "Net CREATE_IN_PROGRESS Resource creation Initiated",
                                      "Net CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-1",
                                      "Net CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-2",
                                      "Net CREATE_COMPLETE",
@@ -87,7 +87,7 @@ TEST_CASE("signal-resource: a FAILURE signal from a scenario rolls the stack bac
   Cli cli("failure");
   cli.Write("t.json", kVpcWaiting);
   const std::string scenario = cli.Write("signal.lua", R"(
-on({ logical_id = "Net", reason = "Resource creation initiated" }, function(event, aws)
+on({ logical_id = "Net", reason = "Resource creation Initiated" }, function(event, aws)
   aws.cloudformation.SignalResource { StackName = event.StackId, LogicalResourceId = "Net", UniqueId = "i-9",
     Status = "FAILURE" }
 end)

@@ -114,7 +114,7 @@ TEST_CASE("a failed create: events, waiter failure, the world cleaned up", "[cli
                    "bad CREATE_IN_PROGRESS User Initiated",
                    "Group CREATE_IN_PROGRESS ",
                    "Server CREATE_IN_PROGRESS ",
-                   "Group CREATE_IN_PROGRESS Resource creation initiated",
+                   "Group CREATE_IN_PROGRESS Resource creation Initiated",
                    "Group CREATE_COMPLETE ",
                    "Server CREATE_FAILED Invalid id: \"i-d8d4a266\" (expecting \"ami-...\")",
                    "bad ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Server]. ",

@@ -55,14 +55,14 @@ TEST_CASE("update-stack: errors, a replacement cascade, use-previous values", "[
   CHECK(updated["StackId"] == id);
   CHECK(cli("wait stack-update-complete --stack-name app").exit_code == 0);
   const std::string replacing =
-      "UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+      "UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.";
   CHECK(cli.Events("app", created) == std::vector<std::string>{
                                           "app UPDATE_IN_PROGRESS User Initiated",
                                           "Vpc " + replacing,
-                                          "Vpc UPDATE_IN_PROGRESS Resource creation initiated",
+                                          "Vpc UPDATE_IN_PROGRESS Resource creation Initiated",
                                           "Vpc UPDATE_COMPLETE ",
                                           "Group " + replacing,
-                                          "Group UPDATE_IN_PROGRESS Resource creation initiated",
+                                          "Group UPDATE_IN_PROGRESS Resource creation Initiated",
                                           "Group UPDATE_COMPLETE ",
                                           "app UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",
                                           "Group DELETE_IN_PROGRESS ",
@@ -142,7 +142,7 @@ TEST_CASE("update-stack: an instance type change is stop/modify/start on EBS, re
   auto events = cli.Events("store", from);
   REQUIRE(events.size() >= 2);
   CHECK(events[1] ==
-        "Server UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one");
+        "Server UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.");
 }
 
 namespace {
@@ -268,8 +268,8 @@ on({ logical_id = "Extra", status = "CREATE_IN_PROGRESS" }, function() cancel_up
         std::vector<std::string>{
             "app UPDATE_IN_PROGRESS User Initiated",
             "Group UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
-            "creating one",
-            "Group UPDATE_IN_PROGRESS Resource creation initiated",
+            "creating one.",
+            "Group UPDATE_IN_PROGRESS Resource creation Initiated",
             "Group UPDATE_COMPLETE ",
             "Extra CREATE_IN_PROGRESS ",
             "Extra CREATE_FAILED Resource creation cancelled",
@@ -309,7 +309,7 @@ TEST_CASE("run 35: an instance stopped out of band is updated and running afterw
                                          "s35 UPDATE_IN_PROGRESS User Initiated",
                                          "Instance2 UPDATE_IN_PROGRESS ",
                                          "Instance3 CREATE_IN_PROGRESS ",
-                                         "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                                         "Instance3 CREATE_IN_PROGRESS Resource creation Initiated",
                                          "Instance2 UPDATE_COMPLETE ",
                                          "Instance3 CREATE_COMPLETE ",
                                          "s35 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",

@@ -25,7 +25,7 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
       {"provider", {"base", "template"}},
       {"policy", {"base", "template"}},
       {"graph", {"base", "template"}},
-      {"eval", {"base", "template", "catalog", "graph", "provider"}},
+      {"eval", {"base", "template", "catalog", "graph", "provider", "policy"}},
       {"run", {"base", "template", "provider"}},
       {"plan", {"base", "template", "catalog", "graph", "eval", "provider", "policy", "records"}},
       {"store", {"base", "template", "world", "records"}},

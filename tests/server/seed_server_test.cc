@@ -44,7 +44,7 @@ print(json.dumps({'same_id': same, 'events': events(n), 'before': before, 'after
   CHECK(r["events"] == json{
                            "run4 UPDATE_IN_PROGRESS User Initiated",
                            "Instance3 CREATE_IN_PROGRESS ",
-                           "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                           "Instance3 CREATE_IN_PROGRESS Resource creation Initiated",
                            "Instance3 CREATE_COMPLETE ",
                            "run4 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",
                            "Instance1 DELETE_IN_PROGRESS ",

@@ -62,10 +62,10 @@ print(json.dumps(stacks))
     CHECK(sequence == std::vector<std::string>{
                           name + " CREATE_COMPLETE ",
                           "Group CREATE_COMPLETE ",
-                          "Group CREATE_IN_PROGRESS Resource creation initiated",
+                          "Group CREATE_IN_PROGRESS Resource creation Initiated",
                           "Group CREATE_IN_PROGRESS ",
                           "Vpc CREATE_COMPLETE ",
-                          "Vpc CREATE_IN_PROGRESS Resource creation initiated",
+                          "Vpc CREATE_IN_PROGRESS Resource creation Initiated",
                           "Vpc CREATE_IN_PROGRESS ",
                           name + " CREATE_IN_PROGRESS User Initiated",
                       });

@@ -25,7 +25,7 @@ def events(name):
 out = {}
 stack_id = cf.create_stack(StackName='s', TemplateBody=body)['StackId']
 out['stack_id'] = stack_id
-while 'Net CREATE_IN_PROGRESS Resource creation initiated' not in events('s'):
+while 'Net CREATE_IN_PROGRESS Resource creation Initiated' not in events('s'):
     time.sleep(0.05)
 out['bad_status'] = error(cf.signal_resource, StackName='s', LogicalResourceId='Net', UniqueId='i-1', Status='MAYBE')
 out['no_resource'] = error(cf.signal_resource, StackName='s', LogicalResourceId='Nope', UniqueId='i-1',
@@ -54,7 +54,7 @@ print(json.dumps(out))
   CHECK(r["status"] == "CREATE_COMPLETE");
   CHECK(r["events"] == json{
                            "Net CREATE_IN_PROGRESS ",
-                           "Net CREATE_IN_PROGRESS Resource creation initiated",
+                           "Net CREATE_IN_PROGRESS Resource creation Initiated",
                            "Net CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-1",
                            "Net CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-2",
                            "Net CREATE_COMPLETE ",

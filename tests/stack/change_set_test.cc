@@ -24,7 +24,7 @@ using update_harness::Status;
 
 namespace {
 
-const std::string kReplacing = "Requested update requires the creation of a new physical resource; hence creating one";
+const std::string kReplacing = "Requested update requires the creation of a new physical resource; hence creating one.";
 
 // The update tests' harness, with a ChangeSetService on the same context.
 struct Harness : update_harness::Harness {
@@ -370,13 +370,13 @@ TEST_CASE("a CREATE change set: REVIEW_IN_PROGRESS without resources, then execu
   CHECK(events == Lines{
                       "n CREATE_IN_PROGRESS User Initiated",
                       "VPC CREATE_IN_PROGRESS",
-                      "VPC CREATE_IN_PROGRESS Resource creation initiated",
+                      "VPC CREATE_IN_PROGRESS Resource creation Initiated",
                       "VPC CREATE_COMPLETE",
                       "Subnet CREATE_IN_PROGRESS",
-                      "Subnet CREATE_IN_PROGRESS Resource creation initiated",
+                      "Subnet CREATE_IN_PROGRESS Resource creation Initiated",
                       "Subnet CREATE_COMPLETE",
                       "Instance1 CREATE_IN_PROGRESS",
-                      "Instance1 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance1 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance1 CREATE_COMPLETE",
                       "n CREATE_COMPLETE",
                   });

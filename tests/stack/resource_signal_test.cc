@@ -12,6 +12,7 @@
 #include "stack/resource_signals.h"
 #include "stack/stack_service.h"
 #include "store/stack_tables.h"
+#include "template/parse.h"
 
 using ms::StackService;
 using ms::Status;
@@ -120,9 +121,9 @@ TEST_CASE("signals: Count 2 SUCCESS signals with two UniqueIds complete the reso
                             "+0 W CREATE_IN_PROGRESS",
                             "+0 T1 CREATE_IN_PROGRESS",
                             "+0 T2 CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 T1 CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 T2 CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 T1 CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 T2 CREATE_IN_PROGRESS Resource creation Initiated",
                             "+20 T1 CREATE_COMPLETE",
                             "+25 W CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-first",
                             "+40 T2 CREATE_COMPLETE",
@@ -142,8 +143,8 @@ TEST_CASE("signals: a FAILURE signal fails the resource and the stack rolls back
                             "+0 sig2 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
                             "+0 T1 CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 T1 CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 T1 CREATE_IN_PROGRESS Resource creation Initiated",
                             "+20 T1 CREATE_COMPLETE",
                             "+25 W CREATE_FAILED Received FAILURE signal with UniqueId i-bad",
                             "+25 sig2 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
@@ -163,7 +164,7 @@ TEST_CASE("signals: no signal within the Timeout fails the resource exactly when
   CHECK(h.Events(id) == std::vector<std::string>{
                             "+0 sig3 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
                             "+600 W CREATE_FAILED Failed to receive 1 resource signal(s) within the specified duration",
                             "+600 sig3 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
                             "+600 W DELETE_IN_PROGRESS",
@@ -189,7 +190,7 @@ TEST_CASE("signals: a second signal with the same UniqueId replaces the first an
   CHECK(h.Events(id) == std::vector<std::string>{
                             "+0 sig4 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
                             "+0 W CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-same",
                             "+60 W CREATE_FAILED Failed to receive 2 resource signal(s) within the specified duration",
                             "+60 sig4 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
@@ -222,7 +223,7 @@ TEST_CASE("signals: a malformed Timeout fails the resource", "[stack][signal]") 
   CHECK(h.Events(id) == std::vector<std::string>{
                             "+0 sig7 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
                             "+0 W CREATE_FAILED CreationPolicy ResourceSignal Timeout '10 minutes' is not an ISO 8601 "
                             "duration of the form PT#H#M#S",
                             "+0 sig7 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [W]. ",
@@ -245,8 +246,8 @@ TEST_CASE("signals: a waiting resource is cancelled when a sibling fails, and ro
                             "+0 sig9 CREATE_IN_PROGRESS User Initiated",
                             "+0 W CREATE_IN_PROGRESS",
                             "+0 F CREATE_IN_PROGRESS",
-                            "+0 W CREATE_IN_PROGRESS Resource creation initiated",
-                            "+0 F CREATE_IN_PROGRESS Resource creation initiated",
+                            "+0 W CREATE_IN_PROGRESS Resource creation Initiated",
+                            "+0 F CREATE_IN_PROGRESS Resource creation Initiated",
                             "+20 F CREATE_FAILED boom",
                             "+20 W CREATE_FAILED Resource creation cancelled",
                             "+20 sig9 ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [F, W]. ",
@@ -271,7 +272,7 @@ TEST_CASE("signals: after a restart a resource waiting for signals resumes the w
   rec.type = "Test::Fake::Thing";
   rec.physical_id = "W-1";
   rec.status = ms::ResourceStatus::kCreateInProgress;
-  rec.reason = "Resource creation initiated";
+  rec.reason = "Resource creation Initiated";
   rec.updated_ms = kStart;
   rec.properties = ms::Value::MakeMap();
   rec.pending_hook = "signal";
@@ -308,4 +309,47 @@ TEST_CASE("signals: types the world auto-signals complete at once", "[stack][sig
   CHECK(h.Events(id).back() == "+0 sig11 CREATE_COMPLETE");
   CHECK(ms::AutoSignalled(ms::World(), "AWS::AutoScaling::AutoScalingGroup"));
   CHECK_FALSE(ms::AutoSignalled(ms::World(), "AWS::EC2::Instance"));
+}
+
+TEST_CASE("signals: AutoScalingCreationPolicy MinSuccessfulInstancesPercent tolerates failures", "[stack][signal]") {
+  auto policy = [](const std::string& json) {
+    ms::Value v;
+    REQUIRE(ms::ParseJson(json, &v).ok());
+    bool has = false;
+    ms::SignalPolicy p;
+    ms::Status s = ms::ParseSignalPolicy(v, &has, &p);
+    INFO(s.message());
+    REQUIRE(s.ok());
+    REQUIRE(has);
+    return p;
+  };
+  // "if you update five instances with a minimum successful percentage of
+  // 50, three instances must signal success"
+  ms::SignalPolicy half = policy(R"({"ResourceSignal": {"Count": 5, "Timeout": "PT10M"},
+                                     "AutoScalingCreationPolicy": {"MinSuccessfulInstancesPercent": "50"}})");
+  CHECK(half.Needed() == 3);
+  auto sig = [](const std::string& id, const std::string& status) {
+    return ms::ResourceSignal{id, status, "", kStart};
+  };
+  // Two failures of five leave three to succeed: still waiting, then complete.
+  ms::SignalVerdict v = ms::Decide(half, {sig("i-1", "FAILURE"), sig("i-2", "FAILURE"), sig("i-3", "SUCCESS")}, {},
+                                   kStart, kStart + 1000);
+  CHECK(v.kind == ms::SignalVerdict::Kind::kWaiting);
+  v = ms::Decide(half, {sig("i-1", "FAILURE"), sig("i-2", "FAILURE"), sig("i-3", "SUCCESS"), sig("i-4", "SUCCESS"),
+                        sig("i-5", "SUCCESS")},
+                 {}, kStart, kStart + 1000);
+  CHECK(v.kind == ms::SignalVerdict::Kind::kComplete);
+  CHECK(v.received == std::vector<std::string>{"i-3", "i-4", "i-5"});
+  // A third failure leaves too few.
+  v = ms::Decide(half, {sig("i-1", "FAILURE"), sig("i-2", "FAILURE"), sig("i-3", "FAILURE")}, {}, kStart,
+                 kStart + 1000);
+  CHECK(v.kind == ms::SignalVerdict::Kind::kFailed);
+  CHECK(v.reason == "Received FAILURE signal with UniqueId i-3");
+  // Rounded to the nearest tenth of a percent: 33.33% of 3 is 0.9999 -> 1.
+  CHECK(policy(R"({"ResourceSignal": {"Count": 3}, "AutoScalingCreationPolicy": {"MinSuccessfulInstancesPercent": 33.33}})")
+            .Needed() == 1);
+  CHECK(policy(R"({"ResourceSignal": {"Count": 4}, "AutoScalingCreationPolicy": {"MinSuccessfulInstancesPercent": 0}})")
+            .Needed() == 0);
+  // Without the Auto Scaling part, every one of the Count must succeed.
+  CHECK(policy(R"({"ResourceSignal": {"Count": 4}})").Needed() == 4);
 }

@@ -90,7 +90,7 @@ TEST_CASE("real time: a wide create sends its first calls before the last resour
   const std::vector<ms::StackEvent> events = w.Events(id);
   CHECK(events.size() == 400 * 3 + 2);
   CHECK(Count(events, "CREATE_IN_PROGRESS", "") == 400);  // the stack's own says "User Initiated"
-  CHECK(Count(events, "CREATE_IN_PROGRESS", "Resource creation initiated") == 400);
+  CHECK(Count(events, "CREATE_IN_PROGRESS", "Resource creation Initiated") == 400);
   CHECK(Count(events, "CREATE_COMPLETE", "") == 400 + 1);
   std::vector<ms::ResourceRecord> records;
   REQUIRE(ms::LoadResources(w.db.get(), id, &records).ok());

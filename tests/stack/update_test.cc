@@ -52,7 +52,7 @@ TEST_CASE("run 4: a resource added, one removed in cleanup", "[update]") {
   CHECK(events == Lines{
                       "s4 UPDATE_IN_PROGRESS User Initiated",
                       "Instance3 CREATE_IN_PROGRESS",
-                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance3 CREATE_COMPLETE",
                       "s4 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
                       "Instance1 DELETE_IN_PROGRESS",
@@ -73,7 +73,7 @@ TEST_CASE("run 5: an add and a some-interruption update in parallel", "[update]"
                       "Instance2 UPDATE_IN_PROGRESS",
                       "Instance3 CREATE_IN_PROGRESS",
                       "Instance2 UPDATE_COMPLETE",
-                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance3 CREATE_COMPLETE",
                       "s5 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
                       "Instance1 DELETE_IN_PROGRESS",
@@ -93,11 +93,11 @@ TEST_CASE("run 6: replacement wins over some interruption; the old one goes in c
         Lines{
             "s6 UPDATE_IN_PROGRESS User Initiated",
             "Instance2 UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
-            "creating one",
+            "creating one.",
             "Instance3 CREATE_IN_PROGRESS",
-            "Instance2 UPDATE_IN_PROGRESS Resource creation initiated",
+            "Instance2 UPDATE_IN_PROGRESS Resource creation Initiated",
             "Instance2 UPDATE_COMPLETE",
-            "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+            "Instance3 CREATE_IN_PROGRESS Resource creation Initiated",
             "Instance3 CREATE_COMPLETE",
             "s6 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
             // As the seed lists them: the replaced one's old resource, then the removed one.
@@ -122,17 +122,17 @@ TEST_CASE("run 7: a replacement cascades through references; cleanup in reverse 
   std::string id = h.Create("s7", kNet, {P("CidrBlock", "10.0.0.0/16"), P("ImageId", "ami-1")});
   Lines events = h.Update(id, kNet, {P("CidrBlock", "10.1.0.0/16"), P("ImageId", "ami-1")});
   const std::string replacing =
-      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.";
   CHECK(events == Lines{
                       "s7 UPDATE_IN_PROGRESS User Initiated",
                       "VPC" + replacing,
-                      "VPC UPDATE_IN_PROGRESS Resource creation initiated",
+                      "VPC UPDATE_IN_PROGRESS Resource creation Initiated",
                       "VPC UPDATE_COMPLETE",
                       "Subnet" + replacing,
-                      "Subnet UPDATE_IN_PROGRESS Resource creation initiated",
+                      "Subnet UPDATE_IN_PROGRESS Resource creation Initiated",
                       "Subnet UPDATE_COMPLETE",
                       "Instance1" + replacing,
-                      "Instance1 UPDATE_IN_PROGRESS Resource creation initiated",
+                      "Instance1 UPDATE_IN_PROGRESS Resource creation Initiated",
                       "Instance1 UPDATE_COMPLETE",
                       "s7 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
                       "Instance1 DELETE_IN_PROGRESS",
@@ -177,8 +177,8 @@ TEST_CASE("run 9: a Dynamic reference to a replaced resource updates the referre
         Lines{
             "s9 UPDATE_IN_PROGRESS User Initiated",
             "Role UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
-            "creating one",
-            "Role UPDATE_IN_PROGRESS Resource creation initiated",
+            "creating one.",
+            "Role UPDATE_IN_PROGRESS Resource creation Initiated",
             "Role UPDATE_COMPLETE",
             "Policy UPDATE_IN_PROGRESS",
             "Policy UPDATE_COMPLETE",
@@ -271,16 +271,16 @@ TEST_CASE("run 33: update rollback undoes updates, points replacements back, del
     "Instance5": {"Type": "Test::Upd::Thing", "Properties": {"ImageId": {"Ref": "Instance3"}, "InstanceType": {"Ref": "Instance4"},
                   "CreateFails": "Invalid id: Instance3-2 (expecting ami-...)"}}}})T");
   const std::string replacing =
-      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.";
   CHECK(events == Lines{
                       "s33 UPDATE_IN_PROGRESS User Initiated",
                       "Instance2 UPDATE_IN_PROGRESS",
                       "Instance3" + replacing,
-                      "Instance3 UPDATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 UPDATE_IN_PROGRESS Resource creation Initiated",
                       "Instance3 UPDATE_COMPLETE",
                       "Instance2 UPDATE_COMPLETE",
                       "Instance4 CREATE_IN_PROGRESS",
-                      "Instance4 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance4 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance4 CREATE_COMPLETE",
                       "Instance5 CREATE_IN_PROGRESS",
                       "Instance5 CREATE_FAILED Invalid id: Instance3-2 (expecting ami-...)",
@@ -334,8 +334,8 @@ TEST_CASE("disable-rollback: a failed update stops UPDATE_FAILED and keeps what 
         Lines{
             "sf UPDATE_IN_PROGRESS User Initiated",
             "A UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
-            "creating one",
-            "A UPDATE_IN_PROGRESS Resource creation initiated",
+            "creating one.",
+            "A UPDATE_IN_PROGRESS Resource creation Initiated",
             "A UPDATE_COMPLETE",
             "B UPDATE_IN_PROGRESS",
             "B UPDATE_FAILED nope",
@@ -358,7 +358,7 @@ TEST_CASE("a failed replacement leaves the old resource in place; rollback marks
         Lines{
             "s31 UPDATE_IN_PROGRESS User Initiated",
             "A UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
-            "creating one",
+            "creating one.",
             "A UPDATE_FAILED boom",
             "s31 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [A]. ",
             "A UPDATE_COMPLETE",
@@ -380,7 +380,7 @@ TEST_CASE("run 37: a failing cleanup delete is tried 3 times, then disassociated
   CHECK(events == Lines{
                       "s37 UPDATE_IN_PROGRESS User Initiated",
                       "SG3 CREATE_IN_PROGRESS",
-                      "SG3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "SG3 CREATE_IN_PROGRESS Resource creation Initiated",
                       "SG3 CREATE_COMPLETE",
                       "s37 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
                       "SG1 DELETE_IN_PROGRESS",
@@ -408,8 +408,8 @@ TEST_CASE("a type change is a replacement", "[update]") {
         Lines{
             "st UPDATE_IN_PROGRESS User Initiated",
             "A UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
-            "creating one",
-            "A UPDATE_IN_PROGRESS Resource creation initiated",
+            "creating one.",
+            "A UPDATE_IN_PROGRESS Resource creation Initiated",
             "A UPDATE_COMPLETE",
             "st UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
             "A DELETE_IN_PROGRESS",
@@ -484,7 +484,7 @@ TEST_CASE("run 34: a failed update cancels a sibling's create; rollback deletes 
                       "s34 UPDATE_IN_PROGRESS User Initiated",
                       "Instance2 UPDATE_IN_PROGRESS",
                       "Instance3 CREATE_IN_PROGRESS",
-                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance2 UPDATE_FAILED This instance 'Instance2-1' is not in a state from which it can be stopped.",
                       "Instance3 CREATE_FAILED Resource creation cancelled",
                       "s34 UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Instance3]. "
@@ -569,13 +569,13 @@ TEST_CASE("run 38: a failing rollback cleanup delete is retried, then disassocia
   CHECK(events == Lines{
                       "s38 UPDATE_IN_PROGRESS User Initiated",
                       "SG3 CREATE_IN_PROGRESS",
-                      "SG3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "SG3 CREATE_IN_PROGRESS Resource creation Initiated",
                       "SG3 CREATE_COMPLETE",
                       "Instance1 CREATE_IN_PROGRESS",
-                      "Instance1 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance1 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance1 CREATE_COMPLETE",
                       "Instance2 CREATE_IN_PROGRESS",
-                      "Instance2 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance2 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance2 CREATE_COMPLETE",
                       "Instance3 CREATE_IN_PROGRESS",
                       "Instance3 CREATE_FAILED Invalid id: \"bogus\" (expecting \"ami-...\")",
@@ -619,7 +619,7 @@ TEST_CASE("run 36: a failing rollback step ends UPDATE_ROLLBACK_FAILED", "[updat
                       "Instance2 UPDATE_IN_PROGRESS",
                       "Instance2 UPDATE_COMPLETE",
                       "Instance3 CREATE_IN_PROGRESS",
-                      "Instance3 CREATE_IN_PROGRESS Resource creation initiated",
+                      "Instance3 CREATE_IN_PROGRESS Resource creation Initiated",
                       "Instance3 CREATE_COMPLETE",
                       "Instance4 CREATE_IN_PROGRESS",
                       "Instance4 CREATE_FAILED Invalid id: \"Instance2-1\" (expecting \"ami-...\")",
@@ -644,8 +644,8 @@ TEST_CASE("Retain policies: update cleanup skips the delete and leaves the resou
         Lines{
             "sk UPDATE_IN_PROGRESS User Initiated",
             "B UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
-            "creating one",
-            "B UPDATE_IN_PROGRESS Resource creation initiated",
+            "creating one.",
+            "B UPDATE_IN_PROGRESS Resource creation Initiated",
             "B UPDATE_COMPLETE",
             "sk UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
             "B DELETE_SKIPPED",
@@ -667,17 +667,17 @@ TEST_CASE("Retain policies: update rollback cleanup keeps what Retain marks", "[
     "M": {"Type": "Test::Upd::Thing", "DeletionPolicy": "RetainExceptOnCreate"},
     "F": {"Type": "Test::Upd::Thing", "DependsOn": ["X", "N", "M"], "Properties": {"CreateFails": "boom"}}}})");
   const std::string replacing =
-      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+      " UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.";
   CHECK(events == Lines{
                       "sq UPDATE_IN_PROGRESS User Initiated",
                       "X" + replacing,
                       "N CREATE_IN_PROGRESS",
                       "M CREATE_IN_PROGRESS",
-                      "X UPDATE_IN_PROGRESS Resource creation initiated",
+                      "X UPDATE_IN_PROGRESS Resource creation Initiated",
                       "X UPDATE_COMPLETE",
-                      "N CREATE_IN_PROGRESS Resource creation initiated",
+                      "N CREATE_IN_PROGRESS Resource creation Initiated",
                       "N CREATE_COMPLETE",
-                      "M CREATE_IN_PROGRESS Resource creation initiated",
+                      "M CREATE_IN_PROGRESS Resource creation Initiated",
                       "M CREATE_COMPLETE",
                       "F CREATE_IN_PROGRESS",
                       "F CREATE_FAILED boom",
@@ -913,7 +913,7 @@ TEST_CASE("cancel-update-stack: what is in flight is cancelled, followed, and ro
     "A": {"Type": "Test::Upd::Thing", "Properties": {"InstanceType": "t2.micro", "UpdateSeconds": 30}},
     "Z": {"Type": "Test::Upd::Thing"}}})");
   ms::CancelRequests cancels;
-  CancelOn observer("B CREATE_IN_PROGRESS Resource creation initiated", "cx");
+  CancelOn observer("B CREATE_IN_PROGRESS Resource creation Initiated", "cx");
   ms::OperationContext ctx = h.service->context();
   ctx.cancels = &cancels;
   ctx.observer = &observer;
@@ -936,7 +936,7 @@ TEST_CASE("cancel-update-stack: what is in flight is cancelled, followed, and ro
                                     "cx UPDATE_IN_PROGRESS User Initiated",
                                     "A UPDATE_IN_PROGRESS",
                                     "B CREATE_IN_PROGRESS",
-                                    "B CREATE_IN_PROGRESS Resource creation initiated",
+                                    "B CREATE_IN_PROGRESS Resource creation Initiated",
                                     "A UPDATE_FAILED Resource update cancelled",
                                     "B CREATE_FAILED Resource creation cancelled",
                                     "cx UPDATE_ROLLBACK_IN_PROGRESS Stack update cancelled",
@@ -1016,7 +1016,7 @@ TEST_CASE("run 30: a changed DependsOn is honoured once the update runs (delete 
   CHECK(events == Lines{
                       "s30 UPDATE_IN_PROGRESS User Initiated",
                       "Dummy CREATE_IN_PROGRESS",
-                      "Dummy CREATE_IN_PROGRESS Resource creation initiated",
+                      "Dummy CREATE_IN_PROGRESS Resource creation Initiated",
                       "Dummy CREATE_COMPLETE",
                       "s30 UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
                       "s30 UPDATE_COMPLETE",
@@ -1057,7 +1057,7 @@ TEST_CASE("CreationPolicy in an update: an added resource waits for its signal; 
           "[update][signal]") {
   Harness h;
   std::string id = h.Create("cp", R"({"Resources": {"B": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}}})");
-  SignalOn signaller(&h.world, h.clock.get(), "W CREATE_IN_PROGRESS Resource creation initiated", "W", "i-1");
+  SignalOn signaller(&h.world, h.clock.get(), "W CREATE_IN_PROGRESS Resource creation Initiated", "W", "i-1");
   ms::OperationContext ctx = h.service->context();
   ctx.observer = &signaller;
   ms::StackService service(ctx);
@@ -1074,7 +1074,7 @@ TEST_CASE("CreationPolicy in an update: an added resource waits for its signal; 
   CHECK(h.Events(id, before) == Lines{
                                     "cp UPDATE_IN_PROGRESS User Initiated",
                                     "W CREATE_IN_PROGRESS",
-                                    "W CREATE_IN_PROGRESS Resource creation initiated",
+                                    "W CREATE_IN_PROGRESS Resource creation Initiated",
                                     "W CREATE_IN_PROGRESS Received SUCCESS signal with UniqueId i-1",
                                     "W CREATE_COMPLETE",
                                     "cp UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
@@ -1094,8 +1094,8 @@ TEST_CASE("CreationPolicy in an update: an added resource waits for its signal; 
   CHECK(h.Events(id, before) ==
         Lines{
             "cp UPDATE_IN_PROGRESS User Initiated",
-            "B UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one",
-            "B UPDATE_IN_PROGRESS Resource creation initiated",
+            "B UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.",
+            "B UPDATE_IN_PROGRESS Resource creation Initiated",
             "B UPDATE_FAILED Failed to receive 1 resource signal(s) within the specified duration",
             "cp UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [B]. ",
             "B UPDATE_COMPLETE",

@@ -158,7 +158,7 @@ TEST_CASE("autoscaling: WillReplace makes a new group; the old one is deleted in
   CHECK(cli.Instances(second) == std::map<std::string, int>{{lc2 + " InService", 4}});
   std::vector<std::string> web = cli.ResourceEvents("s", "Web");
   CHECK(std::count(web.begin(), web.end(),
-                   "UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one") == 1);
+                   "UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.") == 1);
 
   // A replacement whose instances never signal: the new group goes, the old one stays.
   cli.Json("update-stack --stack-name s --use-previous-template --parameters ParameterKey=Type,ParameterValue=t3.medium "
@@ -221,4 +221,140 @@ TEST_CASE("autoscaling: world call changes a stack's group out of band, with AWS
   REQUIRE(cli("delete-stack --stack-name s").exit_code == 0);
   CHECK(cli.Group(group).is_null());
   CHECK(cli.InstanceState(victim) == "terminated");
+}
+
+namespace {
+
+// "UPDATE_IN_PROGRESS <reason>" for each reason.
+std::vector<std::string> InProgress(const std::vector<std::string>& reasons) {
+  std::vector<std::string> out;
+  for (const std::string& r : reasons) out.push_back("UPDATE_IN_PROGRESS " + r);
+  return out;
+}
+
+std::string List(const std::vector<std::string>& ids) {
+  std::string out = "[";
+  for (size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + ids[i];
+  return out + "]";
+}
+
+// The group's instance IDs, launch order.
+std::vector<std::string> Ids(const Cli& cli, const std::string& group) {
+  std::vector<std::string> out;
+  const nlohmann::json g = cli.Group(group);
+  for (const auto& i : g["Instances"]) out.push_back(i["InstanceId"]);
+  return out;
+}
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+const char* kInitiated =
+    "Rolling update initiated. Terminating 4 obsolete instance(s) in batches of 2, while keeping at least 2 "
+    "instance(s) in service. Waiting on resource signals with a timeout of PT5M when new instances are added to the "
+    "autoscaling group.";
+const char* kWaiting2 = "New instance(s) added to autoscaling group - Waiting on 2 resource signal(s) with a timeout of PT5M.";
+
+}  // namespace
+
+TEST_CASE("autoscaling: the rolling update's events, batch by batch, as deploy shows them", "[cli][autoscaling][events]") {
+  Cli cli("events");
+  const std::string t = cli.Write("t.json", kRolling);
+  cli.Json("create-stack --stack-name s --template-body file://" + t);
+  const std::string group = cli.Physical("s", "Web");
+  const std::vector<std::string> old = Ids(cli, group);
+  const size_t from = cli.ResourceEvents("s", "Web").size();
+  cli.Json("update-stack --stack-name s --use-previous-template --parameters ParameterKey=Type,ParameterValue=t3.small "
+           "ParameterKey=Script,UsePreviousValue=true ParameterKey=Grace,UsePreviousValue=true");
+  const std::vector<std::string> now = Ids(cli, group);
+  REQUIRE(now.size() == 4);
+  const std::vector<std::string> expected = Concat(
+      Concat({"UPDATE_IN_PROGRESS "},
+             InProgress({kInitiated,
+                         "Terminating instance(s) " + List({old[0], old[1]}) + "; replacing with 2 new instance(s).",
+                         "Successfully terminated instance(s) " + List({old[0], old[1]}) + " (Progress 50%).", kWaiting2,
+                         "Received SUCCESS signal with UniqueId " + now[0], "Received SUCCESS signal with UniqueId " + now[1],
+                         "Terminating instance(s) " + List({old[2], old[3]}) + "; replacing with 2 new instance(s).",
+                         "Successfully terminated instance(s) " + List({old[2], old[3]}) + " (Progress 100%).", kWaiting2,
+                         "Received SUCCESS signal with UniqueId " + now[2],
+                         "Received SUCCESS signal with UniqueId " + now[3]})),
+      {"UPDATE_COMPLETE "});
+  CHECK(cli.ResourceEvents("s", "Web", from) == expected);
+}
+
+TEST_CASE("autoscaling: a batch that never signals: the failure's events, then the rollback's with the old policy",
+          "[cli][autoscaling][events]") {
+  Cli cli("failing_events");
+  // MaxBatchSize comes from a parameter: 1 when created, 10 in the failing update.
+  std::string tmpl = kRolling;
+  const std::string batch = R"("MaxBatchSize": "2", "MinInstancesInService": "2")";
+  tmpl.replace(tmpl.find(batch), batch.size(), R"("MaxBatchSize": {"Ref": "Batch"})");
+  const std::string params = R"("Parameters": {)";
+  tmpl.replace(tmpl.find(params), params.size(), R"("Parameters": {"Batch": {"Type": "String", "Default": "1"},)");
+  const std::string desired = R"("DesiredCapacity": "4")";
+  tmpl.replace(tmpl.find(desired), desired.size(), R"("DesiredCapacity": "3")");
+  const std::string t = cli.Write("t.json", tmpl);
+  cli.Json("create-stack --stack-name s --template-body file://" + t);
+  const std::string group = cli.Physical("s", "Web");
+  const std::string lc1 = cli.Physical("s", "Config");
+  const std::vector<std::string> old = Ids(cli, group);
+  REQUIRE(old.size() == 3);
+  const size_t from = cli.ResourceEvents("s", "Web").size();
+  // A scenario records the group's suspended processes when the update starts.
+  const std::string scenario = cli.Write("watch.lua", R"(
+on({ logical_id = "Web", reason = "Rolling update initiated", once = false }, function(event, aws)
+  local g = aws.autoscaling.DescribeAutoScalingGroups { AutoScalingGroupNames = { event.PhysicalResourceId } }.AutoScalingGroups[1]
+  local names = {}
+  for _, p in ipairs(g.SuspendedProcesses) do names[#names + 1] = p.ProcessName end
+  table.sort(names)
+  local seen = world.get("test", "suspended") or { during = {} }
+  local during = {}
+  for _, d in ipairs(seen.during or {}) do during[#during + 1] = d end
+  during[#during + 1] = table.concat(names, ",")
+  world.put("test", "suspended", { during = during })
+end)
+)");
+  cli("update-stack --stack-name s --use-previous-template --scenario " + scenario + " --parameters "
+      "ParameterKey=Type,ParameterValue=t3.small ParameterKey=Script,ParameterValue=silent "
+      "ParameterKey=Grace,UsePreviousValue=true ParameterKey=Batch,ParameterValue=10");
+  CHECK(cli.Status("s") == "UPDATE_ROLLBACK_COMPLETE");
+  std::vector<std::string> events = cli.ResourceEvents("s", "Web", from);
+  REQUIRE(events.size() > 8);
+  // The update: one batch of 3 (the new policy), no signal within PT5M.
+  std::vector<std::string> update(events.begin(), events.begin() + 7);
+  CHECK(update == Concat(Concat({"UPDATE_IN_PROGRESS "},
+                                InProgress({"Rolling update initiated. Terminating 3 obsolete instance(s) in batches of 3. "
+                                            "Waiting on resource signals with a timeout of PT5M when new instances are "
+                                            "added to the autoscaling group.",
+                                            "Terminating instance(s) " + List(old) + "; replacing with 3 new instance(s).",
+                                            "Successfully terminated instance(s) " + List(old) + " (Progress 100%).",
+                                            "New instance(s) added to autoscaling group - Waiting on 3 resource signal(s) "
+                                            "with a timeout of PT5M.",
+                                            "Failed to receive 3 resource signal(s) for the current batch. Each resource "
+                                            "signal timeout is counted as a FAILURE."})),
+                         {"UPDATE_FAILED Received 0 SUCCESS signal(s) out of 3. Unable to satisfy 100% "
+                          "MinSuccessfulInstancesPercent requirement"}));
+  // The rollback: the old policy's batches of 1.
+  std::vector<std::string> rollback(events.begin() + 7, events.end());
+  REQUIRE(rollback.size() >= 2);
+  CHECK(rollback[0] == "UPDATE_IN_PROGRESS ");
+  CHECK(rollback[1] == "UPDATE_IN_PROGRESS Rolling update initiated. Terminating 3 obsolete instance(s) in batches of 1. "
+                       "Waiting on resource signals with a timeout of PT5M when new instances are added to the autoscaling "
+                       "group.");
+  int terminating = 0;
+  for (const std::string& e : rollback) {
+    if (e.rfind("UPDATE_IN_PROGRESS Terminating instance(s) [", 0) == 0) {
+      ++terminating;
+      CHECK(e.find(',') == std::string::npos);  // one instance per batch
+    }
+  }
+  CHECK(terminating == 3);
+  CHECK(rollback.back() == "UPDATE_COMPLETE ");
+  CHECK(cli.Instances(group) == std::map<std::string, int>{{lc1 + " InService", 3}});
+  // SuspendProcesses: suspended while each rolling update ran, resumed after the failure and after the rollback.
+  const nlohmann::json seen = cli.Json("world show suspended --kind test")["Data"];
+  CHECK(seen["during"] == nlohmann::json::array({"AlarmNotification,ScheduledActions", "AlarmNotification,ScheduledActions"}));
+  CHECK(cli.Group(group)["SuspendedProcesses"].empty());
 }

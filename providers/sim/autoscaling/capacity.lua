@@ -12,7 +12,7 @@
 --      instance's boot script runs and its cfn-signal reaches
 --      CloudFormation): pending -> Pending, running -> InService; the
 --      InService ones are read at a health check, every
---      HEALTH_CHECK_SECONDS of the clock (so a poll of a big group does
+--      HEALTH_CHECK_SECONDS (60) of the clock (so a poll of a big group does
 --      not read every instance); a
 --      terminated one leaves the group; one stopped or terminated behind the
 --      group's back is Unhealthy (unless HealthCheck is suspended) and is
@@ -37,7 +37,11 @@ local network = require("sim.ec2.network")
 
 local K = {}
 
-K.HEALTH_CHECK_SECONDS = 30
+-- EC2's status checks run every minute ("Amazon EC2 performs automated
+-- checks on every running EC2 instance ... every minute"), so a group
+-- cannot learn of an impaired instance sooner: its health check reads its
+-- InService instances once a minute of the clock.
+K.HEALTH_CHECK_SECONDS = 60
 
 -- The places the group launches into: { {subnet=, zone=}, ... } in the
 -- group's order.

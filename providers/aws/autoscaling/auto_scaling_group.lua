@@ -31,6 +31,7 @@ local names = require("sim.cloudformation_names")
 local values = require("moonstack.values")
 local U = require("aws.autoscaling.lib.update_policy")
 local R = require("aws.autoscaling.lib.rolling_update")
+local not_found = require("aws.autoscaling.lib.not_found")
 
 local POLL = 5
 
@@ -176,12 +177,9 @@ return P.define {
 
   delete = function(ctx, id)
     local aws = ctx.world
-    if not ctx.progress then
-      local ok, err = pcall(aws.autoscaling.DeleteAutoScalingGroup, { AutoScalingGroupName = id, ForceDelete = true })
-      if not ok then
-        if tostring(type(err) == "table" and err.message or err):find("^AutoScalingGroup name not found") then return nil end
-        error(err, 0)
-      end
+    if not ctx.progress and not not_found.unless_gone(aws.autoscaling.DeleteAutoScalingGroup,
+        { AutoScalingGroupName = id, ForceDelete = true }, not_found.GROUP) then
+      return nil
     end
     if not describe(aws, id) then return nil end
     return P.in_progress { after = POLL, context = { step = "deleting" } }

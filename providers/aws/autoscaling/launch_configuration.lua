@@ -11,8 +11,7 @@
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
 
-local function gone(err) return type(err) == "table" and err.code == "ValidationError"
-  and tostring(err.message):find("^Launch configuration name not found") ~= nil end
+local not_found = require("aws.autoscaling.lib.not_found")
 
 return P.define {
   type = "AWS::AutoScaling::LaunchConfiguration",
@@ -50,8 +49,8 @@ return P.define {
   end,
 
   delete = function(ctx, id)
-    local ok, err = pcall(ctx.world.autoscaling.DeleteLaunchConfiguration, { LaunchConfigurationName = id })
-    if not ok and not gone(err) then error(err, 0) end
+    not_found.unless_gone(ctx.world.autoscaling.DeleteLaunchConfiguration, { LaunchConfigurationName = id },
+      not_found.LAUNCH_CONFIGURATION)
   end,
 
   read = function(ctx, id, props)

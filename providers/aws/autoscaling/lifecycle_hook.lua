@@ -21,10 +21,7 @@ local function put(aws, name, props)
   }
 end
 
-local function gone(err)
-  local m = tostring(type(err) == "table" and err.message or err)
-  return m:find("^No Lifecycle Hook found") ~= nil or m:find("^AutoScalingGroup name not found") ~= nil
-end
+local not_found = require("aws.autoscaling.lib.not_found")
 
 return P.define {
   type = "AWS::AutoScaling::LifecycleHook",
@@ -49,19 +46,15 @@ return P.define {
   update = function(ctx, id, new) put(ctx.world, id, new) end,
 
   delete = function(ctx, id, props)
-    local ok, err = pcall(ctx.world.autoscaling.DeleteLifecycleHook,
-      { AutoScalingGroupName = props.AutoScalingGroupName, LifecycleHookName = id })
-    if not ok and not gone(err) then error(err, 0) end
+    not_found.unless_gone(ctx.world.autoscaling.DeleteLifecycleHook,
+      { AutoScalingGroupName = props.AutoScalingGroupName, LifecycleHookName = id },
+      not_found.LIFECYCLE_HOOK, not_found.GROUP)
   end,
 
   read = function(ctx, id, props)
-    local ok, r = pcall(ctx.world.autoscaling.DescribeLifecycleHooks,
-      { AutoScalingGroupName = props.AutoScalingGroupName, LifecycleHookNames = { id } })
-    if not ok then
-      if gone(r) then return nil end
-      error(r, 0)
-    end
-    local h = r.LifecycleHooks[1]
+    local r = not_found.unless_gone(ctx.world.autoscaling.DescribeLifecycleHooks,
+      { AutoScalingGroupName = props.AutoScalingGroupName, LifecycleHookNames = { id } }, not_found.GROUP)
+    local h = r and r.LifecycleHooks[1]
     if not h then return nil end
     local out = {}
     for k, v in pairs(props) do out[k] = v end

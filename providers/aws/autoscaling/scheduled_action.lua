@@ -20,10 +20,7 @@ local function put(aws, name, props)
   }
 end
 
-local function gone(err)
-  local m = tostring(type(err) == "table" and err.message or err)
-  return m:find("^Scheduled Update Group Action name not found") ~= nil or m:find("^AutoScalingGroup name not found") ~= nil
-end
+local not_found = require("aws.autoscaling.lib.not_found")
 
 return P.define {
   type = "AWS::AutoScaling::ScheduledAction",
@@ -48,19 +45,15 @@ return P.define {
   update = function(ctx, id, new) put(ctx.world, id, new) end,
 
   delete = function(ctx, id, props)
-    local ok, err = pcall(ctx.world.autoscaling.DeleteScheduledAction,
-      { AutoScalingGroupName = props.AutoScalingGroupName, ScheduledActionName = id })
-    if not ok and not gone(err) then error(err, 0) end
+    not_found.unless_gone(ctx.world.autoscaling.DeleteScheduledAction,
+      { AutoScalingGroupName = props.AutoScalingGroupName, ScheduledActionName = id },
+      not_found.SCHEDULED_ACTION, not_found.GROUP)
   end,
 
   read = function(ctx, id, props)
-    local ok, r = pcall(ctx.world.autoscaling.DescribeScheduledActions,
-      { AutoScalingGroupName = props.AutoScalingGroupName, ScheduledActionNames = { id } })
-    if not ok then
-      if gone(r) then return nil end
-      error(r, 0)
-    end
-    if not r.ScheduledUpdateGroupActions[1] then return nil end
+    local r = not_found.unless_gone(ctx.world.autoscaling.DescribeScheduledActions,
+      { AutoScalingGroupName = props.AutoScalingGroupName, ScheduledActionNames = { id } }, not_found.GROUP)
+    if not r or not r.ScheduledUpdateGroupActions[1] then return nil end
     return { properties = props, attributes = { ScheduledActionName = id } }
   end,
 }

@@ -55,6 +55,7 @@ local P = require("moonstack.provider")
 local U = require("aws.autoscaling.lib.update_policy")
 local world = require("moonstack.world")
 local cfn = require("sim.ec2.cfn")
+local not_found = require("aws.autoscaling.lib.not_found")
 
 local R = {}
 
@@ -341,9 +342,7 @@ function steps.terminate(s, env)
   for _, id in ipairs(pick) do
     local ok, err = pcall(change, env, "TerminateInstanceInAutoScalingGroup",
       { InstanceId = id, ShouldDecrementDesiredCapacity = false })
-    if not ok and not tostring(type(err) == "table" and err.message or err):find("No managed instance found") then
-      error(err, 0)
-    end
+    if not ok and not not_found.matches(err, not_found.INSTANCE) then error(err, 0) end
   end
   s.terminating = pick
   s.terminated_by = now_ms() + cfn.seconds("terminate") * 1000

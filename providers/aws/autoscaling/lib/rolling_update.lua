@@ -48,8 +48,27 @@
 --               fails; MinSize is then restored too, DesiredCapacity stays
 --               as AWS leaves it, so the rollback — run with the OLD
 --               template's policy by the engine — puts it back).
--- Only "Pausing for" comes from Eucalyptus' reimplementation of this
--- policy, not from an AWS log; the rest is verbatim from AWS's events.
+-- Where each text was checked (public logs of AWS's events):
+--   "Rolling update initiated. …", "Temporarily setting …", "Terminating
+--   instance(s) […]; replacing with N new instance(s).", "Successfully
+--   terminated instance(s) […] (Progress P%).", "New instance(s) added to
+--   autoscaling group - Waiting on N resource signal(s) with a timeout of
+--   PT….", "Received SUCCESS signal with UniqueId …": the
+--   CloudFormation-Workshop exercise 1b log (ids without spaces after the
+--   commas, as there); "…, while keeping at least M instance(s) in service."
+--   and the form without it ("…in batches of 1.") in the Guardian's
+--   testing-asg-rolling-update notes and a CDK deploy log;
+--   "Failed to receive N resource signal(s) for the current batch. Each
+--   resource signal timeout is counted as a FAILURE." (an "Auto Scaling
+--   group update progress" event) and "Received 0 SUCCESS signal(s) out of
+--   1. Unable to satisfy 100% MinSuccessfulInstancesPercent requirement"
+--   (the UPDATE_FAILED reason) in a public write-up of a failed update;
+--   "Received 1 FAILURE signal(s) out of 1. …" in AWS Launch Wizard's
+--   troubleshooting guide. T in "out of T" is the update's count of
+--   instances to replace (the Guardian notes: "out of 6", "out of 9").
+--   Only "Pausing for PT…" comes from Eucalyptus' reimplementation of this
+--   policy, not from an AWS log; the MinActiveInstancesPercent failure
+--   text is extrapolated from the MinSuccessfulInstancesPercent one.
 
 local P = require("moonstack.provider")
 local U = require("aws.autoscaling.lib.update_policy")

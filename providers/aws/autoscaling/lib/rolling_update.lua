@@ -22,6 +22,10 @@
 --               are raised to it:
 --                 "Temporarily setting autoscaling group MinSize and
 --                 DesiredCapacity to T."
+--               (T = MinInstancesInService + B, at most MaxSize: the
+--               Guardian notes' 6 + 3 -> 9 and 5 + 5 -> 10, and no such
+--               event when 8 + 1 = 9 was the desired capacity already; the
+--               older Workshop log shows one even then.)
 --   settle      instances the group launched since the last look are the
 --               batch: "New instance(s) added to autoscaling group -
 --               Waiting on K resource signal(s) with a timeout of PT…."

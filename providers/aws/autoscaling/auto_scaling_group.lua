@@ -24,7 +24,9 @@
 -- cfn-signal reaches a CreationPolicy — which the engine waits for).
 -- Delete terminates them (ForceDelete) and completes once the group is gone.
 -- Ref is the group's name: "<stack>-<logical>-<random>" without
--- AutoScalingGroupName.
+-- AutoScalingGroupName. Properties with nothing to act on in the simulated
+-- cloud (load balancers, notifications, capacity reservations, zone
+-- distribution, metrics, tags) are accepted and kept, not simulated.
 
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
@@ -122,16 +124,22 @@ return P.define {
   leaves_partial_updates = true,
   properties = {
     P.string "AutoScalingGroupName" { update = "replace" },
+    P.json "AvailabilityZoneDistribution" { update = "none" },
+    P.list(P.string) "AvailabilityZoneIds" { update = "none" },
+    P.json "AvailabilityZoneImpairmentPolicy" { update = "none" },
     P.list(P.string) "AvailabilityZones" { update = "none" },
     P.boolean "CapacityRebalance" { update = "none" },
+    P.json "CapacityReservationSpecification" { update = "none" },
     P.string "Context" { update = "none" },
     P.string "Cooldown" { update = "none" },
     P.integer "DefaultInstanceWarmup" { update = "none" },
+    P.string "DeletionProtection" { update = "none" },
     P.integer "DesiredCapacity" { update = "none" },
     P.string "DesiredCapacityType" { update = "none" },
     P.integer "HealthCheckGracePeriod" { update = "none" },
     P.string "HealthCheckType" { update = "none" },
     P.string "InstanceId" { update = "replace" },
+    P.json "InstanceLifecyclePolicy" { update = "none" },
     P.json "InstanceMaintenancePolicy" { update = "none" },
     P.string "LaunchConfigurationName" { update = launch_change },
     P.json "LaunchTemplate" { update = launch_change },
@@ -143,16 +151,20 @@ return P.define {
     P.integer "MinSize" { required = true, update = "none" },
     P.json "MixedInstancesPolicy" { update = launch_change },
     P.boolean "NewInstancesProtectedFromScaleIn" { update = "none" },
+    P.json "NotificationConfiguration" { update = "none" },
     P.json "NotificationConfigurations" { update = "none" },
     P.string "PlacementGroup" { update = "none" },
     P.string "ServiceLinkedRoleARN" { update = "none" },
+    P.boolean "SkipZonalShiftValidation" { update = "none" },
     P.json "Tags" { update = "none" },
     P.list(P.string) "TargetGroupARNs" { update = "none" },
     P.list(P.string) "TerminationPolicies" { update = "none" },
     P.json "TrafficSources" { update = "none" },
     P.list(P.string) "VPCZoneIdentifier" { update = launch_change },
   },
-  attributes = {},
+  -- The registry schema's other readable properties are the template's own
+  -- values; the ARN is the one Auto Scaling made.
+  attributes = { "AutoScalingGroupARN" },
 
   create = function(ctx, props)
     local aws = ctx.world
@@ -169,7 +181,9 @@ return P.define {
     local name = ctx.progress.name
     local group = describe(aws, name)
     if not group then P.fail("AutoScalingGroup name not found - AutoScalingGroup " .. name .. " not found", "NotFound") end
-    if in_service(group) >= group.DesiredCapacity then return { id = name } end
+    if in_service(group) >= group.DesiredCapacity then
+      return { id = name, attributes = { AutoScalingGroupARN = group.AutoScalingGroupARN } }
+    end
     return P.in_progress { after = POLL, context = ctx.progress, id = name }
   end,
 
@@ -193,6 +207,6 @@ return P.define {
     out.MinSize, out.MaxSize = group.MinSize, group.MaxSize
     if props and props.DesiredCapacity ~= nil then out.DesiredCapacity = group.DesiredCapacity end
     if props and props.LaunchConfigurationName ~= nil then out.LaunchConfigurationName = group.LaunchConfigurationName end
-    return { properties = out, attributes = {} }
+    return { properties = out, attributes = { AutoScalingGroupARN = group.AutoScalingGroupARN } }
   end,
 }

@@ -31,7 +31,7 @@ return P.define {
     P.string "LaunchConfigurationName" { update = "replace" },
     P.json "MetadataOptions" { update = "replace" },
     P.string "PlacementTenancy" { allowed = { "default", "dedicated" }, update = "replace" },
-    P.string "RamdiskId" { update = "replace" },
+    P.string "RamDiskId" { update = "replace" },  -- (sic: the schema's spelling; the API's is RamdiskId)
     P.list(P.string) "SecurityGroups" { update = "replace" },
     P.string "SpotPrice" { update = "replace" },
     P.string "UserData" { update = "replace" },
@@ -43,6 +43,7 @@ return P.define {
     local req = {}
     for k, v in pairs(props) do req[k] = v end
     req.LaunchConfigurationName = name
+    req.RamDiskId, req.RamdiskId = nil, props.RamDiskId
     if props.InstanceMonitoring ~= nil then req.InstanceMonitoring = { Enabled = props.InstanceMonitoring } end
     ctx.world.autoscaling.CreateLaunchConfiguration(req)
     return { id = name }

@@ -1,8 +1,9 @@
 -- AWS::EC2::LaunchTemplate on the simulated EC2.
 --
 -- Update behaviours (the CloudFormation reference, "Update requires"):
--- LaunchTemplateName and TagSpecifications are Replacement;
--- LaunchTemplateData and VersionDescription are No interruption — an update
+-- LaunchTemplateName is Replacement (the registry schema's only
+-- create-only property); LaunchTemplateData, VersionDescription and
+-- TagSpecifications are No interruption — an update
 -- creates a new version (CreateLaunchTemplateVersion) and makes it the
 -- default (ModifyLaunchTemplate), as the CloudFormation handler does, so a
 -- group naming `Version: !GetAtt LT.LatestVersionNumber` sees the change and
@@ -31,7 +32,7 @@ return P.define {
   properties = {
     P.json "LaunchTemplateData" { required = true, update = "none" },
     P.string "LaunchTemplateName" { update = "replace" },
-    P.json "TagSpecifications" { update = "replace" },
+    P.json "TagSpecifications" { update = "none" },  -- kept at creation; EC2 has no tag update for templates here
     P.string "VersionDescription" { update = "none" },
   },
   attributes = { "DefaultVersionNumber", "LatestVersionNumber", "LaunchTemplateId" },

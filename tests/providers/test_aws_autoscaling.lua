@@ -6,6 +6,7 @@
 -- instances afterwards are the ones the events say.
 local H = require("harness")
 local D = require("asg_driver")
+local P = require("moonstack.provider")
 local T = H.suite("aws autoscaling group")
 
 local SIGNAL = D.signal_script("s", "Web")
@@ -279,6 +280,23 @@ T.case("SuspendProcesses: suspended during the update, resumed after it; also af
     for _, p in ipairs(D.group(sim, id).SuspendedProcesses) do after[#after + 1] = p.ProcessName end
     H.same(after, { "AZRebalance" }, "the process suspended before the update stays suspended")
   end
+end)
+
+T.case("a group that does not replace a batch (Launch suspended) is waited for, not drained batch after batch", function()
+  local policy = rolling { MaxBatchSize = "1", SuspendProcesses = { "Launch" } }
+  local world, sim, asg, ctx, id = setup(2, policy)
+  local old = members(sim, id)
+  local o, n = asg:validate(props("lc1", 2), ctx), asg:validate(props("lc2", 2), ctx)
+  local _, changed = asg:change(o, n, ctx)
+  ctx.progress = nil
+  local r
+  for _ = 1, 30 do
+    r = asg.update(ctx, id, n, o, changed)
+    world.set_now_ms(world.now_ms() + r.after * 1000)
+    ctx.progress = r.context
+  end
+  H.truthy(P.is_in_progress(r), "still waiting for the group to settle")
+  H.same(members(sim, id), { old[2] }, "only the first batch was terminated")
 end)
 
 T.case("MinSuccessfulInstancesPercent 50: one of two batches may time out", function()

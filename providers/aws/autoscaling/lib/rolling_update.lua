@@ -241,7 +241,15 @@ function steps.settle(s, env)
   for _, e in ipairs(group.Instances) do
     if not known[e.InstanceId] and e.LifecycleState ~= "Terminating" then new[#new + 1] = e.InstanceId end
   end
-  if #new == 0 then return s.next or "terminate" end
+  if #new == 0 then
+    -- Not settled yet (the group has not launched what its capacity asks
+    -- for, e.g. Launch suspended): wait, as CloudFormation waits for the
+    -- group to settle, rather than terminate the next batch too.
+    local active = 0
+    for _, e in ipairs(group.Instances) do if e.LifecycleState ~= "Terminating" then active = active + 1 end end
+    if active < group.DesiredCapacity then return "wait", POLL end
+    return s.next or "terminate"
+  end
   for _, id in ipairs(new) do s.known[#s.known + 1] = id end
   local pol = env.policy
   s.current = new

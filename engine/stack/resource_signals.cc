@@ -137,7 +137,7 @@ bool AutoSignalled(const World& world, const std::string& type) {
   auto lock = world.Lock();
   const WorldRecord* cfg = world.Find("config", "cloudformation");
   const Value* types = cfg != nullptr && cfg->data.is_map() ? cfg->data.find("creation_policy_auto_signal_types") : nullptr;
-  if (types == nullptr) return type == "AWS::AutoScaling::AutoScalingGroup";
+  if (types == nullptr) return false;
   if (!types->is_list()) return false;  // false, or an empty Lua table: none
   for (const Value& t : types->list()) {
     if (t.is_string() && t.str() == type) return true;

@@ -89,9 +89,9 @@ std::vector<ResourceSignal> SignalsFor(const World& world, const std::string& st
 
 // Resource types whose CreationPolicy the simulated world takes as satisfied
 // at once: world record ("config", "cloudformation"), field
-// creation_policy_auto_signal_types (a list of type names). Default: the
-// AutoScaling group, whose instances the sim does not launch, so no boot
-// script of theirs can run cfn-signal.
+// creation_policy_auto_signal_types (a list of type names). Default: none
+// (an Auto Scaling group's instances boot in the sim and signal through
+// their UserData's cfn-signal, as on AWS).
 bool AutoSignalled(const World& world, const std::string& type);
 
 struct SignalVerdict {

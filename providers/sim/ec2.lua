@@ -11,6 +11,8 @@
 --   sim/ec2/groups.lua     CreateSecurityGroup, DeleteSecurityGroup,
 --                          Authorize/RevokeSecurityGroupIngress/Egress, ...
 --   sim/ec2/tagging.lua    CreateTags, DeleteTags
+--   sim/ec2/launch_templates.lua  Create/Modify/Delete/DescribeLaunchTemplate(s),
+--                          Create/DescribeLaunchTemplateVersion(s)
 --
 -- Lower-case fields are helpers, not actions: `exists(kind, value)`.
 
@@ -21,10 +23,11 @@ local instances = require("sim.ec2.instances")
 local network = require("sim.ec2.network")
 local groups = require("sim.ec2.groups")
 local tagging = require("sim.ec2.tagging")
+local launch_templates = require("sim.ec2.launch_templates")
 
 local M = {}
 
-for _, part in ipairs({ images, instances, network, groups, tagging }) do
+for _, part in ipairs({ images, instances, network, groups, tagging, launch_templates }) do
   for name, fn in pairs(part.actions) do
     assert(M[name] == nil, "sim.ec2: action " .. name .. " defined twice")
     M[name] = fn

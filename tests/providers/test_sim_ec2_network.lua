@@ -191,6 +191,27 @@ T.case("private addresses: in order, a requested one, in use, out of range", fun
   H.eq(H.raises(function() launch() end).code, "InsufficientFreeAddressesInSubnet")
 end)
 
+T.case("private addresses after the counter wraps around: a terminated instance's address is reused, none twice", function()
+  local world, sim = fresh()
+  local v = vpc(sim)
+  local s = subnet(sim, v, "10.0.1.0/28").SubnetId
+  local r = sim.call("ec2", "RunInstances", { ImageId = AMI, MinCount = 11, MaxCount = 11, SubnetId = s })
+  local seen = {}
+  for _, i in ipairs(r.Instances) do
+    H.falsy(seen[i.PrivateIpAddress], "address given twice: " .. i.PrivateIpAddress)
+    seen[i.PrivateIpAddress] = true
+  end
+  local freed = r.Instances[3]
+  sim.call("ec2", "TerminateInstances", { InstanceIds = { freed.InstanceId } })
+  world.set_now_ms(60000)
+  sim.call("ec2", "DescribeInstances", { InstanceIds = { freed.InstanceId } })  -- settles it: terminated
+  local again = sim.call("ec2", "RunInstances", { ImageId = AMI, MinCount = 1, MaxCount = 1, SubnetId = s }).Instances[1]
+  H.eq(again.PrivateIpAddress, freed.PrivateIpAddress)
+  H.eq(H.raises(function()
+    sim.call("ec2", "RunInstances", { ImageId = AMI, MinCount = 1, MaxCount = 1, SubnetId = s })
+  end).code, "InsufficientFreeAddressesInSubnet")
+end)
+
 T.case("the default VPC: made on first use; config default_vpc = false removes it", function()
   local world, sim = fresh()
   local i = sim.call("ec2", "RunInstances", { ImageId = AMI, MinCount = 1, MaxCount = 1 }).Instances[1]

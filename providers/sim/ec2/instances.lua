@@ -309,9 +309,10 @@ function A.RunInstances(p, env)
   local monitoring = type(p.Monitoring) == "table" and C.bool(p.Monitoring.Enabled) or false
   local credits = type(p.CreditSpecification) == "table" and p.CreditSpecification.CpuCredits or default_credits(itype)
   local out = {}
+  local addresses = {}  -- network.allocate_ip's cache for this launch
   for index = 0, max - 1 do
     local id = env.new_id("instance")
-    local ip = network.allocate_ip(subnet, requested_ip)
+    local ip = network.allocate_ip(subnet, requested_ip, addresses)
     local rec = {
       InstanceId = id, ImageId = image.ImageId, InstanceType = itype, KeyName = p.KeyName,
       AmiLaunchIndex = index, LaunchTime = I.iso8601(env.now_ms),

@@ -169,14 +169,25 @@ end
 ---Picks a private address in the subnet (or checks `requested`). AWS
 ---reserves the first four addresses and the last one. The allocation
 ---counter is the simulator's own record (kind "sim"), so launching leaves
----the subnet record as it was.
+---the subnet record as it was. Addresses are handed out in order, so until
+---the counter wraps around (or an address is asked for by value) a new one
+---cannot be in use and the subnet's instances are not looked at; after
+---that they are, once per launch: `cache` (a table the caller keeps for
+---the launch) holds the addresses in use.
 ---@param subnet table  the subnet record
 ---@param requested string?
+---@param cache table?
 ---@return string
-function N.allocate_ip(subnet, requested)
+function N.allocate_ip(subnet, requested, cache)
   local block = cidr.parse(subnet.CidrBlock)
   local low, high = block.first + 4, block.last - 1
-  local used = used_ips(subnet.SubnetId)
+  cache = cache or {}
+  local function used()
+    cache.used = cache.used or used_ips(subnet.SubnetId)
+    return cache.used
+  end
+  local key = "ec2.next_ip:" .. subnet.SubnetId
+  local state = world.get("sim", key) or { offset = 0 }
   if requested ~= nil then
     local n = cidr.parse_ip(requested)
     if not n then
@@ -186,17 +197,23 @@ function N.allocate_ip(subnet, requested)
       C.fail("Address does not fall within the subnet's address range", "InvalidParameterValue")
     end
     local text = cidr.ip_text(n)
-    if used[text] then C.fail("Address " .. text .. " is in use.", "InvalidIPAddress.InUse") end
+    if used()[text] then C.fail("Address " .. text .. " is in use.", "InvalidIPAddress.InUse") end
+    if not state.explicit then
+      world.put("sim", key, { offset = state.offset, wrapped = state.wrapped, explicit = true })
+    end
+    used()[text] = true
     return text
   end
-  local key = "ec2.next_ip:" .. subnet.SubnetId
   local span = high - low + 1
-  local offset = (world.get("sim", key) or { offset = 0 }).offset
+  local offset = state.offset
+  local scan = state.wrapped or state.explicit
   for i = 0, span - 1 do
     local n = low + (offset + i) % span
     local text = cidr.ip_text(n)
-    if not used[text] then
-      world.put("sim", key, { offset = (offset + i + 1) % span })
+    if not (scan and used()[text]) then
+      world.put("sim", key, { offset = (offset + i + 1) % span, wrapped = state.wrapped or offset + i + 1 >= span,
+                              explicit = state.explicit })
+      if cache.used then cache.used[text] = true end
       return text
     end
   end

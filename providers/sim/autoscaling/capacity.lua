@@ -1,0 +1,219 @@
+-- sim.autoscaling.capacity: how a group keeps its desired capacity — the
+-- lazy reconcile every action runs on the group it reads or changes
+-- (`settle`), like EC2 instances settle when read.
+--
+-- settle(group, env), O(group size):
+--   0. instances TerminateInstanceInAutoScalingGroup terminated are
+--      Terminating (common.lua, "autoscaling.termination_request");
+--   1. scheduled actions whose time has come are applied, oldest first
+--      (unless ScheduledActions is suspended; sim.autoscaling.scheduled);
+--   2. each Pending or Terminating instance is read from EC2 (it settles
+--      there, so a booted
+--      instance's boot script runs and its cfn-signal reaches
+--      CloudFormation): pending -> Pending, running -> InService; the
+--      InService ones are read at a health check, every
+--      HEALTH_CHECK_SECONDS (60) of the clock (so a poll of a big group does
+--      not read every instance); a
+--      terminated one leaves the group; one stopped or terminated behind the
+--      group's back is Unhealthy (unless HealthCheck is suspended) and is
+--      terminated (unless ReplaceUnhealthy is suspended);
+--   3. instances are launched up to DesiredCapacity (unless Launch is
+--      suspended), balanced over the group's subnets (VPCZoneIdentifier) or
+--      Availability Zones, each with the group's current configuration; or
+--      terminated down to it (unless Terminate is suspended), in AWS's
+--      Default termination policy order: instances not launched from the
+--      current configuration first, then from the zone with the most
+--      instances, then the oldest.
+-- Instances on their way out (LifecycleState Terminating) do not count
+-- towards the capacity: a replacement is launched as soon as one leaves.
+
+local world = require("moonstack.world")
+local C = require("sim.autoscaling.common")
+local F = require("sim.autoscaling.configuration")
+local S = require("sim.autoscaling.scheduled")
+local ec2 = require("sim.ec2")
+local ec2_instances = require("sim.ec2.instances")
+local network = require("sim.ec2.network")
+
+local K = {}
+
+-- EC2's status checks run every minute ("Amazon EC2 performs automated
+-- checks on every running EC2 instance ... every minute"), so a group
+-- cannot learn of an impaired instance sooner: its health check reads its
+-- InService instances once a minute of the clock.
+K.HEALTH_CHECK_SECONDS = 60
+
+-- The places the group launches into: { {subnet=, zone=}, ... } in the
+-- group's order.
+local function places(group, env)
+  local out = {}
+  local vpc_zone = group.VPCZoneIdentifier
+  if type(vpc_zone) == "string" and vpc_zone ~= "" then
+    for id in vpc_zone:gmatch("[^,%s]+") do
+      local s = network.subnet(id)
+      out[#out + 1] = { subnet = id, zone = s and s.AvailabilityZone or env.region .. "a" }
+    end
+  else
+    for _, z in ipairs(group.AvailabilityZones or {}) do out[#out + 1] = { zone = z } end
+  end
+  return out
+end
+K.places = places
+
+function K.subnet_set(group)
+  local vpc_zone = group.VPCZoneIdentifier
+  if type(vpc_zone) ~= "string" or vpc_zone == "" then return nil end
+  local set = {}
+  for id in vpc_zone:gmatch("[^,%s]+") do set[id] = true end
+  return set
+end
+
+local function active(e) return e.LifecycleState ~= "Terminating" end
+
+local function count_active(group)
+  local n = 0
+  for _, e in ipairs(group.Instances) do if active(e) then n = n + 1 end end
+  return n
+end
+K.count_active = count_active
+
+local function terminate(e, env)
+  ec2.TerminateInstances({ InstanceIds = { e.InstanceId } }, env)
+  e.LifecycleState = "Terminating"
+end
+
+-- Launches `n` instances, each into the place with the fewest active
+-- instances (ties: the group's order).
+local function launch(group, n, env)
+  local where = places(group, env)
+  if #where == 0 or n <= 0 then return end
+  local counts = {}
+  for i, p in ipairs(where) do
+    counts[i] = 0
+    for _, e in ipairs(group.Instances) do
+      if active(e) and ((p.subnet and e._SubnetId == p.subnet) or (not p.subnet and e.AvailabilityZone == p.zone)) then
+        counts[i] = counts[i] + 1
+      end
+    end
+  end
+  local per = {}
+  for _ = 1, n do
+    local best = 1
+    for i = 2, #where do if counts[i] < counts[best] then best = i end end
+    counts[best] = counts[best] + 1
+    per[best] = (per[best] or 0) + 1
+  end
+  local identity = F.current(group)
+  for i, p in ipairs(where) do
+    if per[i] then
+      local r = ec2.RunInstances(F.run_request(group, per[i], p.subnet, p.zone), env)
+      for _, inst in ipairs(r.Instances) do
+        local e = {
+          InstanceId = inst.InstanceId, InstanceType = inst.InstanceType,
+          AvailabilityZone = inst.Placement.AvailabilityZone, LifecycleState = "Pending", HealthStatus = "Healthy",
+          LaunchConfigurationName = identity.LaunchConfigurationName, LaunchTemplate = identity.LaunchTemplate,
+          ProtectedFromScaleIn = group.NewInstancesProtectedFromScaleIn == true, _SubnetId = inst.SubnetId,
+        }
+        group.Instances[#group.Instances + 1] = e
+        world.put(C.MEMBER, inst.InstanceId, { group = group.AutoScalingGroupName }, { live = false })
+      end
+    end
+  end
+end
+
+-- Picks `n` active instances to terminate, in the Default policy's order.
+local function scale_in(group, n, env)
+  local current = F.current(group)
+  local subnets = K.subnet_set(group)
+  for _ = 1, n do
+    local zone_count = {}
+    for _, e in ipairs(group.Instances) do
+      if active(e) then zone_count[e.AvailabilityZone] = (zone_count[e.AvailabilityZone] or 0) + 1 end
+    end
+    local pick, pick_old, pick_zone
+    for _, e in ipairs(group.Instances) do
+      if active(e) and not e.ProtectedFromScaleIn then
+        local old = not F.matches(e, current, subnets)
+        local z = zone_count[e.AvailabilityZone]
+        if not pick or (old and not pick_old) or (old == pick_old and z > pick_zone) then
+          pick, pick_old, pick_zone = e, old, z
+        end
+      end
+    end
+    if not pick then return end
+    terminate(pick, env)
+  end
+end
+
+---Brings the group up to date with the clock and its desired capacity
+---(see the top of this file). The caller saves the group.
+---@param group table the group record
+---@param env table the action's env
+-- Applies TerminateInstanceInAutoScalingGroup's requests (see common.lua):
+-- those instances are Terminating. True when there were any.
+local function take_requests(group)
+  local req = world.get(C.TERMINATION_REQUEST, group.AutoScalingGroupName)
+  if not req then return false end
+  world.remove(C.TERMINATION_REQUEST, group.AutoScalingGroupName)
+  local ids = {}
+  for _, id in ipairs(req.InstanceIds or {}) do ids[id] = true end
+  for _, e in ipairs(group.Instances) do
+    if ids[e.InstanceId] then e.LifecycleState = "Terminating" end
+  end
+  return true
+end
+
+function K.settle(group, env)
+  local changed = take_requests(group)
+  if not C.suspended(group, "ScheduledActions") then changed = S.apply_due(group, env) end
+  local now = env.now_ms
+  local health = now - (group._sim.health_ms or -math.huge) >= K.HEALTH_CHECK_SECONDS * 1000
+  if health then group._sim.health_ms, changed = now, true end
+  local kept = {}
+  local check = not C.suspended(group, "HealthCheck")
+  local replace = not C.suspended(group, "ReplaceUnhealthy")
+  for _, e in ipairs(group.Instances) do
+    local state = "running"
+    if health or e.LifecycleState ~= "InService" then
+      local inst = ec2_instances.load(e.InstanceId, env)
+      state = inst and inst.State.Name or "terminated"
+    end
+    if state == "terminated" then
+      world.remove(C.MEMBER, e.InstanceId)
+      changed = true
+    else
+      if e.LifecycleState ~= "Terminating" then
+        local was = e.LifecycleState
+        if state == "pending" then e.LifecycleState = "Pending"
+        elseif state == "running" then e.LifecycleState = "InService"
+        elseif check then e.HealthStatus = "Unhealthy" end
+        if e.HealthStatus == "Unhealthy" and replace then terminate(e, env) end
+        if e.LifecycleState ~= was then changed = true end
+      end
+      kept[#kept + 1] = e
+    end
+  end
+  group.Instances = kept
+  local have = count_active(group)
+  if have < group.DesiredCapacity and not C.suspended(group, "Launch") then
+    launch(group, group.DesiredCapacity - have, env)
+    changed = true
+  elseif have > group.DesiredCapacity and not C.suspended(group, "Terminate") then
+    scale_in(group, have - group.DesiredCapacity, env)
+    changed = true
+  end
+  return changed
+end
+
+---The group record, settled and saved; fails with AWS's message when there
+---is no such group.
+function K.load(name, env)
+  local group = C.group(name)
+  if not group then C.group_not_found(name) end
+  K.settle(group, env)
+  C.save_group(group)
+  return group
+end
+
+K.terminate = terminate
+return K

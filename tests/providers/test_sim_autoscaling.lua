@@ -1,0 +1,239 @@
+-- The simulated Auto Scaling service: groups launch real simulated EC2
+-- instances, keep their capacity, spread over subnets, replace unhealthy
+-- and terminated instances unless the process is suspended; AWS's messages.
+local H = require("harness")
+local T = H.suite("sim autoscaling")
+
+local AMI = "ami-0123456789abcdef0"
+
+local function as(sim, action, p) return sim.call("autoscaling", action, p) end
+local function ec2(sim, action, p) return sim.call("ec2", action, p) end
+
+local function group(sim, name)
+  return as(sim, "DescribeAutoScalingGroups", { AutoScalingGroupNames = { name } }).AutoScalingGroups[1]
+end
+
+local function states(sim, g)
+  local out = {}
+  for _, i in ipairs(g.Instances) do
+    local inst = ec2(sim, "DescribeInstances", { InstanceIds = { i.InstanceId } }).Reservations[1].Instances[1]
+    out[#out + 1] = i.LifecycleState .. "/" .. inst.State.Name
+  end
+  return out
+end
+
+local function setup(sim, opts)
+  opts = opts or {}
+  local vpc = ec2(sim, "CreateVpc", { CidrBlock = "10.0.0.0/16" }).Vpc.VpcId
+  local a = ec2(sim, "CreateSubnet", { VpcId = vpc, CidrBlock = "10.0.1.0/24", AvailabilityZone = "us-east-1a" }).Subnet.SubnetId
+  local b = ec2(sim, "CreateSubnet", { VpcId = vpc, CidrBlock = "10.0.2.0/24", AvailabilityZone = "us-east-1b" }).Subnet.SubnetId
+  as(sim, "CreateLaunchConfiguration", { LaunchConfigurationName = "lc1", ImageId = AMI, InstanceType = "t3.micro",
+    UserData = opts.user_data })
+  as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "g", LaunchConfigurationName = "lc1",
+    MinSize = opts.min or 1, MaxSize = opts.max or 6, DesiredCapacity = opts.desired or 4,
+    VPCZoneIdentifier = a .. "," .. b })
+  return a, b
+end
+
+T.case("a group launches EC2 instances balanced over its subnets; they go InService once running", function()
+  local world, sim = fresh()
+  local a, b = setup(sim)
+  local g = group(sim, "g")
+  H.eq(#g.Instances, 4)
+  H.same(states(sim, g), { "Pending/pending", "Pending/pending", "Pending/pending", "Pending/pending" })
+  local per = {}
+  for _, i in ipairs(g.Instances) do
+    local inst = ec2(sim, "DescribeInstances", { InstanceIds = { i.InstanceId } }).Reservations[1].Instances[1]
+    per[inst.SubnetId] = (per[inst.SubnetId] or 0) + 1
+    H.eq(inst.ImageId, AMI)
+    H.eq(inst.InstanceType, "t3.micro")
+    H.eq(i.LaunchConfigurationName, "lc1")
+  end
+  H.eq(per[a], 2)
+  H.eq(per[b], 2)
+  H.same(g.AvailabilityZones, { "us-east-1a", "us-east-1b" })
+  world.set_now_ms(30000)
+  H.same(states(sim, group(sim, "g")), { "InService/running", "InService/running", "InService/running", "InService/running" })
+end)
+
+T.case("SetDesiredCapacity scales out and in; AWS's bounds messages", function()
+  local world, sim = fresh()
+  setup(sim)
+  as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "g", DesiredCapacity = 6 })
+  H.eq(#group(sim, "g").Instances, 6)
+  as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "g", DesiredCapacity = 2 })
+  local g = group(sim, "g")
+  local active = 0
+  for _, i in ipairs(g.Instances) do if i.LifecycleState ~= "Terminating" then active = active + 1 end end
+  H.eq(active, 2)
+  world.set_now_ms(60000)
+  H.eq(#group(sim, "g").Instances, 2)
+  H.raises(function() as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "g", DesiredCapacity = 7 }) end,
+    "New SetDesiredCapacity value 7 is above max value 6 for the AutoScalingGroup.")
+  H.raises(function() as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "g", DesiredCapacity = 0 }) end,
+    "New SetDesiredCapacity value 0 is below min value 1 for the AutoScalingGroup.")
+  H.raises(function() as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "nope", DesiredCapacity = 1 }) end,
+    "AutoScalingGroup name not found - AutoScalingGroup nope not found")
+end)
+
+T.case("create: AWS's messages for sizes, names, zones and configurations", function()
+  local _, sim = fresh()
+  setup(sim)
+  H.raises(function() as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "g", LaunchConfigurationName = "lc1",
+    MinSize = 1, MaxSize = 1, AvailabilityZones = { "us-east-1a" } }) end,
+    "AutoScalingGroup by this name already exists - A group with the name g already exists")
+  H.raises(function() as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "h", LaunchConfigurationName = "lc1",
+    MinSize = 2, MaxSize = 1, AvailabilityZones = { "us-east-1a" } }) end,
+    "Max bound, 1, must be greater than or equal to min bound, 2")
+  H.raises(function() as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "h", LaunchConfigurationName = "lc1",
+    MinSize = 1, MaxSize = 4, DesiredCapacity = 9, AvailabilityZones = { "us-east-1a" } }) end,
+    "Desired capacity:9 must be between the specified min size:1 and max size:4")
+  H.raises(function() as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "h", LaunchConfigurationName = "nope",
+    MinSize = 1, MaxSize = 1, AvailabilityZones = { "us-east-1a" } }) end,
+    "Launch configuration name not found - Launch configuration nope not found")
+  H.raises(function() as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "h", LaunchConfigurationName = "lc1",
+    MinSize = 1, MaxSize = 1 }) end, "At least one Availability Zone or VPC Subnet is required.")
+  H.raises(function() as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "h", MinSize = 1, MaxSize = 1,
+    AvailabilityZones = { "us-east-1a" } }) end,
+    "Valid requests must contain either LaunchTemplate, LaunchConfigurationName, InstanceId or MixedInstancesPolicy parameter.")
+  H.raises(function() as(sim, "CreateAutoScalingGroup", { LaunchConfigurationName = "lc1", MinSize = 1, MaxSize = 1 }) end,
+    "1 validation error detected: Value null at 'autoScalingGroupName' failed to satisfy constraint: Member must not be null")
+  H.eq(group(sim, "h"), nil)
+end)
+
+T.case("launch configurations: duplicates, in use, unknown", function()
+  local _, sim = fresh()
+  setup(sim)
+  H.raises(function() as(sim, "CreateLaunchConfiguration", { LaunchConfigurationName = "lc1", ImageId = AMI,
+    InstanceType = "t3.micro" }) end,
+    "Launch Configuration by this name already exists - A launch configuration already exists with the name lc1")
+  H.raises(function() as(sim, "DeleteLaunchConfiguration", { LaunchConfigurationName = "lc1" }) end,
+    "Cannot delete launch configuration lc1 because it is attached to AutoScalingGroup g")
+  H.raises(function() as(sim, "DeleteLaunchConfiguration", { LaunchConfigurationName = "x" }) end,
+    "Launch configuration name not found - Launch configuration x not found")
+  H.eq(#as(sim, "DescribeLaunchConfigurations", { LaunchConfigurationNames = { "lc1", "x" } }).LaunchConfigurations, 1)
+end)
+
+T.case("an instance terminated out of band is replaced; not while ReplaceUnhealthy/Launch are suspended", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 2 })
+  local first = group(sim, "g").Instances[1].InstanceId
+  as(sim, "SuspendProcesses", { AutoScalingGroupName = "g", ScalingProcesses = { "ReplaceUnhealthy", "Launch" } })
+  local g = group(sim, "g")
+  H.same(g.SuspendedProcesses, {
+    { ProcessName = "ReplaceUnhealthy", SuspensionReason = "User suspended at 1970-01-01T00:00:00Z" },
+    { ProcessName = "Launch", SuspensionReason = "User suspended at 1970-01-01T00:00:00Z" } })
+  ec2(sim, "TerminateInstances", { InstanceIds = { first } })
+  world.set_now_ms(60000)
+  g = group(sim, "g")
+  H.eq(#g.Instances, 1, "no replacement while Launch is suspended")
+  as(sim, "ResumeProcesses", { AutoScalingGroupName = "g" })
+  g = group(sim, "g")
+  H.eq(#g.Instances, 2)
+  H.same(g.SuspendedProcesses, {})
+  H.raises(function() as(sim, "SuspendProcesses", { AutoScalingGroupName = "g", ScalingProcesses = { "Nap" } }) end,
+    "Process names Nap are not valid")
+end)
+
+T.case("SetInstanceHealth Unhealthy replaces the instance; TerminateInstanceInAutoScalingGroup with and without decrement", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 2 })
+  local ids = {}
+  for _, i in ipairs(group(sim, "g").Instances) do ids[#ids + 1] = i.InstanceId end
+  as(sim, "SetInstanceHealth", { InstanceId = ids[1], HealthStatus = "Unhealthy" })
+  local g = group(sim, "g")
+  H.eq(#g.Instances, 3)
+  H.eq(g.Instances[1].LifecycleState, "Terminating")
+  world.set_now_ms(60000)
+  g = group(sim, "g")
+  H.eq(#g.Instances, 2)
+  local r = as(sim, "TerminateInstanceInAutoScalingGroup", { InstanceId = ids[2], ShouldDecrementDesiredCapacity = true })
+  H.eq(r.Activity.Description, "Terminating EC2 instance: " .. ids[2])
+  H.eq(group(sim, "g").DesiredCapacity, 1)
+  local last = group(sim, "g").Instances[1].InstanceId
+  H.raises(function() as(sim, "TerminateInstanceInAutoScalingGroup", { InstanceId = last,
+    ShouldDecrementDesiredCapacity = true }) end,
+    "Currently, desiredSize equals minSize (1). Terminating instance without replacement will violate group's min size constraint. Either set shouldDecrementDesiredCapacity flag to false or lower group's min size.")
+  H.raises(function() as(sim, "TerminateInstanceInAutoScalingGroup", { InstanceId = "i-0123456789abcdef0",
+    ShouldDecrementDesiredCapacity = false }) end,
+    "Instance Id not found - No managed instance found for instance ID: i-0123456789abcdef0")
+  local d = as(sim, "DescribeAutoScalingInstances", { InstanceIds = { last } }).AutoScalingInstances[1]
+  H.eq(d.AutoScalingGroupName, "g")
+  H.eq(d.HealthStatus, "HEALTHY")
+end)
+
+T.case("DeleteAutoScalingGroup: refused with instances; ForceDelete terminates them, the group goes once they have", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 2 })
+  H.raises(function() as(sim, "DeleteAutoScalingGroup", { AutoScalingGroupName = "g" }) end,
+    "You cannot delete an AutoScalingGroup while there are instances or pending Spot instance request(s) still in the group.")
+  as(sim, "DeleteAutoScalingGroup", { AutoScalingGroupName = "g", ForceDelete = true })
+  local g = group(sim, "g")
+  H.eq(g.Status, "Delete in progress")
+  H.same(states(sim, g), { "Terminating/shutting-down", "Terminating/shutting-down" })
+  world.set_now_ms(20000)
+  H.eq(group(sim, "g"), nil)
+  H.same(world.ids("autoscaling.group"), {})
+  as(sim, "DeleteLaunchConfiguration", { LaunchConfigurationName = "lc1" })
+end)
+
+T.case("scheduled actions run in simulated time, once, and are then gone", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 2 })
+  as(sim, "PutScheduledUpdateGroupAction", { AutoScalingGroupName = "g", ScheduledActionName = "up",
+    StartTime = "1970-01-01T01:00:00Z", DesiredCapacity = 5 })
+  local s = as(sim, "DescribeScheduledActions", { AutoScalingGroupName = "g" }).ScheduledUpdateGroupActions
+  H.eq(#s, 1)
+  H.eq(s[1].StartTime, "1970-01-01T01:00:00.000Z")
+  world.set_now_ms(3599000)
+  H.eq(group(sim, "g").DesiredCapacity, 2)
+  world.set_now_ms(3600000)
+  local g = group(sim, "g")
+  H.eq(g.DesiredCapacity, 5)
+  H.eq(#g.Instances, 5)
+  H.eq(#as(sim, "DescribeScheduledActions", { AutoScalingGroupName = "g" }).ScheduledUpdateGroupActions, 0)
+end)
+
+T.case("a recurring scheduled action runs at each cron time; not while ScheduledActions is suspended", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 2 })
+  as(sim, "PutScheduledUpdateGroupAction", { AutoScalingGroupName = "g", ScheduledActionName = "hourly",
+    Recurrence = "0 * * * *", DesiredCapacity = 3 })
+  world.set_now_ms(3600000)
+  H.eq(group(sim, "g").DesiredCapacity, 3)
+  as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "g", DesiredCapacity = 2 })
+  as(sim, "SuspendProcesses", { AutoScalingGroupName = "g", ScalingProcesses = { "ScheduledActions" } })
+  world.set_now_ms(7200000)
+  H.eq(group(sim, "g").DesiredCapacity, 2)
+  H.eq(as(sim, "DescribeScheduledActions", { AutoScalingGroupName = "g" }).ScheduledUpdateGroupActions[1].StartTime,
+    "1970-01-01T02:00:00.000Z")
+  H.raises(function() as(sim, "DeleteScheduledAction", { AutoScalingGroupName = "g", ScheduledActionName = "x" }) end,
+    "Scheduled Update Group Action name not found - Could not find scheduled action x")
+end)
+
+T.case("lifecycle hooks: AWS's defaults, deleted with the group", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 0, min = 0 })
+  as(sim, "PutLifecycleHook", { AutoScalingGroupName = "g", LifecycleHookName = "h",
+    LifecycleTransition = "autoscaling:EC2_INSTANCE_LAUNCHING" })
+  local h = as(sim, "DescribeLifecycleHooks", { AutoScalingGroupName = "g" }).LifecycleHooks[1]
+  H.eq(h.HeartbeatTimeout, 3600)
+  H.eq(h.DefaultResult, "ABANDON")
+  H.eq(h.GlobalTimeout, 172800)
+  H.raises(function() as(sim, "PutLifecycleHook", { AutoScalingGroupName = "g", LifecycleHookName = "x",
+    LifecycleTransition = "nap" }) end, "Invalid Lifecycle Transition: nap")
+  as(sim, "DeleteAutoScalingGroup", { AutoScalingGroupName = "g" })
+  H.same(world.ids("autoscaling.lifecycle_hook"), {})
+end)
+
+T.case("a booted instance's cfn-signal signals the group's stack resource", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 2, user_data = H.base64("#!/bin/bash\n/opt/aws/bin/cfn-signal -e $? --stack s --resource Web\n") })
+  world.set_now_ms(30000)
+  group(sim, "g")
+  local signals = sim.call("cloudformation", "GetResourceSignals", { StackName = "s", LogicalResourceId = "Web" }).Signals
+  H.eq(#signals, 2)
+  H.eq(signals[1].Status, "SUCCESS")
+end)
+
+return T

@@ -210,7 +210,10 @@ end
 -- Whether the stack and the resource exist is the CLI's and the server's
 -- check (the stacks are not in the world).
 --   SignalResource { StackName, LogicalResourceId, UniqueId, Status } -> {}
---   GetResourceSignals { StackName, LogicalResourceId } -> { Signals = {...} } (arrival order)
+--   GetResourceSignals { StackName, LogicalResourceId [, UniqueIds] } -> { Signals = {...} }
+--     in arrival order; with UniqueIds (not AWS's: CloudFormation has no such
+--     action) only those, each looked up by its id: a batch of a rolling
+--     update asks for its own instances, not every signal the group ever had.
 
 local SIGNAL_KIND = "cloudformation.signal"
 local SEQ_KIND = "cloudformation.signal_seq"
@@ -274,10 +277,14 @@ function A.GetResourceSignals(p)
   local name = A.stack_name_and_id(p.StackName)
   local signals = {}
   if type(name) ~= "string" then return { Signals = signals } end
-  for _, ref in ipairs(world.referrers("signals:" .. name .. "/" .. tostring(p.LogicalResourceId))) do
-    if ref.kind == SIGNAL_KIND then
-      local s = world.get(SIGNAL_KIND, ref.id)
-      signals[#signals + 1] = s
+  local resource = name .. "/" .. tostring(p.LogicalResourceId)
+  if type(p.UniqueIds) == "table" then
+    for _, unique_id in ipairs(p.UniqueIds) do
+      signals[#signals + 1] = world.get(SIGNAL_KIND, resource .. "/" .. tostring(unique_id))
+    end
+  else
+    for _, ref in ipairs(world.referrers("signals:" .. resource)) do
+      if ref.kind == SIGNAL_KIND then signals[#signals + 1] = world.get(SIGNAL_KIND, ref.id) end
     end
   end
   table.sort(signals, function(a, b) return a.Seq < b.Seq end)

@@ -22,6 +22,10 @@ T.case("SignalResource records one signal per UniqueId, keyed by stack name and 
   H.same(signals[1], { UniqueId = "i-2", Status = "SUCCESS", StackId = STACK, Timestamp = 6000 })
   H.same(signals[2], { UniqueId = "i-1", Status = "FAILURE", StackId = "", Timestamp = 6000 })
   H.eq(#c.GetResourceSignals({ StackName = STACK, LogicalResourceId = "WebServer" }).Signals, 2)
+  -- UniqueIds: only those, in arrival order; an ID that never signalled is left out.
+  H.same(c.GetResourceSignals({ StackName = "web", LogicalResourceId = "WebServer", UniqueIds = { "i-1", "i-9", "i-2" } }).Signals,
+    { { UniqueId = "i-2", Status = "SUCCESS", StackId = STACK, Timestamp = 6000 },
+      { UniqueId = "i-1", Status = "FAILURE", StackId = "", Timestamp = 6000 } })
   H.eq(#c.GetResourceSignals({ StackName = "web", LogicalResourceId = "Other" }).Signals, 0)
 end)
 

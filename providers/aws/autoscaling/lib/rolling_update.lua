@@ -301,8 +301,12 @@ function steps.signals(s, env)
   group_of(env)  -- settles the instances: booted ones run their cfn-signal
   local reported = as_set(s.reported)
   local batch = as_set(s.current)
+  local pending = {}
+  for _, id in ipairs(s.current) do
+    if not reported[id] then pending[#pending + 1] = id end
+  end
   local signals = env.aws.cloudformation.GetResourceSignals { StackName = env.ctx.stack_name,
-    LogicalResourceId = env.ctx.logical_id }.Signals
+    LogicalResourceId = env.ctx.logical_id, UniqueIds = pending }.Signals
   for _, sig in ipairs(signals) do
     if batch[sig.UniqueId] and not reported[sig.UniqueId] and (tonumber(sig.Timestamp) or 0) >= s.batch_start then
       reported[sig.UniqueId] = true

@@ -42,13 +42,29 @@ function S.fail(message, code) errors.fail(message, code) end
 
 -- The world's ID generator: its state is a world record, so every worker
 -- draws from one sequence and a replay with the same seed gives the same IDs.
-local function new_id(kind, ...)
+-- Inside an action (S.call) the generator is read once and written back once
+-- when the action ends (`in_action`): a launch of 100 instances draws ~500
+-- IDs. The action holds the world (world.atomic), so no other worker draws
+-- meanwhile, and nothing outlives the action in this worker's Lua state.
+local in_action = nil  -- { g = generator or nil } while an S.call runs
+
+local function load_generator()
   local state = world.get("sim", "ids")
-  local g = state and ids.restore(state) or ids.new("moonstack")
+  return state and ids.restore(state) or ids.new("moonstack")
+end
+
+local function new_id(kind, ...)
+  local g
+  if in_action then
+    in_action.g = in_action.g or load_generator()
+    g = in_action.g
+  else
+    g = load_generator()
+  end
   local method = g[kind]
   if type(method) ~= "function" then error("sim: no ID kind " .. tostring(kind), 2) end
   local id = method(g, ...)
-  world.put("sim", "ids", g:state())
+  if not in_action then world.put("sim", "ids", g:state()) end
   return id
 end
 S.new_id = new_id
@@ -97,7 +113,14 @@ function S.call(svc, action, params, opts)
   }
   return world.atomic(function()
     env.now_ms = world.now_ms()
-    return fn(params or {}, env)
+    if in_action then return fn(params or {}, env) end  -- an action's action: the outer one saves
+    in_action = {}
+    local ok, result = pcall(fn, params or {}, env)
+    local drawn = in_action.g
+    in_action = nil
+    if drawn then world.put("sim", "ids", drawn:state()) end  -- also after a failure: the IDs were drawn
+    if not ok then error(result, 0) end
+    return result
   end)
 end
 

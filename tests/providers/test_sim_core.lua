@@ -5,6 +5,14 @@ local T = H.suite("sim core")
 package.loaded["sim.testsvc"] = {
   Echo = function(params, env) return { Params = params, Now = env.now_ms, Region = env.region } end,
   helper = function() end,  -- lower-case: not an action
+  -- Draws n IDs (through a nested action when `nested`), then fails if asked.
+  Draw = function(params, env)
+    local out = {}
+    for i = 1, params.n or 1 do out[i] = env.new_id("instance") end
+    if params.nested then out[#out + 1] = require("sim").call("testsvc", "Draw", {}).Ids[1] end
+    if params.fail then require("sim").fail("boom", "Boom") end
+    return { Ids = out }
+  end,
 }
 
 T.case("an action gets its params and the env", function()
@@ -36,6 +44,21 @@ T.case("IDs come from one seeded sequence kept in the world", function()
   H.truthy(a ~= b, "two IDs differ")
   sim.seed("test")
   H.eq(world.atomic(function() return sim.new_id("instance") end), a, "same seed, same first ID")
+end)
+
+T.case("an action draws its IDs from the world's sequence and saves it once, also when it fails", function()
+  local world, sim = fresh()
+  local one = sim.call("testsvc", "Draw", { n = 3, nested = true }).Ids  -- 3 here, 1 in the nested action
+  sim.seed("test")
+  local expected = {}
+  for i = 1, 4 do expected[i] = world.atomic(function() return sim.new_id("instance") end) end
+  H.same(one, expected, "the same sequence as IDs drawn one by one, the nested action's in order")
+  H.raises(function() sim.call("testsvc", "Draw", { n = 2, fail = true }) end, "boom")
+  local after = sim.call("testsvc", "Draw", {}).Ids[1]
+  sim.seed("test")
+  local seq = {}
+  for i = 1, 7 do seq[i] = world.atomic(function() return sim.new_id("instance") end) end
+  H.eq(after, seq[7], "the failed action's two draws were saved: the next ID is the sequence's 7th")
 end)
 
 return T

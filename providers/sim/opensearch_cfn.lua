@@ -25,7 +25,7 @@ local M = {}
 
 local POLL_SECONDS = 60
 
-local policy_on = require("sim.policy_values").flag
+local policy_on = require("lib.policy_values").flag
 
 local function upgrade_or_replace(old, new, ctx)
   return policy_on(ctx, "EnableVersionUpgrade") and "none" or "replace"

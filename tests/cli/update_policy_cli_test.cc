@@ -179,3 +179,22 @@ TEST_CASE("a provider's update behaviour reads the evaluated UpdatePolicy; a rol
             "probe UPDATE_ROLLBACK_COMPLETE ",
         });
 }
+
+TEST_CASE("a scenario matches a provider's progress event", "[cli][update_policy]") {
+  Probe t("scenario");
+  // On the progress event, the create's next look fails: the event was seen
+  // between the two calls, as scenarios see every event.
+  t.Write("s.lua", R"(on({ logical_id = "Probe", reason = "create step 1 of 2" }, function()
+  fail({ logical_id = "Probe", phase = "poll" }, { message = "Stopped after step 1" })
+end))");
+  t.Write("t.json", Template("1", "false", false));
+  ms::test::CommandResult r = t("create-stack --providers " + t.dir + "/providers --scenario " + t.dir +
+                                "/s.lua --stack-name probe --template-body file://" + t.dir + "/t.json");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  std::vector<std::string> events = t.Events("probe", 0);
+  REQUIRE(events.size() >= 6);
+  CHECK(events[4] == "Probe CREATE_IN_PROGRESS create step 1 of 2");
+  CHECK(events[5] == "Probe CREATE_FAILED Stopped after step 1");
+  CHECK(t.Status("probe") == "ROLLBACK_COMPLETE");
+}

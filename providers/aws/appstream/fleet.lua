@@ -19,7 +19,7 @@ local P = require("moonstack.provider")
 
 local POLL_SECONDS = 30
 
-local policy_on = require("sim.policy_values").flag
+local policy_on = require("lib.policy_values").flag
 
 local function appstream(ctx) return ctx.world.appstream end
 

@@ -26,7 +26,7 @@ local names = require("sim.cloudformation_names")
 local POLL_SECONDS = 30
 local SHARD_PROPS = { NumNodeGroups = true, NodeGroupConfiguration = true }
 
-local policy_on = require("sim.policy_values").flag
+local policy_on = require("lib.policy_values").flag
 
 local function all_named(configs)
   for _, c in ipairs(type(configs) == "table" and configs or {}) do

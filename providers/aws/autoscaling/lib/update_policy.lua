@@ -6,10 +6,7 @@
 
 local U = {}
 
-function U.bool(v)
-  if v == true or v == "true" or v == "True" then return true end
-  return false
-end
+U.bool = require("lib.policy_values").bool
 
 function U.int(v, default)
   local n = tonumber(v)

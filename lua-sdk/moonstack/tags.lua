@@ -142,4 +142,28 @@ function M.diff(old, new)
   return set, remove
 end
 
+---The tags CloudFormation puts on a taggable resource it creates, as a map:
+---the stack's own tags (`ctx.stack_tags`, the stack's --tags as a Tags list,
+---when the host passes them), then the resource's tags (list or map; they
+---win over a stack tag of the same key), then the reserved
+---aws:cloudformation:stack-name / logical-id / stack-id tags, which nothing
+---can override. AWS documents this in "Resource tag" (stack-level tags
+---propagate to supported resources; aws: prefixed tags are added by
+---CloudFormation).
+---@param ctx table  hook context (stack_name, logical_id, stack_id, stack_tags)
+---@param resource_tags moonstack.Tag[]|table<string,string>|nil
+---@return table<string, string>
+function M.for_resource(ctx, resource_tags)
+  local map = M.to_map(ctx.stack_tags)
+  local own = resource_tags
+  if not values.is_absent(own) and values.is_array(own) then own = M.to_map(own) end
+  if not values.is_absent(own) then
+    for k, v in pairs(own) do map[k] = v end
+  end
+  map["aws:cloudformation:stack-name"] = ctx.stack_name
+  map["aws:cloudformation:logical-id"] = ctx.logical_id
+  if ctx.stack_id and ctx.stack_id ~= "" then map["aws:cloudformation:stack-id"] = ctx.stack_id end
+  return map
+end
+
 return M

@@ -84,4 +84,15 @@ T.case("validate raises an SDK error with code InvalidRequest", function()
   H.eq(e.code, "InvalidRequest")
 end)
 
+T.case("for_resource: stack tags, then the resource's own, then aws:cloudformation:* which nothing overrides", function()
+  local ctx = { stack_name = "s", logical_id = "Q", stack_id = "arn:aws:cloudformation:us-east-1:1:stack/s/u",
+                stack_tags = { { Key = "team", Value = "a" }, { Key = "env", Value = "dev" } } }
+  local got = tags.for_resource(ctx, { { Key = "env", Value = "prod" }, { Key = "aws:cloudformation:stack-name", Value = "x" } })
+  H.same(got, { team = "a", env = "prod", ["aws:cloudformation:stack-name"] = "s",
+              ["aws:cloudformation:logical-id"] = "Q",
+              ["aws:cloudformation:stack-id"] = "arn:aws:cloudformation:us-east-1:1:stack/s/u" })
+  H.same(tags.for_resource({ stack_name = "s", logical_id = "Q" }, { k = "v" }),
+       { k = "v", ["aws:cloudformation:stack-name"] = "s", ["aws:cloudformation:logical-id"] = "Q" })
+end)
+
 return T

@@ -18,9 +18,9 @@
 
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
+local tags = require("moonstack.tags")
 
 local MAX_GENERATED = 40
-local SYSTEM_PREFIX = "aws:cloudformation:"
 
 local function gone(err) return type(err) == "table" and err.code == "ParameterNotFound" end
 
@@ -31,16 +31,6 @@ local function tag_list(map)
   local out = {}
   for i, k in ipairs(keys) do out[i] = { Key = k, Value = map[k] } end
   return out
-end
-
-local STACK_NAME_TAG = SYSTEM_PREFIX .. "stack-name"
-local LOGICAL_ID_TAG = SYSTEM_PREFIX .. "logical-id"
-local STACK_ID_TAG = SYSTEM_PREFIX .. "stack-id"
-
-local function system_tags(ctx)
-  local t = { [STACK_NAME_TAG] = ctx.stack_name, [LOGICAL_ID_TAG] = ctx.logical_id }
-  if ctx.stack_id then t[STACK_ID_TAG] = ctx.stack_id end
-  return t
 end
 
 local function put(ssm, name, props, overwrite, tags)
@@ -71,9 +61,7 @@ return P.define {
       P.fail("SSM Parameters of type SecureString cannot be created using CloudFormation", "InvalidRequest")
     end
     local name = props.Name or names.prefixed("CFN-" .. tostring(ctx.logical_id), MAX_GENERATED)
-    local all = system_tags(ctx)
-    for k, v in pairs(props.Tags or {}) do all[k] = v end
-    put(ctx.world.ssm, name, props, false, tag_list(all))
+    put(ctx.world.ssm, name, props, false, tag_list(tags.for_resource(ctx, props.Tags)))
     return { id = name, attributes = { Type = props.Type, Value = props.Value } }
   end,
 
@@ -127,7 +115,7 @@ return P.define {
     }.Parameters[1] or {}
     local tags = {}
     for _, t in ipairs(ssm.ListTagsForResource { ResourceType = "Parameter", ResourceId = id }.TagList) do
-      if t.Key:sub(1, #SYSTEM_PREFIX) ~= SYSTEM_PREFIX then tags[t.Key] = t.Value end
+      if t.Key:sub(1, 19) ~= "aws:cloudformation:" then tags[t.Key] = t.Value end
     end
     return {
       properties = {

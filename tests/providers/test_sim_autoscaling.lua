@@ -135,6 +135,36 @@ T.case("an instance terminated out of band is replaced; not while ReplaceUnhealt
     "Process names Nap are not valid")
 end)
 
+T.case("instances carry aws:autoscaling:groupName; the health check reads only instances EC2 reported stopped or terminated", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 4 })
+  world.set_now_ms(600000)
+  local g = group(sim, "g")
+  H.same(states(sim, g), { "InService/running", "InService/running", "InService/running", "InService/running" })
+  local inst = ec2(sim, "DescribeInstances", { InstanceIds = { g.Instances[1].InstanceId } }).Reservations[1].Instances[1]
+  local tagged
+  for _, t in ipairs(inst.Tags) do if t.Key == "aws:autoscaling:groupName" then tagged = t.Value end end
+  H.eq(tagged, "g")
+  local reads = 0
+  local get = world.get
+  world.get = function(kind, id)
+    if kind == "ec2.instance" then reads = reads + 1 end
+    return get(kind, id)
+  end
+  world.set_now_ms(660000)  -- a health check, nothing changed
+  group(sim, "g")
+  H.eq(reads, 0, "instance reads at a health check with nothing reported")
+  world.get = get
+  local stopped = g.Instances[2].InstanceId
+  ec2(sim, "StopInstances", { InstanceIds = { stopped } })
+  world.set_now_ms(720000)
+  g = group(sim, "g")
+  local left = {}
+  for _, e in ipairs(g.Instances) do left[e.InstanceId] = e.LifecycleState .. "/" .. e.HealthStatus end
+  H.eq(left[stopped], "Terminating/Unhealthy")
+  H.eq(#world.ids("ec2.state_notice", true), 1, "the group's own termination of it, read at the next check")
+end)
+
 T.case("SetInstanceHealth Unhealthy replaces the instance; TerminateInstanceInAutoScalingGroup with and without decrement", function()
   local world, sim = fresh()
   setup(sim, { desired = 2 })

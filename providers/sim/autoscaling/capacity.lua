@@ -10,10 +10,11 @@
 --   2. each Pending or Terminating instance is read from EC2 (it settles
 --      there, so a booted
 --      instance's boot script runs and its cfn-signal reaches
---      CloudFormation): pending -> Pending, running -> InService; the
---      InService ones are read at a health check, every
---      HEALTH_CHECK_SECONDS (60) of the clock (so a poll of a big group does
---      not read every instance); a
+--      CloudFormation): pending -> Pending, running -> InService; an
+--      InService one is read at the health check, every
+--      HEALTH_CHECK_SECONDS (60) of the clock, when EC2 left a state notice
+--      for it (it was stopped or terminated: sim.ec2.instances), so a
+--      poll of a big group reads only what changed; a
 --      terminated one leaves the group; one stopped or terminated behind the
 --      group's back is Unhealthy (unless HealthCheck is suspended) and is
 --      terminated (unless ReplaceUnhealthy is suspended);
@@ -106,7 +107,7 @@ local function launch(group, n, env)
   local identity = F.current(group)
   for i, p in ipairs(where) do
     if per[i] then
-      local r = ec2.RunInstances(F.run_request(group, per[i], p.subnet, p.zone), env)
+      local r = ec2.RunInstances(F.run_request(group, per[i], p.subnet, p.zone), env, F.service_tags(group))
       for _, inst in ipairs(r.Instances) do
         local e = {
           InstanceId = inst.InstanceId, InstanceType = inst.InstanceType,
@@ -145,36 +146,56 @@ local function scale_in(group, n, env)
   end
 end
 
----Brings the group up to date with the clock and its desired capacity
----(see the top of this file). The caller saves the group.
----@param group table the group record
----@param env table the action's env
 -- Applies TerminateInstanceInAutoScalingGroup's requests (see common.lua):
 -- those instances are Terminating. True when there were any.
 local function take_requests(group)
-  local req = world.get(C.TERMINATION_REQUEST, group.AutoScalingGroupName)
-  if not req then return false end
-  world.remove(C.TERMINATION_REQUEST, group.AutoScalingGroupName)
   local ids = {}
-  for _, id in ipairs(req.InstanceIds or {}) do ids[id] = true end
+  for _, r in ipairs(world.referrers(C.termination_ref(group.AutoScalingGroupName))) do
+    if r.kind == C.TERMINATION_REQUEST then
+      ids[r.id] = true
+      world.remove(r.kind, r.id)
+    end
+  end
+  if next(ids) == nil then return false end
   for _, e in ipairs(group.Instances) do
     if ids[e.InstanceId] then e.LifecycleState = "Terminating" end
   end
   return true
 end
 
+---The instances EC2 left state notices for (a set of IDs), the notices
+---removed: one index lookup, O(notices).
+function K.take_notices(group_name)
+  local ids = {}
+  for _, r in ipairs(world.referrers(ec2_instances.notice_ref(group_name))) do
+    if r.kind == ec2_instances.STATE_NOTICE then
+      ids[r.id] = true
+      world.remove(r.kind, r.id)
+    end
+  end
+  return ids
+end
+
+---Brings the group up to date with the clock and its desired capacity
+---(see the top of this file). The caller saves the group.
+---@param group table the group record
+---@param env table the action's env
 function K.settle(group, env)
   local changed = take_requests(group)
   if not C.suspended(group, "ScheduledActions") then changed = S.apply_due(group, env) end
   local now = env.now_ms
   local health = now - (group._sim.health_ms or -math.huge) >= K.HEALTH_CHECK_SECONDS * 1000
-  if health then group._sim.health_ms, changed = now, true end
+  local noticed = {}
+  if health then
+    group._sim.health_ms, changed = now, true
+    noticed = K.take_notices(group.AutoScalingGroupName)
+  end
   local kept = {}
   local check = not C.suspended(group, "HealthCheck")
   local replace = not C.suspended(group, "ReplaceUnhealthy")
   for _, e in ipairs(group.Instances) do
     local state = "running"
-    if health or e.LifecycleState ~= "InService" then
+    if noticed[e.InstanceId] or e.LifecycleState ~= "InService" then
       local inst = ec2_instances.load(e.InstanceId, env)
       state = inst and inst.State.Name or "terminated"
     end

@@ -11,11 +11,13 @@
 --        deleting either while in use is refused through world.referrers.
 --   "autoscaling.instance"              keyed by instance ID -> { group },
 --        non-live: the group of an instance in one read.
---   "autoscaling.termination_request"   keyed by group name -> { InstanceIds },
---        non-live: instances TerminateInstanceInAutoScalingGroup terminated
---        without touching the group record; the group's next settle marks
---        them Terminating and launches their replacements, so terminating a
---        batch of a big group costs O(batch), not O(batch x group size).
+--   "autoscaling.termination_request"   keyed by instance ID -> { InstanceId },
+--        referring to C.termination_ref(group): an instance
+--        TerminateInstanceInAutoScalingGroup terminated without touching the
+--        group record; the group's next settle finds them in one index
+--        lookup, marks them Terminating and launches their replacements, so
+--        terminating a batch of a big group costs O(batch), not
+--        O(batch x group size).
 --   "autoscaling.launch_configuration"  keyed by name.
 --   "autoscaling.scheduled_action"      keyed by "<group>/<action name>".
 --   "autoscaling.lifecycle_hook"        keyed by "<group>/<hook name>".
@@ -29,6 +31,9 @@ local C = {}
 C.GROUP, C.MEMBER, C.LAUNCH_CONFIGURATION = "autoscaling.group", "autoscaling.instance", "autoscaling.launch_configuration"
 C.SCHEDULED_ACTION, C.LIFECYCLE_HOOK = "autoscaling.scheduled_action", "autoscaling.lifecycle_hook"
 C.TERMINATION_REQUEST = "autoscaling.termination_request"
+
+---The ref every termination request of `group`'s instances carries.
+function C.termination_ref(group) return "autoscaling-termination:" .. group end
 
 -- The processes SuspendProcesses knows (the API reference's list).
 C.PROCESSES = { "Launch", "Terminate", "AddToLoadBalancer", "AlarmNotification", "AZRebalance",

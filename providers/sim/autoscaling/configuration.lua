@@ -11,6 +11,7 @@
 
 local C = require("sim.autoscaling.common")
 local templates = require("sim.ec2.launch_templates")
+local ec2_instances = require("sim.ec2.instances")
 local world = require("moonstack.world")
 
 local F = {}
@@ -134,6 +135,12 @@ function F.run_request(group, count, subnet, zone)
   end
   p.TagSpecifications = propagated(group)
   return p
+end
+
+---The tag AWS puts on every instance of a group (EC2's state notices reach
+---the group by it), for RunInstances' service_tags.
+function F.service_tags(group)
+  return { [ec2_instances.GROUP_TAG] = group.AutoScalingGroupName }
 end
 
 return F

@@ -194,7 +194,7 @@ local function finish_delete(group)
     world.remove(C.SCHEDULED_ACTION, require("sim.autoscaling.scheduled").key(group.AutoScalingGroupName, n))
   end
   H.remove_all(group)
-  world.remove(C.TERMINATION_REQUEST, group.AutoScalingGroupName)
+  K.take_notices(group.AutoScalingGroupName)
   world.remove(C.GROUP, group.AutoScalingGroupName)
   return true
 end

@@ -95,10 +95,7 @@ function A.TerminateInstanceInAutoScalingGroup(p, env)
   else
     if not ec2_instances.settled_live(id, env) then not_managed(id) end
     ec2.TerminateInstances({ InstanceIds = { id } }, env)
-    local req = world.get(C.TERMINATION_REQUEST, name) or {}
-    local ids = C.as_list(req.InstanceIds)
-    ids[#ids + 1] = id
-    world.put(C.TERMINATION_REQUEST, name, { InstanceIds = ids }, { live = false })
+    world.put(C.TERMINATION_REQUEST, id, { InstanceId = id }, { refs = { C.termination_ref(name) } })
   end
   local cause = "At " .. iso(env.now_ms):sub(1, 19) .. "Z instance " .. id
     .. " was taken out of service in response to a user request"

@@ -12,6 +12,12 @@
 -- instance — in a stack or not — blocks deleting either. A terminated
 -- instance stays describable as a non-live record without refs: it holds
 -- nothing.
+--
+-- An instance an Auto Scaling group launched (tag aws:autoscaling:groupName,
+-- as AWS tags them) that is stopped or terminated leaves a state-change
+-- notice (kind "ec2.state_notice", keyed by instance, referring to
+-- I.notice_ref(group)), so the group's health check reads only the instances
+-- that changed instead of every instance it has (sim.autoscaling.capacity).
 
 local world = require("moonstack.world")
 local C = require("sim.ec2.common")
@@ -76,6 +82,25 @@ function I.iso8601(ms)
 end
 
 -- Records -----------------------------------------------------------------------
+
+I.STATE_NOTICE = "ec2.state_notice"
+I.GROUP_TAG = "aws:autoscaling:groupName"
+
+---The ref every state notice of `group`'s instances carries.
+function I.notice_ref(group) return "autoscaling-group-health:" .. group end
+
+-- A stop or terminate of a group's instance: one notice per instance (a
+-- later change overwrites it), so notices grow with the changes, not with
+-- the group.
+local function notify_group(rec)
+  for _, t in ipairs(rec.Tags or {}) do
+    if t.Key == I.GROUP_TAG then
+      world.put(I.STATE_NOTICE, rec.InstanceId, { InstanceId = rec.InstanceId, State = rec.State.Name },
+        { refs = { I.notice_ref(t.Value) } })
+      return
+    end
+  end
+end
 
 local function state_name(rec) return rec.State.Name end
 
@@ -262,7 +287,11 @@ local A = {}
 ---SecurityGroups (names), NetworkInterfaces, PrivateIpAddress, Placement,
 ---UserData, TagSpecifications, MinCount/MaxCount, ... -> a reservation
 ---{ ReservationId, OwnerId, Groups, Instances }.
-function A.RunInstances(p, env)
+---`service_tags` (a {Key=Value} map) is for another simulated service
+---calling in Lua, never a request field: the aws:-prefixed tags AWS's own
+---services put on what they launch (aws:autoscaling:groupName), which a
+---request's TagSpecifications may not carry.
+function A.RunInstances(p, env, service_tags)
   if p.ImageId == nil then C.fail("The request must contain the parameter ImageId", "MissingParameter") end
   local image = images.require_image(p.ImageId, env)
   local itype = p.InstanceType or "m1.small" -- EC2's and CloudFormation's default
@@ -305,6 +334,7 @@ function A.RunInstances(p, env)
   if ni and C.bool(ni.AssociatePublicIpAddress) ~= nil then public = C.bool(ni.AssociatePublicIpAddress) end
 
   local tags = C.spec_tags(p.TagSpecifications, "instance")
+  for k, v in pairs(service_tags or {}) do tags[k] = v end
   local reservation = C.derived_id(env, "instance", "r")
   local monitoring = type(p.Monitoring) == "table" and C.bool(p.Monitoring.Enabled) or false
   local credits = type(p.CreditSpecification) == "table" and p.CreditSpecification.CpuCredits or default_credits(itype)
@@ -452,6 +482,7 @@ function A.StopInstances(p, env)
   end, function(rec)
     if state_name(rec) == "running" then
       set_state(rec, "stopping", env.now_ms + cfg.stop_seconds * 1000)
+      notify_group(rec)
       rec.StateTransitionReason = "User initiated (" .. I.iso8601(env.now_ms):sub(1, 19):gsub("T", " ") .. " GMT)"
       rec.StateReason = { Code = "Client.UserInitiatedShutdown", Message = "Client.UserInitiatedShutdown: User initiated shutdown" }
     end
@@ -495,6 +526,7 @@ function A.TerminateInstances(p, env)
     local s = state_name(rec)
     if s ~= "terminated" and s ~= "shutting-down" then
       set_state(rec, "shutting-down", env.now_ms + cfg.terminate_seconds * 1000)
+      notify_group(rec)
       rec.StateTransitionReason = "User initiated (" .. I.iso8601(env.now_ms):sub(1, 19):gsub("T", " ") .. " GMT)"
       rec.StateReason = { Code = "Client.UserInitiatedShutdown", Message = "Client.UserInitiatedShutdown: User initiated shutdown" }
     end

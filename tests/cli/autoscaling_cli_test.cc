@@ -198,6 +198,42 @@ TEST_CASE("autoscaling: IgnoreUnmodifiedGroupSizeProperties keeps the capacity a
   CHECK(g["DesiredCapacity"] == 5);  // the template's unchanged "4" is not sent
 }
 
+TEST_CASE("autoscaling: a launch hook of LifecycleHookSpecificationList holds the group's first instances until "
+          "CompleteLifecycleAction", "[cli][autoscaling][hooks]") {
+  Cli cli("launch_hook");
+  const std::string t = cli.Write("t.json", R"({
+  "Resources": {
+    "Config": {"Type": "AWS::AutoScaling::LaunchConfiguration", "Properties": {
+      "ImageId": "ami-0123456789abcdef0", "InstanceType": "t3.micro"}},
+    "Web": {"Type": "AWS::AutoScaling::AutoScalingGroup", "Properties": {
+      "LaunchConfigurationName": {"Ref": "Config"}, "MinSize": "2", "MaxSize": "2",
+      "AvailabilityZones": ["us-east-1a"],
+      "LifecycleHookSpecificationList": [{"LifecycleHookName": "ready",
+        "LifecycleTransition": "autoscaling:EC2_INSTANCE_LAUNCHING", "HeartbeatTimeout": 7200}]}}
+  }
+})");
+  // What a launch hook's handler does: record the waiting states, then let
+  // each instance go on.
+  const std::string scenario = cli.Write("ready.lua", R"(
+on({ logical_id = "Web", reason = "Resource creation Initiated" }, function(event, aws)
+  local g = aws.autoscaling.DescribeAutoScalingGroups { AutoScalingGroupNames = { event.PhysicalResourceId } }.AutoScalingGroups[1]
+  local states = {}
+  for _, i in ipairs(g.Instances) do
+    states[#states + 1] = i.LifecycleState
+    aws.autoscaling.CompleteLifecycleAction { AutoScalingGroupName = g.AutoScalingGroupName, LifecycleHookName = "ready",
+      LifecycleActionResult = "CONTINUE", InstanceId = i.InstanceId }
+  end
+  world.put("test", "held", { states = table.concat(states, ",") })
+end)
+)");
+  cli.Json("create-stack --stack-name s --template-body file://" + t + " --scenario " + scenario);
+  CHECK(cli.Status("s") == "CREATE_COMPLETE");
+  CHECK(cli.Json("world show held --kind test")["Data"]["states"] == "Pending:Wait,Pending:Wait");
+  CHECK(cli.Instances(cli.Physical("s", "Web")) == std::map<std::string, int>{{cli.Physical("s", "Config") + " InService", 2}});
+  CHECK(cli.Json("world call autoscaling DescribeLifecycleHooks '{\"AutoScalingGroupName\":\"" + cli.Physical("s", "Web") +
+                 "\"}'")["LifecycleHooks"][0]["HeartbeatTimeout"] == 7200);
+}
+
 TEST_CASE("autoscaling: world call changes a stack's group out of band, with AWS's errors", "[cli][autoscaling][world]") {
   Cli cli("world");
   const std::string t = cli.Write("t.json", kRolling);

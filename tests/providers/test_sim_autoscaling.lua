@@ -256,6 +256,95 @@ T.case("lifecycle hooks: AWS's defaults, deleted with the group", function()
   H.same(world.ids("autoscaling.lifecycle_hook"), {})
 end)
 
+-- Lifecycle states of the group's instances, in the group's order.
+local function lifecycle(sim)
+  local out = {}
+  for _, e in ipairs(group(sim, "g").Instances) do out[#out + 1] = e.LifecycleState end
+  return out
+end
+
+T.case("a launch hook holds new instances in Pending:Wait until CompleteLifecycleAction; ABANDON terminates and replaces", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 0, min = 0 })
+  as(sim, "PutLifecycleHook", { AutoScalingGroupName = "g", LifecycleHookName = "ready",
+    LifecycleTransition = "autoscaling:EC2_INSTANCE_LAUNCHING", HeartbeatTimeout = 300, DefaultResult = "CONTINUE" })
+  as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "g", DesiredCapacity = 2 })
+  world.set_now_ms(120000)  -- booted: the instances run, but wait for the hook
+  local g = group(sim, "g")
+  H.same(states(sim, g), { "Pending:Wait/running", "Pending:Wait/running" })
+  local a, b = g.Instances[1].InstanceId, g.Instances[2].InstanceId
+  as(sim, "CompleteLifecycleAction", { AutoScalingGroupName = "g", LifecycleHookName = "ready",
+    LifecycleActionResult = "CONTINUE", InstanceId = a })
+  H.same(lifecycle(sim), { "InService", "Pending:Wait" })
+  H.raises(function() as(sim, "CompleteLifecycleAction", { AutoScalingGroupName = "g", LifecycleHookName = "ready",
+    LifecycleActionResult = "CONTINUE", InstanceId = a }) end, "No active Lifecycle Action found with instance ID " .. a)
+  H.raises(function() as(sim, "CompleteLifecycleAction", { AutoScalingGroupName = "g", LifecycleHookName = "ready",
+    LifecycleActionResult = "CONTINUE", LifecycleActionToken = "f66c3d47-e602-4af0-8edd-d4e4d2fe4620" }) end,
+    "No active Lifecycle Action found with token f66c3d47-e602-4af0-8edd-d4e4d2fe4620")
+  H.raises(function() as(sim, "CompleteLifecycleAction", { AutoScalingGroupName = "g", LifecycleHookName = "ready",
+    LifecycleActionResult = "MAYBE", InstanceId = b }) end, "Valid values for LifecycleActionResult are CONTINUE and ABANDON.")
+  as(sim, "CompleteLifecycleAction", { AutoScalingGroupName = "g", LifecycleHookName = "ready",
+    LifecycleActionResult = "ABANDON", InstanceId = b })
+  g = group(sim, "g")
+  H.eq(g.Instances[2].LifecycleState, "Terminating")
+  H.eq(g.Instances[3].LifecycleState, "Pending:Wait", "its replacement waits in turn")
+  local tokens = world.ids("autoscaling.lifecycle_action")
+  H.eq(#tokens, 1, "only the replacement's token is left")
+  H.eq(world.get("autoscaling.lifecycle_action", tokens[1]).InstanceId, g.Instances[3].InstanceId)
+end)
+
+T.case("a hook's heartbeat timeout applies its DefaultResult; RecordLifecycleActionHeartbeat extends it", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 0, min = 0 })
+  as(sim, "PutLifecycleHook", { AutoScalingGroupName = "g", LifecycleHookName = "ready",
+    LifecycleTransition = "autoscaling:EC2_INSTANCE_LAUNCHING", HeartbeatTimeout = 300, DefaultResult = "CONTINUE" })
+  as(sim, "SetDesiredCapacity", { AutoScalingGroupName = "g", DesiredCapacity = 1 })
+  local id = group(sim, "g").Instances[1].InstanceId
+  world.set_now_ms(200000)
+  as(sim, "RecordLifecycleActionHeartbeat", { AutoScalingGroupName = "g", LifecycleHookName = "ready", InstanceId = id })
+  world.set_now_ms(400000)  -- past the first 300 s, not past 200 + 300
+  H.same(lifecycle(sim), { "Pending:Wait" })
+  world.set_now_ms(500000)
+  H.same(lifecycle(sim), { "InService" })
+  H.same(world.ids("autoscaling.lifecycle_action"), {}, "the token is gone with the wait")
+end)
+
+T.case("a termination hook holds an instance in Terminating:Wait, still running, until its result", function()
+  local world, sim = fresh()
+  setup(sim, { desired = 2 })
+  world.set_now_ms(120000)
+  as(sim, "PutLifecycleHook", { AutoScalingGroupName = "g", LifecycleHookName = "drain",
+    LifecycleTransition = "autoscaling:EC2_INSTANCE_TERMINATING", HeartbeatTimeout = 600 })
+  local id = group(sim, "g").Instances[1].InstanceId
+  as(sim, "TerminateInstanceInAutoScalingGroup", { InstanceId = id, ShouldDecrementDesiredCapacity = false })
+  local g = group(sim, "g")
+  H.same(states(sim, g), { "Terminating:Wait/running", "InService/running", "Pending/pending" },
+    "the replacement is launched at once; the old instance runs on")
+  world.set_now_ms(719000)
+  H.eq(group(sim, "g").Instances[1].LifecycleState, "Terminating:Wait")
+  world.set_now_ms(720000)  -- the heartbeat timeout (ABANDON) ends the wait: terminated either way
+  g = group(sim, "g")
+  H.eq(g.Instances[1].InstanceId, id)
+  H.eq(g.Instances[1].LifecycleState, "Terminating")
+  world.set_now_ms(900000)
+  g = group(sim, "g")
+  H.eq(#g.Instances, 2)
+  H.eq(ec2(sim, "DescribeInstances", { InstanceIds = { id } }).Reservations[1].Instances[1].State.Name, "terminated")
+end)
+
+T.case("hooks given to CreateAutoScalingGroup hold its first instances; ForceDelete ends every wait", function()
+  local world, sim = fresh()
+  ec2(sim, "CreateVpc", { CidrBlock = "10.0.0.0/16" })
+  as(sim, "CreateLaunchConfiguration", { LaunchConfigurationName = "lc1", ImageId = AMI, InstanceType = "t3.micro" })
+  as(sim, "CreateAutoScalingGroup", { AutoScalingGroupName = "g", LaunchConfigurationName = "lc1", MinSize = 1, MaxSize = 2,
+    AvailabilityZones = { "us-east-1a" },
+    LifecycleHookSpecificationList = { { LifecycleHookName = "ready", LifecycleTransition = "autoscaling:EC2_INSTANCE_LAUNCHING" } } })
+  H.same(lifecycle(sim), { "Pending:Wait" })
+  H.eq(#world.ids("autoscaling.lifecycle_action"), 1)
+  as(sim, "DeleteAutoScalingGroup", { AutoScalingGroupName = "g", ForceDelete = true })
+  H.same(world.ids("autoscaling.lifecycle_action"), {})
+end)
+
 T.case("a booted instance's cfn-signal signals the group's stack resource", function()
   local world, sim = fresh()
   setup(sim, { desired = 2, user_data = H.base64("#!/bin/bash\n/opt/aws/bin/cfn-signal -e $? --stack s --resource Web\n") })

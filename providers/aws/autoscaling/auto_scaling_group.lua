@@ -174,8 +174,9 @@ return P.define {
       req.AutoScalingGroupName = name
       req.MinSize, req.MaxSize, req.DesiredCapacity = props.MinSize, props.MaxSize, props.DesiredCapacity
       req.LoadBalancerNames, req.TargetGroupARNs, req.Tags = props.LoadBalancerNames, props.TargetGroupARNs, props.Tags
+      -- With the group, so they hold its first instances too.
+      req.LifecycleHookSpecificationList = props.LifecycleHookSpecificationList
       aws.autoscaling.CreateAutoScalingGroup(req)
-      put_hooks(aws, name, props.LifecycleHookSpecificationList, nil)
       return P.in_progress { after = POLL, context = { name = name }, id = name }
     end
     local name = ctx.progress.name

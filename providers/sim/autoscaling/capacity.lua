@@ -32,6 +32,7 @@ local world = require("moonstack.world")
 local C = require("sim.autoscaling.common")
 local F = require("sim.autoscaling.configuration")
 local S = require("sim.autoscaling.scheduled")
+local L = require("sim.autoscaling.lifecycle_actions")
 local ec2 = require("sim.ec2")
 local ec2_instances = require("sim.ec2.instances")
 local network = require("sim.ec2.network")
@@ -69,7 +70,9 @@ function K.subnet_set(group)
   return set
 end
 
-local function active(e) return e.LifecycleState ~= "Terminating" end
+-- Terminating or Terminating:Wait: on its way out.
+local function leaving(e) return e.LifecycleState:sub(1, 11) == "Terminating" end
+local function active(e) return not leaving(e) end
 
 local function count_active(group)
   local n = 0
@@ -78,9 +81,48 @@ local function count_active(group)
 end
 K.count_active = count_active
 
-local function terminate(e, env)
+-- Takes `e` out of service: held in Terminating:Wait when the group has a
+-- termination hook, else terminated in EC2 at once.
+local function terminate(group, e, env)
+  if leaving(e) then return end
+  if L.hold(group, e, L.TERMINATING, env) then return end
   ec2.TerminateInstances({ InstanceIds = { e.InstanceId } }, env)
   e.LifecycleState = "Terminating"
+end
+
+-- Terminates `e` in EC2 now, whatever hook holds it.
+local function terminate_now(e, env)
+  L.release(e)
+  if e.LifecycleState == "Terminating" then return end
+  ec2.TerminateInstances({ InstanceIds = { e.InstanceId } }, env)
+  e.LifecycleState = "Terminating"
+end
+K.terminate_now = terminate_now
+
+-- Moves one instance entry on, given its EC2 state (AWS's lifecycle:
+-- Pending[:Wait] -> InService -> Terminating[:Wait] -> gone). True when its
+-- LifecycleState changed.
+local function step(group, e, state, env, check, replace)
+  local was = e.LifecycleState
+  if was == "Terminating" then return false end
+  if was == "Terminating:Wait" then
+    if L.outcome(e, env.now_ms) then terminate_now(e, env) end
+    return e.LifecycleState ~= was
+  end
+  if was == "Pending:Wait" then
+    local outcome = L.outcome(e, env.now_ms)
+    if outcome == "ABANDON" then
+      terminate_now(e, env)
+      return true
+    end
+    if outcome == nil and (state == "pending" or state == "running") then return false end
+    L.release(e)
+  end
+  if state == "pending" then e.LifecycleState = "Pending"
+  elseif state == "running" then e.LifecycleState = "InService"
+  elseif check then e.HealthStatus = "Unhealthy" end
+  if e.HealthStatus == "Unhealthy" and replace then terminate(group, e, env) end
+  return e.LifecycleState ~= was
 end
 
 -- Launches `n` instances, each into the place with the fewest active
@@ -115,6 +157,7 @@ local function launch(group, n, env)
           LaunchConfigurationName = identity.LaunchConfigurationName, LaunchTemplate = identity.LaunchTemplate,
           ProtectedFromScaleIn = group.NewInstancesProtectedFromScaleIn == true, _SubnetId = inst.SubnetId,
         }
+        L.hold(group, e, L.LAUNCHING, env)
         group.Instances[#group.Instances + 1] = e
         world.put(C.MEMBER, inst.InstanceId, { group = group.AutoScalingGroupName }, { live = false })
       end
@@ -142,7 +185,7 @@ local function scale_in(group, n, env)
       end
     end
     if not pick then return end
-    terminate(pick, env)
+    terminate(group, pick, env)
   end
 end
 
@@ -182,7 +225,7 @@ end
 ---@param env table the action's env
 function K.settle(group, env)
   local changed = take_requests(group)
-  if not C.suspended(group, "ScheduledActions") then changed = S.apply_due(group, env) end
+  if not C.suspended(group, "ScheduledActions") then changed = S.apply_due(group, env) or changed end
   local now = env.now_ms
   local health = now - (group._sim.health_ms or -math.huge) >= K.HEALTH_CHECK_SECONDS * 1000
   local noticed = {}
@@ -200,17 +243,11 @@ function K.settle(group, env)
       state = inst and inst.State.Name or "terminated"
     end
     if state == "terminated" then
+      L.release(e)
       world.remove(C.MEMBER, e.InstanceId)
       changed = true
     else
-      if e.LifecycleState ~= "Terminating" then
-        local was = e.LifecycleState
-        if state == "pending" then e.LifecycleState = "Pending"
-        elseif state == "running" then e.LifecycleState = "InService"
-        elseif check then e.HealthStatus = "Unhealthy" end
-        if e.HealthStatus == "Unhealthy" and replace then terminate(e, env) end
-        if e.LifecycleState ~= was then changed = true end
-      end
+      if step(group, e, state, env, check, replace) then changed = true end
       kept[#kept + 1] = e
     end
   end

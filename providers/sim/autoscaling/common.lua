@@ -18,6 +18,9 @@
 --        lookup, marks them Terminating and launches their replacements, so
 --        terminating a batch of a big group costs O(batch), not
 --        O(batch x group size).
+--   "autoscaling.lifecycle_action"      keyed by lifecycle action token ->
+--        { InstanceId, LifecycleHookName, AutoScalingGroupName }, non-live:
+--        an instance a lifecycle hook holds (sim.autoscaling.lifecycle_actions).
 --   "autoscaling.launch_configuration"  keyed by name.
 --   "autoscaling.scheduled_action"      keyed by "<group>/<action name>".
 --   "autoscaling.lifecycle_hook"        keyed by "<group>/<hook name>".
@@ -31,6 +34,7 @@ local C = {}
 C.GROUP, C.MEMBER, C.LAUNCH_CONFIGURATION = "autoscaling.group", "autoscaling.instance", "autoscaling.launch_configuration"
 C.SCHEDULED_ACTION, C.LIFECYCLE_HOOK = "autoscaling.scheduled_action", "autoscaling.lifecycle_hook"
 C.TERMINATION_REQUEST = "autoscaling.termination_request"
+C.LIFECYCLE_ACTION = "autoscaling.lifecycle_action"
 
 ---The ref every termination request of `group`'s instances carries.
 function C.termination_ref(group) return "autoscaling-termination:" .. group end

@@ -113,8 +113,9 @@ local A = {}
 
 ---CreateAutoScalingGroup: AutoScalingGroupName, MinSize, MaxSize, DesiredCapacity,
 ---LaunchConfigurationName | LaunchTemplate | MixedInstancesPolicy,
----VPCZoneIdentifier | AvailabilityZones, Tags, ... -> {}. The instances are
----launched at once (Pending).
+---VPCZoneIdentifier | AvailabilityZones, Tags, LifecycleHookSpecificationList,
+---... -> {}. The instances are launched at once (Pending, or Pending:Wait
+---for a launch hook).
 function A.CreateAutoScalingGroup(p, env)
   local name = C.check_name(p.AutoScalingGroupName, "autoScalingGroupName")
   if C.group(name) then
@@ -146,6 +147,13 @@ function A.CreateAutoScalingGroup(p, env)
   check_zones(group, env)
   set_configuration(group, p, env)
   F.check(group)
+  -- Hooks given here hold the group's first instances too.
+  for _, spec in ipairs(C.list(p.LifecycleHookSpecificationList)) do
+    local hook = {}
+    for k, v in pairs(spec) do hook[k] = v end
+    hook.AutoScalingGroupName = name
+    H.put(group, hook)
+  end
   K.settle(group, env)
   C.save_group(group)
   return {}
@@ -228,9 +236,9 @@ function A.DeleteAutoScalingGroup(p, env)
   group._sim.deleting = true
   group.Status = "Delete in progress"
   group.MinSize, group.MaxSize, group.DesiredCapacity = 0, 0, 0
-  for _, e in ipairs(group.Instances) do
-    if e.LifecycleState ~= "Terminating" then K.terminate(e, env) end
-  end
+  -- ForceDelete also deletes outstanding lifecycle actions (API reference):
+  -- no instance waits for a hook.
+  for _, e in ipairs(group.Instances) do K.terminate_now(e, env) end
   group.SuspendedProcesses = {}
   if not finish_delete(group) then C.save_group(group) end
   return {}

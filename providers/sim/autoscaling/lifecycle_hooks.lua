@@ -1,10 +1,11 @@
 -- sim.autoscaling.lifecycle_hooks: PutLifecycleHook, DeleteLifecycleHook,
 -- DescribeLifecycleHooks (kind "autoscaling.lifecycle_hook", keyed by
--- "<group>/<hook name>"; the group lists its hooks' names in
--- `_sim.hooks`). The hooks are kept and described with AWS's defaults
--- (HeartbeatTimeout 3600, DefaultResult ABANDON, GlobalTimeout 100 times
--- the heartbeat, at most 48 h); the sim does not hold instances in
--- Pending:Wait / Terminating:Wait for them.
+-- "<group>/<hook name>"; the group lists its hooks' names in `_sim.hooks`,
+-- and each hook refers to H.transition_ref(group, transition) so the hooks
+-- of one transition are one index lookup). AWS's defaults: HeartbeatTimeout
+-- 3600, DefaultResult ABANDON, GlobalTimeout 100 times the heartbeat, at
+-- most 48 h. What a hook does to an instance (Pending:Wait,
+-- Terminating:Wait) is sim.autoscaling.lifecycle_actions'.
 
 local world = require("moonstack.world")
 local C = require("sim.autoscaling.common")
@@ -15,6 +16,19 @@ local TRANSITIONS = { ["autoscaling:EC2_INSTANCE_LAUNCHING"] = true, ["autoscali
 
 local function key(group, name) return group .. "/" .. name end
 
+---The ref every hook of `group` for `transition` carries.
+function H.transition_ref(group, transition) return "autoscaling-hooks:" .. group .. ":" .. transition end
+
+---The group's hook records for a transition ("autoscaling:EC2_INSTANCE_LAUNCHING"
+---or "...TERMINATING"), sorted by name.
+function H.for_transition(group_name, transition)
+  local out = {}
+  for _, r in ipairs(world.referrers(H.transition_ref(group_name, transition))) do
+    if r.kind == C.LIFECYCLE_HOOK then out[#out + 1] = world.get(r.kind, r.id) end
+  end
+  return out
+end
+
 local function group_of(p)
   local gname = C.check_name(p.AutoScalingGroupName, "autoScalingGroupName")
   local group = C.group(gname)
@@ -24,10 +38,10 @@ end
 
 local A = {}
 
----PutLifecycleHook: AutoScalingGroupName, LifecycleHookName, LifecycleTransition,
----RoleARN, NotificationTargetARN, NotificationMetadata, HeartbeatTimeout, DefaultResult.
-function A.PutLifecycleHook(p, env)
-  local group = group_of(p)
+---Creates or changes one hook of `group` from a PutLifecycleHook request
+---(or a LifecycleHookSpecification of CreateAutoScalingGroup); the caller
+---saves the group.
+function H.put(group, p)
   local name = C.check_name(p.LifecycleHookName, "lifecycleHookName")
   local id = key(group.AutoScalingGroupName, name)
   local old = world.get(C.LIFECYCLE_HOOK, id)
@@ -57,8 +71,15 @@ function A.PutLifecycleHook(p, env)
     NotificationTargetARN = C.present(p.NotificationTargetARN) and p.NotificationTargetARN or (old and old.NotificationTargetARN) or nil,
     NotificationMetadata = C.present(p.NotificationMetadata) and p.NotificationMetadata or (old and old.NotificationMetadata) or nil,
   }
-  world.put(C.LIFECYCLE_HOOK, id, rec)
+  world.put(C.LIFECYCLE_HOOK, id, rec, { refs = { H.transition_ref(group.AutoScalingGroupName, transition) } })
   C.add_child(group, "hooks", name)
+end
+
+---PutLifecycleHook: AutoScalingGroupName, LifecycleHookName, LifecycleTransition,
+---RoleARN, NotificationTargetARN, NotificationMetadata, HeartbeatTimeout, DefaultResult.
+function A.PutLifecycleHook(p, env)
+  local group = group_of(p)
+  H.put(group, p)
   C.save_group(group)
   return {}
 end

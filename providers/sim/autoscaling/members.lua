@@ -10,6 +10,8 @@ local world = require("moonstack.world")
 local C = require("sim.autoscaling.common")
 local G = require("sim.autoscaling.groups")
 local K = require("sim.autoscaling.capacity")
+local H = require("sim.autoscaling.lifecycle_hooks")
+local L = require("sim.autoscaling.lifecycle_actions")
 local ec2 = require("sim.ec2")
 local ec2_instances = require("sim.ec2.instances")
 local iso = ec2_instances.iso8601
@@ -89,7 +91,14 @@ function A.TerminateInstanceInAutoScalingGroup(p, env)
     end
     group.DesiredCapacity = group.DesiredCapacity - 1
     desired = group.DesiredCapacity
-    if e.LifecycleState ~= "Terminating" then K.terminate(e, env) end
+    K.terminate(group, e, env)
+    K.settle(group, env)
+    C.save_group(group)
+  elseif #H.for_transition(name, L.TERMINATING) > 0 then
+    -- A termination hook holds the instance (Terminating:Wait): the group
+    -- record changes, so this path reads it.
+    local group, e = member(id, env)
+    K.terminate(group, e, env)
     K.settle(group, env)
     C.save_group(group)
   else

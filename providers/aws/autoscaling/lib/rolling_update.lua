@@ -125,6 +125,9 @@ local function subnet_set(group)
   return set
 end
 
+-- Terminating, or held by a termination hook (Terminating:Wait).
+local function leaving(e) return e.LifecycleState:sub(1, 11) == "Terminating" end
+
 -- The obsolete instances of a group, in the group's order.
 local function obsolete(aws, group)
   local cur = current_configuration(aws, group)
@@ -139,7 +142,7 @@ local function obsolete(aws, group)
   end
   local out = {}
   for _, e in ipairs(group.Instances) do
-    if e.LifecycleState ~= "Terminating" then
+    if not leaving(e) then
       local same
       if cur.lc then same = e.LaunchConfigurationName == cur.lc
       else same = e.LaunchTemplate ~= nil and e.LaunchTemplate.LaunchTemplateId == cur.lt
@@ -175,7 +178,7 @@ function steps.start(s, env)
   local is_old = as_set(old)
   local fresh, known = {}, {}
   for _, e in ipairs(group.Instances) do
-    if e.LifecycleState == "Pending" and not is_old[e.InstanceId] then fresh[#fresh + 1] = e.InstanceId
+    if e.LifecycleState:sub(1, 7) == "Pending" and not is_old[e.InstanceId] then fresh[#fresh + 1] = e.InstanceId
     else known[#known + 1] = e.InstanceId end
   end
   s.total = #old + #fresh
@@ -239,14 +242,14 @@ function steps.settle(s, env)
   local known = as_set(s.known)
   local new = {}
   for _, e in ipairs(group.Instances) do
-    if not known[e.InstanceId] and e.LifecycleState ~= "Terminating" then new[#new + 1] = e.InstanceId end
+    if not known[e.InstanceId] and not leaving(e) then new[#new + 1] = e.InstanceId end
   end
   if #new == 0 then
     -- Not settled yet (the group has not launched what its capacity asks
     -- for, e.g. Launch suspended): wait, as CloudFormation waits for the
     -- group to settle, rather than terminate the next batch too.
     local active = 0
-    for _, e in ipairs(group.Instances) do if e.LifecycleState ~= "Terminating" then active = active + 1 end end
+    for _, e in ipairs(group.Instances) do if not leaving(e) then active = active + 1 end end
     if active < group.DesiredCapacity then return "wait", POLL end
     return s.next or "terminate"
   end
@@ -353,7 +356,7 @@ function steps.terminate(s, env)
   local group = group_of(env)
   local present = {}
   for _, e in ipairs(group.Instances) do
-    if e.LifecycleState ~= "Terminating" then present[e.InstanceId] = true end
+    if not leaving(e) then present[e.InstanceId] = true end
   end
   local remaining = {}
   for _, id in ipairs(s.obsolete) do if present[id] then remaining[#remaining + 1] = id end end

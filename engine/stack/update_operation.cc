@@ -365,8 +365,12 @@ class UpdateOp : public OperationCore {
       case HookOutcome::Kind::kFailed:
         EndCall(r);
         if (r.replacing) {
-          // Nothing new was made: the record points at the old resource again.
-          RestoreOld(r);
+          // A replacement that got a physical ID before failing exists (in
+          // part): it stays on the record, the old one in old_physical_id,
+          // so rollback points back and its cleanup deletes it, as after a
+          // failed signal wait. Nothing new was made otherwise: the record
+          // points at the old resource again.
+          if (r.rec.physical_id.empty()) RestoreOld(r);
           ResourceFailed(r, ResourceStatus::kUpdateFailed, o.reason);
         } else {
           ResourceFailed(r, ResourceStatus::kCreateFailed, o.reason);
@@ -418,11 +422,9 @@ class UpdateOp : public OperationCore {
         return;
       case HookOutcome::Kind::kFailed:
         EndCall(r);
-        if (r.replacing) {
-          RestoreOld(r);
-        } else {
-          r.rec.physical_id.clear();  // nothing was made
-        }
+        // With a physical ID something was made: it stays on the record
+        // (see OnCreate), for rollback to delete.
+        if (r.replacing && r.rec.physical_id.empty()) RestoreOld(r);
         return;
     }
   }

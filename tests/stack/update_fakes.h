@@ -9,7 +9,8 @@
 //   InstanceType                                 some
 //   Frozen                                       unsupported
 // Scripting properties (as fake_providers.h): CreateSeconds, CreateFails,
-// DeleteFails (every delete of it fails), UpdateFails, UpdateSeconds (update and
+// CreateFailsLeaving (a create that fails after it made its resource: the
+// resource stays until deleted), DeleteFails (every delete of it fails), UpdateFails, UpdateSeconds (update and
 // rollback hooks: the rollback hook gets the properties to go back to).
 // Physical IDs are "<LogicalId>-<n>", n counting that logical ID's creates.
 // SetMissing names AWS-specific parameter values that do not exist.
@@ -146,6 +147,11 @@ class UpdFakeSession : public ProviderSession {
       }
       if (const Value* fails = props.find("CreateFails")) {
         p_->live_.erase(id);
+        o.kind = HookOutcome::Kind::kFailed;
+        o.reason = fails->str();
+        return o;
+      }
+      if (const Value* fails = props.find("CreateFailsLeaving")) {
         o.kind = HookOutcome::Kind::kFailed;
         o.reason = fails->str();
         return o;

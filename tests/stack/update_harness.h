@@ -81,6 +81,17 @@ struct Harness : ms::testing::ServiceFixture<ms::testing::UpdFakeProviders> {
     }
     return Lines(out.begin() + static_cast<long>(from), out.end());
   }
+
+  // The physical IDs of the events "<logical> <status>", oldest first.
+  std::vector<std::string> EventPhysicalIds(const std::string& id, const std::string& logical_and_status) {
+    std::vector<ms::StackEvent> events;
+    REQUIRE(service->Events(id, &events).ok());
+    std::vector<std::string> out;
+    for (auto it = events.rbegin(); it != events.rend(); ++it) {
+      if (it->logical_id + " " + it->status == logical_and_status) out.push_back(it->physical_id);
+    }
+    return out;
+  }
 };
 
 inline ms::ParameterInput P(const std::string& k, const std::string& v) { return {k, v, false}; }

@@ -369,6 +369,31 @@ TEST_CASE("a failed replacement leaves the old resource in place; rollback marks
   CHECK(h.providers.live() == std::set<std::string>{"A-1"});
 }
 
+TEST_CASE("a replacement that failed after it was made is deleted in rollback cleanup, and its failure names it",
+          "[update]") {
+  Harness h;
+  std::string id = h.Create("s31b", R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}}})");
+  Lines events = h.Update(id, R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/b/",
+      "CreateSeconds": 20, "CreateFailsLeaving": "boom"}}}})");
+  CHECK(events ==
+        Lines{
+            "s31b UPDATE_IN_PROGRESS User Initiated",
+            "A UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence "
+            "creating one.",
+            "A UPDATE_IN_PROGRESS Resource creation Initiated",
+            "A UPDATE_FAILED boom",
+            "s31b UPDATE_ROLLBACK_IN_PROGRESS The following resource(s) failed to update: [A]. ",
+            "A UPDATE_COMPLETE",
+            "s31b UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+            "A DELETE_IN_PROGRESS",
+            "A DELETE_COMPLETE",
+            "s31b UPDATE_ROLLBACK_COMPLETE",
+        });
+  CHECK(h.EventPhysicalIds(id, "A UPDATE_FAILED") == std::vector<std::string>{"A-2"});
+  CHECK(h.Resources(id)["A"] == "UPDATE_COMPLETE A-1");
+  CHECK(h.providers.live() == std::set<std::string>{"A-1"});
+}
+
 TEST_CASE("run 37: a failing cleanup delete is tried 3 times, then disassociated", "[update]") {
   Harness h;
   std::string id = h.Create("s37", R"({"Resources": {

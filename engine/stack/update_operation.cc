@@ -559,7 +559,11 @@ class UpdateOp : public OperationCore {
         return;
       case HookOutcome::Kind::kDone:
         EndCall(r);
-        Applied(r, o);
+        if (IsNewPhysicalId(r, o)) {
+          ReplacedInUpdate(r, o);
+        } else {
+          Applied(r, o);
+        }
         if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
         Done(r);
         return;
@@ -571,6 +575,34 @@ class UpdateOp : public OperationCore {
         ResourceFailed(r, ResourceStatus::kUpdateFailed, o.reason);
         return;
     }
+  }
+
+  // A provider declared replaces_in_update (a custom resource, whose handler
+  // decides) answered an update with another physical ID: the update made a
+  // new resource. One record holds one old resource at most, so a record
+  // still holding one (an earlier failed update, not cleaned up) takes the
+  // answer as an update in place.
+  static bool IsNewPhysicalId(const Res& r, const HookOutcome& o) {
+    return !o.physical_id.empty() && o.physical_id != r.rec.physical_id && r.rec.old_physical_id.empty();
+  }
+
+  // As a replacement from then on: cleanup deletes the old resource (the
+  // Delete request CloudFormation sends a custom resource for the old
+  // PhysicalResourceId), rollback points back to it and deletes the new one.
+  void ReplacedInUpdate(Res& r, const HookOutcome& o) {
+    if (r.rec.update_step == UpdateStep::kNone || r.rec.update_step == UpdateStep::kRestored) {
+      r.rec.rollback_properties = Value();
+      r.rec.rollback_attributes = Value();
+    }
+    r.rec.update_step = UpdateStep::kReplaced;
+    r.rec.old_physical_id = r.rec.physical_id;
+    r.rec.old_properties = r.rec.properties;
+    r.rec.old_attributes = r.rec.attributes;
+    r.rec.physical_id = o.physical_id;
+    r.rec.properties = r.new_props;
+    r.rec.attributes = o.attributes.is_map() ? o.attributes : Value::MakeMap();
+    env_.SetResource(&r.rec);
+    MarkDirty(r);
   }
 
   bool LeavesPartialUpdates(Res& r) {
@@ -782,12 +814,25 @@ class UpdateOp : public OperationCore {
       case HookOutcome::Kind::kInProgress:
         Poll(r, o, [this, &r] { CallRollback(r); });
         return;
-      case HookOutcome::Kind::kDone:
+      case HookOutcome::Kind::kDone: {
         EndCall(r);
+        // A rollback answered with another physical ID (replaces_in_update)
+        // went back by making a new resource: the failed update's one is
+        // what rollback cleanup deletes.
+        const bool replaced = IsNewPhysicalId(r, o);
+        const Value current = replaced ? r.rec.properties : Value();
         Restored(r, o.attributes.is_map() && !o.attributes.map().empty() ? o.attributes : r.rec.rollback_attributes);
+        if (replaced) {
+          r.rec.old_physical_id = r.rec.physical_id;
+          r.rec.old_properties = current;
+          r.rec.old_attributes = Value::MakeMap();
+          r.rec.physical_id = o.physical_id;
+          env_.SetResource(&r.rec);
+        }
         if (!SetStatus(r, ResourceStatus::kUpdateComplete, "")) return;
         MaybeEndRollback();
         return;
+      }
       case HookOutcome::Kind::kFailed:
         EndCall(r);
         if (!SetStatus(r, ResourceStatus::kUpdateFailed, o.reason)) return;

@@ -205,6 +205,19 @@ return P.define({
     return out
   end,
 
+  -- The default rollback (an Update back), except after a ServiceToken
+  -- change: CloudFormation refused that update before sending anything
+  -- (update above), so there is nothing to undo and no request to send
+  -- (re-sending it would fail the same way: UPDATE_ROLLBACK_FAILED).
+  rollback = function(ctx, id, restore, current, changed)
+    if restore.ServiceToken ~= current.ServiceToken then return {} end
+    local r = invoke(ctx, "Update", id, restore, current)
+    if P.is_in_progress(r) then return r end
+    local out = { attributes = r.Data or {} }
+    if r.PhysicalResourceId ~= nil and r.PhysicalResourceId ~= id then out.id = r.PhysicalResourceId end
+    return out
+  end,
+
   delete = function(ctx, id, props)
     local r = invoke(ctx, "Delete", id, props, nil)
     if P.is_in_progress(r) then return r end

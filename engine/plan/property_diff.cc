@@ -115,6 +115,9 @@ Status DiffProperties(const DiffInput& in, const Value& before, const Value& aft
   std::set<std::string_view> names;
   for (const auto& m : before.map()) names.insert(m.key);
   for (const auto& m : after.map()) names.insert(m.key);
+  // A provider's update function sees both sides whole, so it decides only
+  // when nothing in them is unknown (an unknown value cannot reach Lua).
+  const bool whole_known = UnknownRefs(after).empty() && UnknownRefs(before).empty();
   for (std::string_view name : names) {
     const Value& b = MemberOf(before, name);
     const Value& a = MemberOf(after, name);
@@ -135,7 +138,7 @@ Status DiffProperties(const DiffInput& in, const Value& before, const Value& aft
       c.behavior = UpdateBehavior::kNone;
     } else if (!p->conditional) {
       c.behavior = p->update;
-    } else if (c.dynamic_refs.empty() && in.session != nullptr && in.ctx != nullptr) {
+    } else if (whole_known && in.session != nullptr && in.ctx != nullptr) {
       HookContext ctx = *in.ctx;  // with both sides whole: the decision may depend on other properties
       ctx.old_properties = &before;
       ctx.new_properties = &after;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "base/strings.h"
+#include "plan/property_diff.h"
 #include "provider/provider.h"
 
 namespace ms::plantest {
@@ -132,8 +133,12 @@ class PlanFakeSession : public ProviderSession {
   }
 
   Status DecideUpdate(std::string_view type, std::string_view property, const Value& old_value,
-                      const Value& new_value, const HookContext&, UpdateBehavior* out) override {
+                      const Value& new_value, const HookContext& ctx, UpdateBehavior* out) override {
     ++p_->decide_calls;
+    // As the Lua host: an unknown value anywhere in what it is handed fails.
+    for (const Value* v : {&old_value, &new_value, ctx.old_properties, ctx.new_properties}) {
+      if (v != nullptr && !UnknownRefs(*v).empty()) return Status::Internal("fake: an unknown value reached DecideUpdate");
+    }
     if (type != "Test::EC2::Instance" || property != "InstanceType") {
       return Status::Internal("fake: no update function for " + std::string(property));
     }

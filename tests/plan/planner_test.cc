@@ -532,6 +532,21 @@ TEST_CASE("plan: a conditional property whose new value is Dynamic stays Conditi
   CHECK(h.providers.decide_calls == decides);  // nothing to decide on yet
 }
 
+TEST_CASE("plan: a conditional property stays Conditional while another property is Dynamic", "[plan]") {
+  Harness h;
+  auto body = [](const std::string& path, const std::string& type) {
+    return R"({"Resources": {
+    "Role": {"Type": "Test::IAM::Role", "Properties": {"Path": ")" + path + R"("}},
+    "Instance1": {"Type": "Test::EC2::Instance", "Properties": {"ImageId": {"Fn::Join": ["-", ["ami", {"Ref": "Role"}]]},
+      "InstanceType": ")" + type + R"("}}}})";
+  };
+  Deployed d = h.Deploy(body("/a/", "t2.micro"));
+  int decides = h.providers.decide_calls;
+  Plan p = h.MakePlan(d, body("/b/", "m5.metal"));  // the provider's update function would see ImageId unknown
+  CHECK(Actions(p) == std::vector<std::string>{"Role Modify True", "Instance1 Modify Conditional"});
+  CHECK(h.providers.decide_calls == decides);
+}
+
 TEST_CASE("plan: a type change is a replacement", "[plan]") {
   Harness h;
   Deployed d = h.Deploy(R"({"Resources": {"R": {"Type": "Test::IAM::Role", "Properties": {"Path": "/"}},

@@ -57,4 +57,13 @@ bool TypeSchema::HasAttribute(std::string_view name) const {
   return accepts_any_attribute || std::find(attributes.begin(), attributes.end(), name) != attributes.end();
 }
 
+bool IsRetriableHandlerError(std::string_view code) {
+  return code == "NetworkFailure" || code == "Throttling" || code == "ServiceInternalError" ||
+         code == "ResourceConflict";
+}
+
+bool IsAlreadyDeleted(Hook hook, const HookOutcome& o) {
+  return hook == Hook::kDelete && o.kind == HookOutcome::Kind::kFailed && o.error_code == "NotFound";
+}
+
 }  // namespace ms

@@ -118,9 +118,18 @@ struct HookOutcome {
   // status still *_IN_PROGRESS (a rolling update's steps).
   std::vector<std::string> progress_reasons;
   std::string reason;       // failed: the AWS-facing message (ResourceStatusReason)
+  std::string error_code;   // failed: the handler's error code (NotFound, Throttling, ...), or empty
   std::string diagnostic;   // failed: provider file:line and traceback, for logs
   Value coerced;            // a call with `validate` that got past it: the properties it ran with
 };
+
+// CloudFormation's handler error codes that change what a failure means
+// (cloudformation-cli, "Resource type handler error codes"): a delete that
+// answers NotFound found the resource already gone, which is what it was
+// asked for; NetworkFailure, Throttling, ServiceInternalError and
+// ResourceConflict are retriable, every other code is terminal.
+bool IsRetriableHandlerError(std::string_view code);
+bool IsAlreadyDeleted(Hook hook, const HookOutcome& o);
 
 // One worker's handle on every provider. Not thread-safe.
 class ProviderSession {

@@ -84,6 +84,25 @@ void OperationCore::Dispatch(TrackedResource& r, HookCall call, Scheduler::CallD
   queued_.push_back({&r, std::move(call), std::move(done)});
 }
 
+void OperationCore::ApplyHandlerErrorCode(TrackedResource& r, Hook hook, const Value& progress, HookOutcome* o) {
+  if (IsAlreadyDeleted(hook, *o)) {
+    *o = HookOutcome();  // done: the resource is gone
+  } else if (o->kind == HookOutcome::Kind::kFailed && IsRetriableHandlerError(o->error_code) &&
+             r.handler_retries < kMaxHandlerRetries) {
+    // Called again as if in progress, with the progress it was called with.
+    const double delay = kFirstHandlerRetrySeconds * static_cast<double>(1 << r.handler_retries);
+    ++r.handler_retries;
+    HookOutcome again;
+    again.kind = HookOutcome::Kind::kInProgress;
+    again.after_seconds = delay;
+    again.progress = progress;
+    again.physical_id = o->physical_id;
+    *o = std::move(again);
+    return;
+  }
+  r.handler_retries = 0;
+}
+
 void OperationCore::Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again) {
   ReportProgress(r, o.progress_reasons);
   r.rec.progress = o.progress;
@@ -211,9 +230,11 @@ void OperationCore::Pump() {
     } else if (ctx_.observer != nullptr) {
       inject = ctx_.observer->BeforeCall(q.call, &injected, &latency);
     }
-    auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done)](HookOutcome& o) {
+    auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done), res = q.res, hook = q.call.hook,
+                                                       progress = q.call.ctx.progress](HookOutcome& o) {
       if (!error_.ok()) return;
       CheckOutcomePhysicalId(&o);  // an absurd ID fails the resource instead of being stored
+      ApplyHandlerErrorCode(*res, hook, progress, &o);
       d(o);
       Settle();
       RequestPump();

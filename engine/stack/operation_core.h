@@ -54,6 +54,7 @@ struct TrackedResource {
   // timeout; after a restart, counted again from the first call then).
   int64_t call_deadline_ms = 0;
   SignalPolicy signals;           // its CreationPolicy, while it waits for signals
+  int handler_retries = 0;        // retriable handler errors answered in a row (not journaled)
 };
 
 // The journal's mark (pending_hook) of a resource whose create completed and
@@ -68,6 +69,11 @@ inline constexpr const char* kHandlerTimedOutReason = "Resource timed out waitin
 // asked for: a hook answering "again at once" forever still lets time
 // pass, so its deadline comes (and the journal is not rewritten in a loop).
 inline constexpr double kMinPollSeconds = 1.0;
+// A hook failing with a retriable handler error code is called again, with
+// the same progress, after 5, 10, 20, 40 and 80 seconds; the sixth such
+// failure in a row stands (as does the hook's deadline, whichever is first).
+inline constexpr int kMaxHandlerRetries = 5;
+inline constexpr double kFirstHandlerRetrySeconds = 5.0;
 
 class OperationCore {
  public:
@@ -90,6 +96,10 @@ class OperationCore {
   static Value EvaluatedPolicy(const Value& policy, const Evaluator& ev);
   // Journals the intent, then queues the call (sent by Pump after a commit).
   void Dispatch(TrackedResource& r, HookCall call, Scheduler::CallDone done);
+  // What a failure's handler error code makes of it (see IsAlreadyDeleted,
+  // IsRetriableHandlerError): a NotFound delete is done; a retriable failure
+  // becomes "in progress" with a backoff, kMaxHandlerRetries times in a row.
+  void ApplyHandlerErrorCode(TrackedResource& r, Hook hook, const Value& progress, HookOutcome* o);
   // An in-progress answer: save the progress, call again after its delay
   // (at least kMinPollSeconds, at most until the hook's deadline).
   // Its progress reasons are recorded as events first (ReportProgress).

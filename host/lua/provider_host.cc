@@ -171,6 +171,7 @@ HookOutcome Failed(const LuaError& e) {
   HookOutcome o;
   o.kind = HookOutcome::Kind::kFailed;
   o.reason = e.message;
+  o.error_code = e.code;
   o.diagnostic = e.Diagnostic();
   return o;
 }

@@ -69,6 +69,14 @@ struct StackRecord {
   std::string stack_policy_during_update_body;
 
   bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
+  // The template GetTemplate shows (seed 001): the one being created or
+  // updated to, except while an update rolls back (or its rollback failed):
+  // the one it goes back to.
+  const std::string& shown_template_body() const {
+    const bool rolling_back =
+        status == StackStatus::kUpdateRollbackInProgress || status == StackStatus::kUpdateRollbackFailed;
+    return rolling_back && !previous_template_body.empty() ? previous_template_body : template_body;
+  }
 };
 
 // What the running update (or a failed one, until it is rolled back or a

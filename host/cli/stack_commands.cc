@@ -322,10 +322,11 @@ int RunGetTemplate(const StackArgs& a) {
   if (!s.ok()) return Fail(op, s);
   Json out;
   // A JSON template comes back as a document, a YAML one as text (as the aws CLI shows them).
+  const std::string& body = stack.shown_template_body();
   try {
-    out["TemplateBody"] = Json::parse(stack.template_body);
+    out["TemplateBody"] = Json::parse(body);
   } catch (const std::exception&) {
-    out["TemplateBody"] = stack.template_body;
+    out["TemplateBody"] = body;
   }
   out["StagesAvailable"] = Json::array({"Original", "Processed"});
   Emit(a, out, op);

@@ -405,7 +405,7 @@ Status CfnApi::GetTemplate(Call& c) {
     MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
     StackRecord stack;
     MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
-    body = std::move(stack.template_body);
+    body = stack.shown_template_body();
   }
   c.w.Text("TemplateBody", body);
   c.w.Members("StagesAvailable", {"Original", "Processed"});

@@ -654,6 +654,9 @@ TEST_CASE("run 36: a failing rollback step ends UPDATE_ROLLBACK_FAILED", "[updat
                       "s36 UPDATE_ROLLBACK_FAILED The following resource(s) failed to update: [Instance2]. ",
                   });
   CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_ROLLBACK_FAILED"));
+  // GetTemplate shows the template the rollback goes back to (seed 001).
+  CHECK(h.Stack(id).shown_template_body().find("UpdateFails") != std::string::npos);
+  CHECK(h.Stack(id).shown_template_body().find("Instance4") == std::string::npos);
   // No further action: nothing was cleaned up.
   CHECK(h.providers.live() == std::set<std::string>{"Instance1-1", "Instance2-1", "Instance3-1"});
 }

@@ -156,7 +156,7 @@ Value CatalogInfoValue(const ResourceTypeInfo& info) {
 // custom resource served by AWS::CloudFormation::CustomResource's provider.
 Value ContextValue(const HookContext& c, const std::string& resource_type = "") {
   Value::Map m;
-  m.reserve(8);
+  m.reserve(12);
   m.push_back({"account", Value::String(c.account_id)});
   m.push_back({"logical_id", Value::String(c.logical_id)});
   m.push_back({"now_ms", Value::Integer(c.now_ms)});
@@ -165,6 +165,7 @@ Value ContextValue(const HookContext& c, const std::string& resource_type = "") 
   if (!resource_type.empty()) m.push_back({"resource_type", Value::String(resource_type)});
   m.push_back({"stack_id", Value::String(c.stack_id)});
   m.push_back({"stack_name", Value::String(c.stack_name)});
+  if (!c.stack_tags.is_null()) m.push_back({"stack_tags", c.stack_tags});
   if (!c.update_policy.is_null()) m.push_back({"update_policy", c.update_policy});
   if (!c.old_update_policy.is_null()) m.push_back({"old_update_policy", c.old_update_policy});
   if (!c.creation_policy.is_null()) m.push_back({"creation_policy", c.creation_policy});

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "catalog/embedded_text.h"
+
 // Defined in the .cc that engine/catalog/embed.cmake generates from
 // aws_resource_types.tsv: the file's text as consecutive chunks.
 namespace ms::catalog_data {
@@ -81,12 +83,14 @@ bool ParseLine(std::string_view line, ResourceTypeInfo* info, std::string* error
           case 'c': prop.create_only_nested = true; break;
           case 'O': prop.read_only = true; break;
           case 'W': prop.write_only = true; break;
+          case 'N': prop.names_resource = true; break;
           default:
             *error = "unknown property flag in catalog line for " + info->type;
             return false;
         }
       }
     }
+    if (prop.names_resource) info->name_property = prop.name;
     info->properties.push_back(std::move(prop));
   }
   auto by_name = [](const ResourceTypeInfo::Property& a, const ResourceTypeInfo::Property& b) {
@@ -156,16 +160,8 @@ bool ResourceCatalog::Parse(std::string_view text, ResourceCatalog* out, std::st
 }
 
 std::string ResourceCatalog::AwsText() {
-  size_t total = 0;
-  for (size_t i = 0; i < catalog_data::kAwsResourceTypesChunkCount; ++i) {
-    total += catalog_data::kAwsResourceTypesChunkSizes[i];
-  }
-  std::string text;
-  text.reserve(total);
-  for (size_t i = 0; i < catalog_data::kAwsResourceTypesChunkCount; ++i) {
-    text.append(catalog_data::kAwsResourceTypesChunks[i], catalog_data::kAwsResourceTypesChunkSizes[i]);
-  }
-  return text;
+  return JoinEmbeddedChunks(catalog_data::kAwsResourceTypesChunks, catalog_data::kAwsResourceTypesChunkSizes,
+                            catalog_data::kAwsResourceTypesChunkCount);
 }
 
 const ResourceCatalog& ResourceCatalog::Aws() {

@@ -32,6 +32,7 @@ struct ResourceTypeInfo {
     bool create_only_nested = false;  // some path below it is create-only
     bool read_only = false;           // output only: a template may not set it
     bool write_only = false;          // never returned (so never a GetAtt value)
+    bool names_resource = false;      // the resource's custom name (BucketName, QueueName, ...)
   };
 
   std::string type;                             // e.g. "AWS::KMS::Key"
@@ -39,6 +40,10 @@ struct ResourceTypeInfo {
   std::vector<std::string> attribute_patterns;  // globs: '*' matches any run of characters
   std::vector<Property> properties;             // top-level, sorted by name
   bool open_properties = false;                 // accepts property names not listed
+  // The property that names the resource (BucketName, QueueName, ...), empty
+  // when the type takes no custom name. A resource that sets it is
+  // "custom-named": CloudFormation refuses to replace it under that name.
+  std::string name_property;
 
   // True when Fn::GetAtt [<resource of this type>, name] names a known attribute.
   bool HasAttribute(std::string_view name) const;

@@ -72,6 +72,10 @@ struct HookContext {
   std::string logical_id;
   std::string region;
   std::string account_id;
+  // The stack's tags (CreateStack / UpdateStack --tags) as a Tags list,
+  // [{Key, Value}, ...]; null when the stack has none. CloudFormation
+  // propagates them to the taggable resources it creates.
+  Value stack_tags;
   Value update_policy;  // null when the resource has none; update rollback: the template rolled back to's (seed 004)
   // Update and rollback hooks: the other template's UpdatePolicy (update: the
   // previous template's; rollback: the failed update's). Null when none.

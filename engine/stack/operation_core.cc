@@ -50,6 +50,18 @@ Status OperationCore::RunToEnd() {
 
 // --- calls ------------------------------------------------------------------------
 
+// The stack's tags as the Tags list providers read (ctx.stack_tags); null
+// when there are none.
+Value OperationCore::StackTagsValue(const std::vector<StackTag>& tags) {
+  if (tags.empty()) return Value();
+  Value::List list;
+  list.reserve(tags.size());
+  for (const StackTag& t : tags) {
+    list.push_back(Value::MakeMap({{"Key", Value::String(t.key)}, {"Value", Value::String(t.value)}}));
+  }
+  return Value::MakeList(std::move(list));
+}
+
 HookContext OperationCore::BaseContext(const std::string& logical_id, const Value& update_policy) const {
   HookContext c;
   c.stack_name = stack_.name;
@@ -57,6 +69,7 @@ HookContext OperationCore::BaseContext(const std::string& logical_id, const Valu
   c.logical_id = logical_id;
   c.region = ctx_.region;
   c.account_id = ctx_.account_id;
+  c.stack_tags = StackTagsValue(stack_.tags);
   c.update_policy = update_policy;
   c.now_ms = ctx_.clock->NowMs();
   return c;

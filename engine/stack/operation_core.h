@@ -89,6 +89,7 @@ class OperationCore {
 
   // --- calls ---
   // `update_policy` evaluated (EvaluatedPolicy), as every hook sees it.
+  static Value StackTagsValue(const std::vector<StackTag>& tags);
   HookContext BaseContext(const std::string& logical_id, const Value& update_policy) const;
   // A resource's UpdatePolicy or CreationPolicy as hooks see it: evaluated
   // like its properties. Null when absent, or when it does not evaluate

@@ -12,6 +12,7 @@
 #include "plan/planner.h"
 #include "plan/property_diff.h"
 #include "plan/policy_checks.h"
+#include "stack/custom_names.h"
 #include "stack/dynamic_references.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
@@ -499,6 +500,13 @@ class UpdateOp : public OperationCore {
     if (!refusal.empty()) {
       ResourceFailed(r, ResourceStatus::kUpdateFailed, refusal);
       return;
+    }
+    if (behavior == UpdateBehavior::kReplace && !type_changed) {
+      const std::string named = CustomNamedReplacementRefusal(r.decl->type, r.rec.properties, coerced);
+      if (!named.empty()) {
+        ResourceFailed(r, ResourceStatus::kUpdateFailed, named);
+        return;
+      }
     }
     if (behavior == UpdateBehavior::kReplace) {
       if (!r.rec.old_physical_id.empty() || r.rec.update_step == UpdateStep::kAdded) {

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "catalog/resource_catalog.h"
+#include "catalog/resource_schemas.h"
+#include "template/parse.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 
@@ -101,8 +103,9 @@ bool StubbableType(std::string_view type) {
 // An AWS type without a Lua provider is served by providers/lib/generic.lua,
 // made from the type's registry schema in the catalog: every top-level
 // property a template may set (read-only ones are outputs), "replace" when
-// create-only, "none" otherwise. CatalogSchema is what that declaration
-// describes, built here so the runtime can answer Schema() without Lua.
+// create-only, conditional when a path below it is, "none" otherwise.
+// CatalogSchema is what that declaration describes, built here so the
+// runtime can answer Schema() without Lua.
 TypeSchema CatalogSchema(const ResourceTypeInfo& info) {
   TypeSchema s;
   s.type = info.type;
@@ -114,6 +117,8 @@ TypeSchema CatalogSchema(const ResourceTypeInfo& info) {
     ps.type = "json";
     ps.required = p.required;
     ps.update = p.create_only ? UpdateBehavior::kReplace : UpdateBehavior::kNone;
+    // A create-only path below it: lib.generic compares that path at run time.
+    ps.conditional = !p.create_only && p.create_only_nested;
     s.properties.push_back(std::move(ps));
   }
   s.attributes = info.attributes;
@@ -137,6 +142,12 @@ Value CatalogInfoValue(const ResourceTypeInfo& info) {
   v.set("properties", Value::MakeList(std::move(props)));
   v.set("attributes", Value::StringList(info.attributes));
   v.set("any_attributes", Value::Bool(!info.attribute_patterns.empty()));
+  // The registry schema (tools/gen_resource_catalog.py's JSON lines), parsed
+  // here, once per type and session, when the type is first served: what
+  // lib.generic validates properties against and makes its values from.
+  Value schema;
+  std::string_view json = ResourceSchemas::Json(info.type);
+  if (!json.empty() && ParseJson(json, &schema).ok()) v.set("schema", std::move(schema));
   return v;
 }
 
@@ -145,7 +156,7 @@ Value CatalogInfoValue(const ResourceTypeInfo& info) {
 // custom resource served by AWS::CloudFormation::CustomResource's provider.
 Value ContextValue(const HookContext& c, const std::string& resource_type = "") {
   Value::Map m;
-  m.reserve(8);
+  m.reserve(12);
   m.push_back({"account", Value::String(c.account_id)});
   m.push_back({"logical_id", Value::String(c.logical_id)});
   m.push_back({"now_ms", Value::Integer(c.now_ms)});
@@ -154,6 +165,7 @@ Value ContextValue(const HookContext& c, const std::string& resource_type = "") 
   if (!resource_type.empty()) m.push_back({"resource_type", Value::String(resource_type)});
   m.push_back({"stack_id", Value::String(c.stack_id)});
   m.push_back({"stack_name", Value::String(c.stack_name)});
+  if (!c.stack_tags.is_null()) m.push_back({"stack_tags", c.stack_tags});
   if (!c.update_policy.is_null()) m.push_back({"update_policy", c.update_policy});
   if (!c.old_update_policy.is_null()) m.push_back({"old_update_policy", c.old_update_policy});
   if (!c.creation_policy.is_null()) m.push_back({"creation_policy", c.creation_policy});

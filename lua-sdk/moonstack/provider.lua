@@ -44,6 +44,7 @@ local P = {}
 ---@field logical_id string
 ---@field region string
 ---@field account string
+---@field stack_tags moonstack.Tag[]? the stack's tags (create-stack --tags), nil when none; see moonstack.tags.for_resource
 ---@field log moonstack.Logger
 ---@field world any            the simulated cloud (its API belongs to the host)
 ---@field clock any            current (possibly virtual) time; hooks never sleep

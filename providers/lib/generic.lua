@@ -3,94 +3,172 @@
 -- AWS::S3::Bucket, ...), so real templates deploy against the simulated
 -- cloud. The host builds one per type from the engine's resource catalog
 -- (engine/catalog): every top-level property, required as the schema says,
--- "replace" when the schema lists it create-only and "none" otherwise (the
--- registry's own reading of "Update requires"), and the type's GetAtt names.
+-- "replace" when the schema lists it create-only (or a path below it that
+-- changed), "none" otherwise, and the type's GetAtt names; `info.schema` is
+-- the type's registry schema (aws_resource_schemas.jsonl).
 --
--- What such a resource does is only bookkeeping: a record in the world
--- (kind "generic.<Type>") holding its properties, a physical ID in the
--- type's usual format, and deterministic attribute values.
+-- What such a resource does:
+--   * its properties are checked against the schema at create and update
+--     (lib.schema_validate: AWS's "Properties validation failed for
+--     resource X with message: [...]"); nothing is written when they fail;
+--   * a record in the world (kind "generic.<Type>") holds its properties,
+--     its attributes and, for a taggable type, the tags CloudFormation puts
+--     on it (moonstack.tags.for_resource: the stack's tags, its own and the
+--     aws:cloudformation:* ones);
+--   * its name, Ref, ARN and name-derived attributes come from
+--     lib.resource_identity; other attributes get a value of the shape the
+--     schema gives them (numbers, lists, objects);
+--   * read leaves out write-only properties, as AWS's read handlers do.
 
 local P = require("moonstack.provider")
-local names = require("sim.cloudformation_names")
-local sim = require("sim")
+local tags = require("moonstack.tags")
+local values = require("moonstack.values")
 local world = require("moonstack.world")
+local identity = require("lib.resource_identity")
+local validate = require("lib.schema_validate")
 
 local G = {}
 
--- Types whose Ref is an EC2-style "<prefix>-0" + 16 hex ID.
-local EC2_PREFIX = {
-  ["AWS::EC2::RouteTable"] = "rtb", ["AWS::EC2::InternetGateway"] = "igw",
-  ["AWS::EC2::EgressOnlyInternetGateway"] = "eigw", ["AWS::EC2::NatGateway"] = "nat",
-  ["AWS::EC2::NetworkAcl"] = "acl", ["AWS::EC2::NetworkInterface"] = "eni",
-  ["AWS::EC2::VPCEndpoint"] = "vpce", ["AWS::EC2::SubnetRouteTableAssociation"] = "rtbassoc",
-  ["AWS::EC2::SubnetNetworkAclAssociation"] = "aclassoc", ["AWS::EC2::TransitGateway"] = "tgw",
-  ["AWS::EC2::VPNGateway"] = "vgw", ["AWS::EC2::CustomerGateway"] = "cgw",
-  ["AWS::EC2::LaunchTemplate"] = "lt", ["AWS::EC2::Volume"] = "vol",
-  ["AWS::EC2::DHCPOptions"] = "dopt", ["AWS::EC2::VPCPeeringConnection"] = "pcx",
-  ["AWS::EC2::FlowLog"] = "fl", ["AWS::EC2::PrefixList"] = "pl",
-  ["AWS::EC2::NetworkInterfaceAttachment"] = "attach", ["AWS::EC2::VPNConnection"] = "vpn",
-}
+local function kind(type_name) return "generic." .. type_name end
 
--- CloudFormation's generated physical name, <stack>-<logical>-<12 random>.
-local function generated_name(ctx)
-  return names.physical(ctx.stack_name or "stack", ctx.logical_id or "Resource", 64)
+-- "/properties/A/B" -> { "A", "B" }; nil for a pointer outside properties.
+local function pointer_parts(pointer)
+  local rest = pointer:match("^/properties/(.+)$")
+  if not rest then return nil end
+  local parts = {}
+  for part in rest:gmatch("[^/]+") do parts[#parts + 1] = part end
+  return parts
 end
 
-local function physical_id(type_name, ctx)
-  local prefix = EC2_PREFIX[type_name]
-  if prefix then return sim.new_id("resource", prefix) end
-  if type_name == "AWS::EC2::EIP" then  -- Ref of an EIP is its public address
-    return "3." .. sim.new_id("int", 256) .. "." .. sim.new_id("int", 256) .. "." .. (sim.new_id("int", 254) + 1)
+-- The value at `parts` (from index `from`) below `v`; a "*" part stops the
+-- walk and gives the value above it (a list compared as a whole).
+local function value_at(v, parts, from)
+  for i = from, #parts do
+    if parts[i] == "*" then return v end
+    if type(v) ~= "table" then return nil end
+    v = v[parts[i]]
   end
-  return generated_name(ctx)
+  return v
 end
 
--- ARN formats that differ from "<service>:<region>:<account>:<resource>/<id>".
-local ARN_FORMATS = {
-  ["AWS::Lambda::Function"] = "arn:aws:lambda:%s:%s:function:%s",
-  ["AWS::SNS::Topic"] = "arn:aws:sns:%s:%s:%s",
-  ["AWS::SQS::Queue"] = "arn:aws:sqs:%s:%s:%s",
-}
-
--- "AWS::S3::Bucket" -> service "s3", resource "bucket".
-local function arn_for(type_name, ctx, id)
-  local format = ARN_FORMATS[type_name]
-  if format then return string.format(format, ctx.region or "us-east-1", ctx.account or "123456789012", id) end
-  local _, service, resource = type_name:match("^(%w+)::([%w]+)::([%w]+)$")
-  service, resource = (service or "service"):lower(), (resource or "resource"):lower()
-  return "arn:aws:" .. service .. ":" .. (ctx.region or "us-east-1") .. ":" .. (ctx.account or "123456789012")
-      .. ":" .. resource .. "/" .. id
-end
-
--- A deterministic value per attribute: ARNs look like ARNs, an attribute that
--- is also a given property echoes it, "...Id" is the physical ID, anything
--- else is "<id>.<Name>".
-local function attribute_values(decl, ctx, id, props)
+-- Top-level property -> its nested create-only paths ({ {"A","B"}, ... }).
+local function nested_create_only(schema)
   local out = {}
-  for _, name in ipairs(decl.attributes) do
-    local last = name:match("([%w]+)$") or name
-    if last == "Arn" or last:sub(-3) == "Arn" then
-      out[name] = arn_for(decl.type, ctx, id)
-    elseif type(props[name]) == "string" then
-      out[name] = props[name]
-    elseif last:sub(-2) == "Id" then
-      out[name] = id
-    else
-      out[name] = id .. "." .. name
+  for _, pointer in ipairs(schema and schema.createOnly or {}) do
+    local parts = pointer_parts(pointer)
+    if parts and #parts > 1 then
+      out[parts[1]] = out[parts[1]] or {}
+      table.insert(out[parts[1]], parts)
     end
   end
   return out
 end
 
-local function kind(type_name) return "generic." .. type_name end
+-- The update behaviour of a property with create-only paths below it:
+-- "replace" when one of them changed, else "none".
+local function nested_update(paths)
+  return function(old, new)
+    for _, parts in ipairs(paths) do
+      if not values.deep_equal(value_at(old, parts, 2), value_at(new, parts, 2)) then return "replace" end
+    end
+    return "none"
+  end
+end
+
+-- A value of the shape the schema gives attribute `name` (dotted for a
+-- nested one) when nothing derives it: 0 for numbers, false for booleans,
+-- empty lists and objects, "<id>.<Name>" for strings.
+local function shaped_value(schema, name, id)
+  local sub = schema and schema.properties
+  local prop
+  for part in name:gmatch("[^.]+") do
+    prop = sub and sub[part]
+    if prop and prop["$ref"] and schema.definitions then
+      prop = schema.definitions[prop["$ref"]:match("([^/]+)$")] or prop
+    end
+    sub = prop and prop.properties
+  end
+  local t = prop and prop.type
+  if type(t) == "table" then t = t[1] end
+  if t == "integer" or t == "number" then return 0 end
+  if t == "boolean" then return false end
+  if t == "array" then return setmetatable({}, { __jsontype = "array" }) end  -- [] , not {}
+  if t == "object" then return {} end
+  return id .. "." .. name
+end
+
+-- The attribute values of a new resource named `name` with Ref `id`.
+local function attribute_values(decl, schema, ctx, name, props)
+  local out = {}
+  local arn = identity.arn(decl.type, ctx, name)
+  local last_type = decl.type:match("(%w+)$")
+  for _, attr in ipairs(decl.attributes) do
+    local derived = identity.derived_attribute(decl.type, ctx, name, attr)
+    if derived then
+      out[attr] = derived
+    elseif schema and attr == schema.nameProperty then
+      out[attr] = name
+    elseif attr == "Arn" or attr == last_type .. "Arn" then
+      out[attr] = arn
+    elseif props[attr] ~= nil then
+      out[attr] = props[attr]
+    elseif attr:sub(-3) == "Arn" then
+      out[attr] = arn
+    elseif attr:sub(-2) == "Id" and not attr:find("%.") then
+      out[attr] = name
+    else
+      out[attr] = shaped_value(schema, attr, name)
+    end
+  end
+  return out
+end
+
+-- The physical ID (Ref): the Ref property's value when the resource has it.
+local function physical_id(decl, schema, name, attrs, props)
+  local ref = identity.ref_property(decl.type, schema)
+  if ref then
+    local v = attrs[ref]
+    if v == nil and schema and ref == schema.nameProperty then v = name end
+    if v == nil then v = props[ref] end
+    if type(v) == "string" and v ~= "" then return v end
+  end
+  return name
+end
+
+local function fail_validation(ctx, schema, props)
+  if not schema then return end
+  local errs = validate.errors(schema, props)
+  if #errs > 0 then P.fail(validate.message(ctx.logical_id or "Resource", errs), "InvalidRequest") end
+end
+
+-- Properties as read returns them: write-only ones left out.
+local function readable(schema, props)
+  if not schema or not schema.writeOnly then return props end
+  local out = values.deep_copy(props)
+  for _, pointer in ipairs(schema.writeOnly) do
+    local parts = pointer_parts(pointer)
+    if parts then
+      local parent = out
+      for i = 1, #parts - 1 do
+        parent = type(parent) == "table" and parts[i] ~= "*" and parent[parts[i]] or nil
+      end
+      if type(parent) == "table" then parent[parts[#parts]] = nil end
+    end
+  end
+  return out
+end
 
 ---The declaration for one catalog type.
----@param info { type: string, properties: { name: string, required: boolean, create_only: boolean }[], attributes: string[], any_attributes: boolean? }
+---@param info { type: string, properties: { name: string, required: boolean, create_only: boolean }[], attributes: string[], any_attributes: boolean?, schema: table? }
 ---@return moonstack.Declaration
 function G.define(info)
+  local schema = info.schema
+  local nested = nested_create_only(schema)
+  local taggable = schema and schema.taggable == true
   local props = {}
   for i, p in ipairs(info.properties) do
-    props[i] = P.json(p.name) { required = p.required == true, update = p.create_only and "replace" or "none" }
+    local update = p.create_only and "replace" or (nested[p.name] and nested_update(nested[p.name])) or "none"
+    props[i] = P.json(p.name) { required = p.required == true, update = update }
   end
   local decl
   decl = P.define({
@@ -101,19 +179,25 @@ function G.define(info)
     any_attributes = info.any_attributes == true,
 
     create = function(ctx, given)
+      fail_validation(ctx, schema, given)
       return world.atomic(function()
-        local id = physical_id(info.type, ctx)
-        local attrs = attribute_values(decl, ctx, id, given)
-        world.put(kind(info.type), id, { Properties = given, Attributes = attrs })
+        local name = identity.name(info.type, schema, ctx, given)
+        local attrs = attribute_values(decl, schema, ctx, name, given)
+        local id = physical_id(decl, schema, name, attrs, given)
+        local record = { Properties = given, Attributes = attrs }
+        if taggable then record.Tags = tags.for_resource(ctx, given.Tags) end
+        world.put(kind(info.type), id, record)
         return { id = id, attributes = attrs }
       end)
     end,
 
     update = function(ctx, id, new)
+      fail_validation(ctx, schema, new)
       return world.atomic(function()
         local r = world.get(kind(info.type), id)
         if r == nil then P.fail("Resource " .. id .. " of type " .. info.type .. " does not exist", "NotFound") end
         r.Properties = new
+        if taggable then r.Tags = tags.for_resource(ctx, new.Tags) end
         world.put(kind(info.type), id, r)
       end)
     end,
@@ -125,7 +209,7 @@ function G.define(info)
     read = function(ctx, id)
       local r = world.get(kind(info.type), id)
       if r == nil then return nil end
-      return { properties = r.Properties, attributes = r.Attributes }
+      return { properties = readable(schema, r.Properties), attributes = r.Attributes }
     end,
   }, "generic provider for " .. info.type)
   return decl

@@ -241,6 +241,18 @@ function M.matches(compiled, value)
   return match_alt(compiled.alt, value, 1, function(p) return p == #value + 1 end) == true
 end
 
+---True when some part of `value` matches (JSON Schema's "pattern", which is
+---not anchored unless the pattern says ^ / $).
+---@param compiled table
+---@param value string
+---@return boolean
+function M.search(compiled, value)
+  for start = 1, #value + 1 do
+    if match_alt(compiled.alt, value, start, function() return true end) == true then return true end
+  end
+  return false
+end
+
 ---`value` against `pattern`: true / false, or nil and a reason when the
 ---pattern is not supported.
 ---@param pattern string

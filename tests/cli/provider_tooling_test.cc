@@ -400,8 +400,9 @@ TEST_CASE("stub types: unknown types accepted, deterministic IDs, placeholder at
   REQUIRE(builtin->NewSession(&with_generic).ok());
   o = with_generic->Call(Hook(ms::Hook::kCreate, "AWS::SNS::Topic", Value::MakeMap()));
   REQUIRE(o.kind == HookOutcome::Kind::kDone);
-  CHECK(Attr(o, "TopicArn") == "arn:aws:sns:us-east-1:123456789012:" + o.physical_id);
-  CHECK(Attr(o, "TopicName") == o.physical_id + ".TopicName");
+  // A topic's Ref is its ARN (the schema's primary identifier), named as CloudFormation names it.
+  CHECK(o.physical_id == "arn:aws:sns:us-east-1:123456789012:" + Attr(o, "TopicName"));
+  CHECK(Attr(o, "TopicArn") == o.physical_id);
 
   o = session->Call(Hook(ms::Hook::kCreate, "Not::A", Value::MakeMap()));
   CHECK(o.kind == HookOutcome::Kind::kFailed);

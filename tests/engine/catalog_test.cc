@@ -179,3 +179,26 @@ TEST_CASE("the embedded catalog text parses to the catalog in use", "[catalog]")
   REQUIRE(ResourceCatalog::Parse(text, &c, &error));
   CHECK(c.size() == ResourceCatalog::Aws().size());
 }
+
+TEST_CASE("name properties: the create-only property that names a resource", "[catalog]") {
+  const ResourceCatalog& c = ResourceCatalog::Aws();
+  const std::pair<const char*, const char*> cases[] = {
+      {"AWS::S3::Bucket", "BucketName"},       {"AWS::SQS::Queue", "QueueName"},
+      {"AWS::SNS::Topic", "TopicName"},        {"AWS::Lambda::Function", "FunctionName"},
+      {"AWS::DynamoDB::Table", "TableName"},   {"AWS::Logs::LogGroup", "LogGroupName"},
+      {"AWS::IAM::Role", "RoleName"},          {"AWS::Events::Rule", "Name"},
+      {"AWS::RDS::DBInstance", "DBInstanceIdentifier"},
+  };
+  for (const auto& [type, name] : cases) {
+    INFO(type);
+    const ResourceTypeInfo* info = c.Find(type);
+    REQUIRE(info != nullptr);
+    CHECK(info->name_property == name);
+    const ResourceTypeInfo::Property* p = info->FindProperty(name);
+    REQUIRE(p != nullptr);
+    CHECK(p->names_resource);
+    CHECK(p->create_only);
+  }
+  CHECK(c.Find("AWS::EC2::VPC")->name_property.empty());
+  CHECK(c.Find("AWS::EC2::RouteTable")->name_property.empty());
+}

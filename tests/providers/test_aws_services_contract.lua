@@ -1,0 +1,15 @@
+-- The contract kit (moonstack.contract) over the S3, SQS, SNS, Logs, Events
+-- and Lambda-extras providers with their fixtures, on the host-like world
+-- store (see test_aws_iam_contract.lua); their sims' and providers' own
+-- suites run there again too.
+local H = require("harness")
+local T = H.suite("service providers on a host-like world")
+local W = require("host_like_world")
+
+W.contract_cases(T, {
+  "s3/bucket", "s3/bucket_policy", "sqs/queue", "sqs/queue_policy",
+})
+
+W.suite_cases(T, { "test_sim_s3", "test_aws_s3", "test_sim_sqs", "test_aws_sqs" })
+
+return T

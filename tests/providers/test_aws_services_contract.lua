@@ -7,9 +7,11 @@ local T = H.suite("service providers on a host-like world")
 local W = require("host_like_world")
 
 W.contract_cases(T, {
-  "s3/bucket", "s3/bucket_policy", "sqs/queue", "sqs/queue_policy",
+  "s3/bucket", "s3/bucket_policy", "sqs/queue", "sqs/queue_policy", "sns/topic", "sns/subscription",
+  "sns/topic_policy",
 })
 
-W.suite_cases(T, { "test_sim_s3", "test_aws_s3", "test_sim_sqs", "test_aws_sqs" })
+W.suite_cases(T, { "test_sim_s3", "test_aws_s3", "test_sim_sqs", "test_aws_sqs", "test_sim_sns",
+                 "test_aws_sns" })
 
 return T

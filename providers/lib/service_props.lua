@@ -52,28 +52,7 @@ function M.call(fn, req, codes)
   error(r, 0)
 end
 
-local function is_list(t)
-  local n = 0
-  for _ in pairs(t) do n = n + 1 end
-  return n == #t and (n > 0 or (getmetatable(t) or {}).__moonstack_json == "array")
-end
-
-function M.json(v)
-  local t = type(v)
-  if t == "string" then return require("sim.cloudformation_util").json_string(v) end
-  if t == "number" then return require("moonstack.values").number_to_string(v) end
-  if t == "boolean" then return tostring(v) end
-  if t ~= "table" or require("moonstack.values").is_null(v) then return "null" end
-  local parts = {}
-  if is_list(v) then
-    for i, x in ipairs(v) do parts[i] = M.json(x) end
-    return "[" .. table.concat(parts, ",") .. "]"
-  end
-  local keys = {}
-  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  for i, k in ipairs(keys) do parts[i] = M.json(k) .. ":" .. M.json(v[k]) end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
+-- The encoder lives with the sims (sim.cloudformation_util), which need it too.
+M.json = require("sim.cloudformation_util").json
 
 return M

@@ -5,8 +5,10 @@
 --     P.json property (updated in place), those in `replace` Replacement, and
 --     `typed[name]` (a full declaration) used instead where given. The
 --     registry schema's createOnlyProperties are the `replace` names.
---   props.tag_list(map)        {k=v} -> [{Key,Value}] sorted by key
---   props.own_tags(list)       a service's tag list without aws:* keys, as a map (nil if empty)
+--   props.own_tags(tags)       a service's tags (a [{Key,Value}] list or a {k=v} map) without
+--                              the aws:* ones, as the template's Tags list (nil if none)
+--   props.name(ctx, max, suffix) a generated name "<stack>-<logical>-<12>" within `max`
+--                              characters, `suffix` (".fifo") included
 --   props.error_code(err)      the AWS error code of a failed sim call, or nil
 --   props.call(fn, req, codes) fn(req), or nil + err when it failed with one of `codes`
 --   props.json(v)              v as compact JSON text, object keys sorted (policies and
@@ -24,21 +26,22 @@ function M.json_list(P, names, replace, typed)
   return out
 end
 
-function M.tag_list(map)
-  local keys = {}
-  for k in pairs(map or {}) do keys[#keys + 1] = k end
-  table.sort(keys)
-  local out = {}
-  for i, k in ipairs(keys) do out[i] = { Key = k, Value = map[k] } end
-  return out
+function M.own_tags(given)
+  local map = {}
+  if given and given[1] ~= nil then
+    for _, t in ipairs(given) do map[t.Key] = t.Value end
+  else
+    for k, v in pairs(given or {}) do map[k] = v end
+  end
+  for k in pairs(map) do
+    if k:sub(1, 4) == "aws:" then map[k] = nil end
+  end
+  return next(map) ~= nil and require("moonstack.tags").from_map(map) or nil
 end
 
-function M.own_tags(list)
-  local out = {}
-  for _, t in ipairs(list or {}) do
-    if t.Key:sub(1, 4) ~= "aws:" then out[#out + 1] = { Key = t.Key, Value = t.Value } end
-  end
-  return #out > 0 and out or nil
+function M.name(ctx, max, suffix)
+  suffix = suffix or ""
+  return require("sim.cloudformation_names").physical(ctx.stack_name, ctx.logical_id, max - #suffix) .. suffix
 end
 
 function M.error_code(err) return type(err) == "table" and err.code or nil end

@@ -63,37 +63,28 @@ function A.DeleteLogGroup(p, env)
   return {}
 end
 
-function A.PutRetentionPolicy(p, env)
-  local g = load_group(env, p.logGroupName)
+-- An action that sets one field of the log group to what `value_of(p)`
+-- returns (nil clears it).
+local function set_field(field, value_of)
+  return function(p, env)
+    local g = load_group(env, p.logGroupName)
+    g[field] = value_of(p)
+    save(env, g)
+    return {}
+  end
+end
+local function clear() return nil end
+
+A.PutRetentionPolicy = set_field("retentionInDays", function(p)
   if not VALID_RETENTION[tonumber(p.retentionInDays)] then
     fail("Invalid retention value. Valid values are: [" .. table.concat(A.RETENTION_DAYS, ", ") .. "]",
       "InvalidParameterException")
   end
-  g.retentionInDays = tonumber(p.retentionInDays)
-  save(env, g)
-  return {}
-end
-
-function A.DeleteRetentionPolicy(p, env)
-  local g = load_group(env, p.logGroupName)
-  g.retentionInDays = nil
-  save(env, g)
-  return {}
-end
-
-function A.AssociateKmsKey(p, env)
-  local g = load_group(env, p.logGroupName)
-  g.kmsKeyId = p.kmsKeyId
-  save(env, g)
-  return {}
-end
-
-function A.DisassociateKmsKey(p, env)
-  local g = load_group(env, p.logGroupName)
-  g.kmsKeyId = nil
-  save(env, g)
-  return {}
-end
+  return tonumber(p.retentionInDays)
+end)
+A.DeleteRetentionPolicy = set_field("retentionInDays", clear)
+A.AssociateKmsKey = set_field("kmsKeyId", function(p) return p.kmsKeyId end)
+A.DisassociateKmsKey = set_field("kmsKeyId", clear)
 
 local function view(env, g)
   return { logGroupName = g.logGroupName, creationTime = g.creationTime, retentionInDays = g.retentionInDays,

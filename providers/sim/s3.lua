@@ -110,31 +110,38 @@ end
 
 -- Bucket settings: versioning, encryption, tags, policy ---------------------------------
 
-function A.PutBucketVersioning(p)
-  local b = load_bucket(p.Bucket)
-  local status = (p.VersioningConfiguration or {}).Status
-  if status ~= "Enabled" and status ~= "Suspended" then
-    fail("The XML you provided was not well-formed or did not validate against our published schema", "MalformedXML")
+-- An action that sets one field of the bucket record to what `value_of(p)`
+-- returns (nil clears it; value_of raises S3's error for a bad request).
+local function set_field(field, value_of)
+  return function(p)
+    local b = load_bucket(p.Bucket)
+    b[field] = value_of(p)
+    save_bucket(b)
+    return {}
   end
-  b.Versioning = status
-  save_bucket(b)
-  return {}
 end
+local function clear() return nil end
+
+local function malformed()
+  fail("The XML you provided was not well-formed or did not validate against our published schema", "MalformedXML")
+end
+
+A.PutBucketVersioning = set_field("Versioning", function(p)
+  local status = (p.VersioningConfiguration or {}).Status
+  if status ~= "Enabled" and status ~= "Suspended" then malformed() end
+  return status
+end)
 
 function A.GetBucketVersioning(p)
   return { Status = load_bucket(p.Bucket).Versioning }
 end
 
-function A.PutBucketEncryption(p)
-  local b = load_bucket(p.Bucket)
+A.PutBucketEncryption = set_field("Encryption", function(p)
   local c = p.ServerSideEncryptionConfiguration
-  if type(c) ~= "table" or type(c.Rules) ~= "table" or #c.Rules == 0 then
-    fail("The XML you provided was not well-formed or did not validate against our published schema", "MalformedXML")
-  end
-  b.Encryption = c
-  save_bucket(b)
-  return {}
-end
+  if type(c) ~= "table" or type(c.Rules) ~= "table" or #c.Rules == 0 then malformed() end
+  return c
+end)
+A.DeleteBucketEncryption = set_field("Encryption", clear)
 
 function A.GetBucketEncryption(p)
   local b = load_bucket(p.Bucket)
@@ -143,21 +150,12 @@ function A.GetBucketEncryption(p)
   } }
 end
 
-function A.DeleteBucketEncryption(p)
-  local b = load_bucket(p.Bucket)
-  b.Encryption = nil
-  save_bucket(b)
-  return {}
-end
-
-function A.PutBucketTagging(p)
-  local b = load_bucket(p.Bucket)
+A.PutBucketTagging = set_field("Tags", function(p)
   local set = {}
   for i, t in ipairs((p.Tagging or {}).TagSet or {}) do set[i] = { Key = t.Key, Value = t.Value } end
-  b.Tags = set
-  save_bucket(b)
-  return {}
-end
+  return set
+end)
+A.DeleteBucketTagging = set_field("Tags", clear)
 
 function A.GetBucketTagging(p)
   local b = load_bucket(p.Bucket)
@@ -165,35 +163,19 @@ function A.GetBucketTagging(p)
   return { TagSet = util.as_list(b.Tags) }
 end
 
-function A.DeleteBucketTagging(p)
-  local b = load_bucket(p.Bucket)
-  b.Tags = nil
-  save_bucket(b)
-  return {}
-end
-
-function A.PutBucketPolicy(p)
-  local b = load_bucket(p.Bucket)
-  -- A JSON text as S3 takes it, or the document itself (from a provider).
+-- A JSON text as S3 takes it, or the document itself (from a provider).
+A.PutBucketPolicy = set_field("Policy", function(p)
   if type(p.Policy) ~= "table" and (type(p.Policy) ~= "string" or not p.Policy:match("^%s*{")) then
     fail("Policies must be valid JSON and the first byte must be '{'", "MalformedPolicy")
   end
-  b.Policy = p.Policy
-  save_bucket(b)
-  return {}
-end
+  return p.Policy
+end)
+A.DeleteBucketPolicy = set_field("Policy", clear)
 
 function A.GetBucketPolicy(p)
   local b = load_bucket(p.Bucket)
   if not b.Policy then fail("The bucket policy does not exist", "NoSuchBucketPolicy") end
   return { Policy = b.Policy }
-end
-
-function A.DeleteBucketPolicy(p)
-  local b = load_bucket(p.Bucket)
-  b.Policy = nil
-  save_bucket(b)
-  return {}
 end
 
 -- Objects -------------------------------------------------------------------------------

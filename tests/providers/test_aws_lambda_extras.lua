@@ -7,10 +7,7 @@ local PERMISSION = D.load("lambda/permission")
 local LAYER = D.load("lambda/layer_version")
 local MAPPING = D.load("lambda/event_source_mapping")
 
-local function create(world, sim, decl, props, logical)
-  local ctx = D.context(sim, logical)
-  return D.run(world, decl, "create", ctx, decl:validate(props, ctx)), ctx
-end
+local create = D.create
 
 local function with_function()
   local world, sim = fresh()

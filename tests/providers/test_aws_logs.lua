@@ -5,10 +5,7 @@ local T = H.suite("aws logs providers")
 
 local GROUP = D.load("logs/log_group")
 
-local function create(world, sim, props, logical)
-  local ctx = D.context(sim, logical)
-  return D.run(world, GROUP, "create", ctx, GROUP:validate(props, ctx)), ctx
-end
+local function create(world, sim, props, logical) return D.create(world, sim, GROUP, props, logical) end
 
 T.case("LogGroupName replaces; the rest in place", function()
   for _, p in ipairs(GROUP.properties) do H.eq(p.update, p.name == "LogGroupName" and "replace" or "none", p.name) end

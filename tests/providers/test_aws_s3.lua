@@ -6,11 +6,7 @@ local T = H.suite("aws s3 providers")
 local BUCKET = D.load("s3/bucket")
 local POLICY = D.load("s3/bucket_policy")
 
-local function create(world, sim, decl, props, logical, stack)
-  local ctx = D.context(sim, logical)
-  ctx.stack_name = stack or ctx.stack_name
-  return D.run(world, decl, "create", ctx, decl:validate(props, ctx)), ctx
-end
+local create = D.create
 
 T.case("update behaviours: only the name properties replace", function()
   local replace = {}
@@ -23,7 +19,9 @@ end)
 
 T.case("a generated name is lowercase within 63; Ref and GetAtt in AWS's formats", function()
   local world, sim = fresh()
-  local r = create(world, sim, BUCKET, {}, "LogBucketCC3B17E8", "CdkBucketStack-With-A-Rather-Long-Name-For-Buckets")
+  local long = D.context(sim, "LogBucketCC3B17E8")
+  long.stack_name = "CdkBucketStack-With-A-Rather-Long-Name-For-Buckets"
+  local r = D.run(world, BUCKET, "create", long, BUCKET:validate({}, long))
   H.eq(#r.id, 63)
   H.match(r.id, "^cdkbucketstack%-with%-a%-rather%-lon%-logbucketcc3b17e8%-[a-z0-9]+$")
   H.same(r.attributes, {

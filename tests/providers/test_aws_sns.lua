@@ -7,10 +7,7 @@ local TOPIC = D.load("sns/topic")
 local SUBSCRIPTION = D.load("sns/subscription")
 local POLICY = D.load("sns/topic_policy")
 
-local function create(world, sim, decl, props, logical)
-  local ctx = D.context(sim, logical)
-  return D.run(world, decl, "create", ctx, decl:validate(props, ctx)), ctx
-end
+local create = D.create
 
 T.case("update behaviours from the registry schemas", function()
   for _, p in ipairs(TOPIC.properties) do

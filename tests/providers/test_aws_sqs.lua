@@ -6,10 +6,7 @@ local T = H.suite("aws sqs providers")
 local QUEUE = D.load("sqs/queue")
 local POLICY = D.load("sqs/queue_policy")
 
-local function create(world, sim, decl, props, logical)
-  local ctx = D.context(sim, logical)
-  return D.run(world, decl, "create", ctx, decl:validate(props, ctx)), ctx
-end
+local create = D.create
 
 T.case("update behaviours: FifoQueue and QueueName replace, the rest in place", function()
   for _, p in ipairs(QUEUE.properties) do

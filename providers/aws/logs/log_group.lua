@@ -10,7 +10,6 @@
 -- for resource X with message: #/RetentionInDays: failed validation
 -- constraint for keyword [enum]`, the wording of aws-cloudformation-resource-providers-logs#94).
 local P = require("moonstack.provider")
-local names = require("sim.cloudformation_names")
 local tags = require("moonstack.tags")
 local props_lib = require("lib.service_props")
 local msg = require("moonstack.messages")
@@ -49,7 +48,7 @@ return P.define {
 
   create = function(ctx, props)
     check_retention(ctx, props.RetentionInDays)
-    local name = props.LogGroupName or names.physical(ctx.stack_name, ctx.logical_id, 512)
+    local name = props.LogGroupName or props_lib.name(ctx, 512)
     local logs = ctx.world.logs
     local _, err = props_lib.call(logs.CreateLogGroup, { logGroupName = name, kmsKeyId = props.KmsKeyId,
       logGroupClass = props.LogGroupClass, tags = tags.for_resource(ctx, props.Tags) }, { "ResourceAlreadyExistsException" })
@@ -93,11 +92,7 @@ return P.define {
     for k, v in pairs(props or {}) do properties[k] = v end
     properties.RetentionInDays = found.retentionInDays
     properties.KmsKeyId = found.kmsKeyId
-    local own = {}
-    for k, v in pairs(logs.ListTagsForResource({ resourceArn = found.logGroupArn }).tags or {}) do
-      if k:sub(1, 4) ~= "aws:" then own[k] = v end
-    end
-    properties.Tags = next(own) and tags.from_map(own) or nil
+    properties.Tags = props_lib.own_tags(logs.ListTagsForResource({ resourceArn = found.logGroupArn }).tags)
     return { properties = properties, attributes = { Arn = arn(ctx, id) } }
   end,
 }

@@ -85,7 +85,7 @@ local function apply_encryption(s3, name, e)
 end
 
 local function apply_tags(ctx, name, own)
-  ctx.world.s3.PutBucketTagging { Bucket = name, Tagging = { TagSet = props_lib.tag_list(tags.for_resource(ctx, own)) } }
+  ctx.world.s3.PutBucketTagging { Bucket = name, Tagging = { TagSet = tags.from_map(tags.for_resource(ctx, own)) } }
 end
 
 local NAMES = {

@@ -8,7 +8,6 @@
 -- characters, a FIFO topic's ending ".fifo" within the same 256; a name
 -- must end in ".fifo" exactly when FifoTopic is true (SNS's messages).
 local P = require("moonstack.provider")
-local names = require("sim.cloudformation_names")
 local tags = require("moonstack.tags")
 local props_lib = require("lib.service_props")
 local sns_sim = require("sim.sns")
@@ -53,17 +52,13 @@ return P.define {
   primary_identifier = "TopicArn",
 
   create = function(ctx, props)
-    local name = props.TopicName
-    if not name then
-      name = props.FifoTopic and (names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME - 5) .. ".fifo")
-        or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
-    end
+    local name = props.TopicName or props_lib.name(ctx, MAX_NAME, props.FifoTopic and ".fifo" or nil)
     local attrs = {}
     if props.FifoTopic then attrs.FifoTopic = "true" end
     for _, a in ipairs(ATTRIBUTES) do if props[a] ~= nil then attrs[a] = text(props[a]) end end
     local sns = ctx.world.sns
     local arn = sns.CreateTopic { Name = name, Attributes = attrs,
-                                  Tags = props_lib.tag_list(tags.for_resource(ctx, props.Tags)) }.TopicArn
+                                  Tags = tags.from_map(tags.for_resource(ctx, props.Tags)) }.TopicArn
     subscribe(sns, arn, props.Subscription)
     return { id = arn, attributes = { TopicArn = arn, TopicName = name } }
   end,
@@ -74,7 +69,7 @@ return P.define {
       if prop == "Tags" then
         local set, remove = tags.diff(old.Tags, new.Tags)
         if #remove > 0 then sns.UntagResource { ResourceArn = id, TagKeys = remove } end
-        if next(set) then sns.TagResource { ResourceArn = id, Tags = props_lib.tag_list(set) } end
+        if next(set) then sns.TagResource { ResourceArn = id, Tags = tags.from_map(set) } end
       elseif prop == "Subscription" then
         local wanted, have = {}, {}
         for _, s in ipairs(new.Subscription or {}) do wanted[subscription_key(s)] = true end

@@ -14,7 +14,6 @@
 -- RedrivePolicy / RedriveAllowPolicy are objects (or JSON text) in the
 -- template and JSON text in SQS; the dead-letter queue must exist.
 local P = require("moonstack.provider")
-local names = require("sim.cloudformation_names")
 local tags = require("moonstack.tags")
 local props_lib = require("lib.service_props")
 local sqs_sim = require("sim.sqs")
@@ -69,11 +68,7 @@ return P.define {
   primary_identifier = "QueueUrl",
 
   create = function(ctx, props)
-    local name = props.QueueName
-    if not name then
-      name = props.FifoQueue and (names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME - 5) .. ".fifo")
-        or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
-    end
+    local name = props.QueueName or props_lib.name(ctx, MAX_NAME, props.FifoQueue and ".fifo" or nil)
     local url = sqs_sim.queue_url(region(ctx), account(ctx), name)
     if not gone(ctx, url) then
       P.fail("Resource of type 'AWS::SQS::Queue' with identifier '" .. url .. "' already exists.", "AlreadyExists")
@@ -120,11 +115,7 @@ return P.define {
         properties[a] = v
       end
     end
-    local own = {}
-    for k, v in pairs(sqs.ListQueueTags({ QueueUrl = id }).Tags or {}) do
-      if k:sub(1, 4) ~= "aws:" then own[k] = v end
-    end
-    properties.Tags = next(own) and tags.from_map(own) or nil
+    properties.Tags = props_lib.own_tags(sqs.ListQueueTags({ QueueUrl = id }).Tags)
     local name = id:match("[^/]+$")
     return { properties = properties, attributes = attributes_of(ctx, name) }
   end,

@@ -391,17 +391,17 @@ TEST_CASE("stub types: unknown types accepted, deterministic IDs, placeholder at
 
   // A type AWS knows but no provider implements: served by providers/lib/generic.lua,
   // which is not on this runtime's path.
-  o = session->Call(Hook(ms::Hook::kCreate, "AWS::SNS::Topic", Value::MakeMap()));
+  o = session->Call(Hook(ms::Hook::kCreate, "AWS::Kinesis::Stream", Value::MakeMap()));
   CHECK(o.kind == HookOutcome::Kind::kFailed);
-  CHECK(o.reason == "No provider for resource type AWS::SNS::Topic");
+  CHECK(o.reason == "No provider for resource type AWS::Kinesis::Stream");
   paths.dirs = {kSource + "/providers"};
   auto builtin = Load(paths);
   std::unique_ptr<ms::ProviderSession> with_generic;
   REQUIRE(builtin->NewSession(&with_generic).ok());
-  o = with_generic->Call(Hook(ms::Hook::kCreate, "AWS::SNS::Topic", Value::MakeMap()));
+  o = with_generic->Call(Hook(ms::Hook::kCreate, "AWS::Kinesis::Stream", Value::MakeMap()));
   REQUIRE(o.kind == HookOutcome::Kind::kDone);
-  CHECK(Attr(o, "TopicArn") == "arn:aws:sns:us-east-1:123456789012:" + o.physical_id);
-  CHECK(Attr(o, "TopicName") == o.physical_id + ".TopicName");
+  CHECK(Attr(o, "Arn") == "arn:aws:kinesis:us-east-1:123456789012:stream/" + o.physical_id);
+  CHECK(Attr(o, "WarmThroughputObject") == o.physical_id + ".WarmThroughputObject");
 
   o = session->Call(Hook(ms::Hook::kCreate, "Not::A", Value::MakeMap()));
   CHECK(o.kind == HookOutcome::Kind::kFailed);

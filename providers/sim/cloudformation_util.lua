@@ -141,4 +141,32 @@ function M.json_object(pairs_list)
   return "{" .. table.concat(items, ",") .. "}"
 end
 
+local function is_list(t)
+  local n = 0
+  for _ in pairs(t) do n = n + 1 end
+  return n == #t and (n > 0 or (getmetatable(t) or {}).__moonstack_json == "array")
+end
+
+---`v` as compact JSON text, object keys sorted (a deterministic text for
+---policies the APIs take as strings).
+---@param v any
+---@return string
+function M.json(v)
+  local t = type(v)
+  if t == "string" then return M.json_string(v) end
+  if t == "number" then return require("moonstack.values").number_to_string(v) end
+  if t == "boolean" then return tostring(v) end
+  if t ~= "table" or require("moonstack.values").is_null(v) then return "null" end
+  local parts = {}
+  if is_list(v) then
+    for i, x in ipairs(v) do parts[i] = M.json(x) end
+    return "[" .. table.concat(parts, ",") .. "]"
+  end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do parts[i] = M.json(k) .. ":" .. M.json(v[k]) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 return M

@@ -23,6 +23,7 @@ local world = require("moonstack.world")
 local util = require("sim.cloudformation_util")
 
 local A = {}
+local L = {}  -- helpers shared with sim.lambda_permissions / _layers / _event_sources
 
 local FN, ALIAS, VERSION = "lambda.function", "lambda.alias", "lambda.version"
 -- Per function, not live (bookkeeping, not a resource): the next version
@@ -218,6 +219,7 @@ function A.DeleteFunction(p, env)
   for _, v in ipairs(versions(env, rec.FunctionName)) do
     world.remove(VERSION, fkey(env, rec.FunctionName) .. ":" .. v.Version)
   end
+  for _, s in ipairs(L.statements(env, rec.FunctionName)) do world.remove("lambda.permission", s.key) end
   world.remove(COUNTER, fkey(env, rec.FunctionName))
   world.remove(FN, fkey(env, rec.FunctionName))
   return {}
@@ -307,5 +309,12 @@ function A.ListAliases(p, env)
   for _, a in ipairs(aliases_of(env, rec.FunctionName)) do out[#out + 1] = alias_view(env, a) end
   return { Aliases = out }
 end
+
+-- Permissions, layer versions and event source mappings live in their own
+-- files; they get the helpers above (lower-case fields of L, not actions).
+L.load_fn, L.fn_arn, L.fkey, L.code_sha, L.json = load_fn, fn_arn, fkey, code_sha, util.json
+require("sim.lambda_permissions")(A, L)
+require("sim.lambda_layers")(A, L)
+require("sim.lambda_event_sources")(A, L)
 
 return A

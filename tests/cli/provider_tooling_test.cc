@@ -391,18 +391,17 @@ TEST_CASE("stub types: unknown types accepted, deterministic IDs, placeholder at
 
   // A type AWS knows but no provider implements: served by providers/lib/generic.lua,
   // which is not on this runtime's path.
-  o = session->Call(Hook(ms::Hook::kCreate, "AWS::SNS::Topic", Value::MakeMap()));
+  o = session->Call(Hook(ms::Hook::kCreate, "AWS::Kinesis::Stream", Value::MakeMap()));
   CHECK(o.kind == HookOutcome::Kind::kFailed);
-  CHECK(o.reason == "No provider for resource type AWS::SNS::Topic");
+  CHECK(o.reason == "No provider for resource type AWS::Kinesis::Stream");
   paths.dirs = {kSource + "/providers"};
   auto builtin = Load(paths);
   std::unique_ptr<ms::ProviderSession> with_generic;
   REQUIRE(builtin->NewSession(&with_generic).ok());
-  o = with_generic->Call(Hook(ms::Hook::kCreate, "AWS::SNS::Topic", Value::MakeMap()));
+  o = with_generic->Call(Hook(ms::Hook::kCreate, "AWS::Kinesis::Stream", Value::MakeMap()));
   REQUIRE(o.kind == HookOutcome::Kind::kDone);
-  // A topic's Ref is its ARN (the schema's primary identifier), named as CloudFormation names it.
-  CHECK(o.physical_id == "arn:aws:sns:us-east-1:123456789012:" + Attr(o, "TopicName"));
-  CHECK(Attr(o, "TopicArn") == o.physical_id);
+  // A generic type's Ref is its schema's primary identifier (the stream's name), its Arn in Kinesis' format.
+  CHECK(Attr(o, "Arn") == "arn:aws:kinesis:us-east-1:123456789012:stream/" + o.physical_id);
 
   o = session->Call(Hook(ms::Hook::kCreate, "Not::A", Value::MakeMap()));
   CHECK(o.kind == HookOutcome::Kind::kFailed);

@@ -45,6 +45,13 @@ function D.run(world, decl, hook, ctx, ...)
   error("hook never finished")
 end
 
+---Validates `props` and creates a resource of `decl` with D.context(sim,
+---logical): the create's result and the ctx.
+function D.create(world, sim, decl, props, logical)
+  local ctx = D.context(sim, logical)
+  return D.run(world, decl, "create", ctx, decl:validate(props, ctx)), ctx
+end
+
 -- Runs `fn` and returns the message it failed with (P.fail / sim.fail).
 function D.failure(fn)
   local ok, err = pcall(fn)

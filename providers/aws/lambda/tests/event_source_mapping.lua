@@ -1,0 +1,23 @@
+-- Contract-test fixture of AWS::Lambda::EventSourceMapping: queue q feeds
+-- function f; batch size and Enabled in place; another queue (replacement).
+local Q1, Q2 = "arn:aws:sqs:us-east-1:123456789012:contract-q1", "arn:aws:sqs:us-east-1:123456789012:contract-q2"
+return {
+  setup = function(aws)
+    aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
+    aws.sqs.CreateQueue({ QueueName = "contract-q1" })
+    aws.sqs.CreateQueue({ QueueName = "contract-q2" })
+    return {}
+  end,
+  create = { FunctionName = "f", EventSourceArn = Q1, BatchSize = 5 },
+  updates = {
+    { BatchSize = 7, Enabled = false },   -- none
+    { EventSourceArn = Q2 },              -- replace
+  },
+  verify = function(aws, id, props, attributes)
+    local m = aws.lambda.GetEventSourceMapping({ UUID = id })
+    assert(m.EventSourceArn == props.EventSourceArn, "source")
+    assert(m.BatchSize == props.BatchSize, "batch size " .. tostring(m.BatchSize))
+    assert(m.State == (props.Enabled == false and "Disabled" or "Enabled"), "state " .. m.State)
+    assert(attributes.EventSourceMappingArn == "arn:aws:lambda:us-east-1:123456789012:event-source-mapping:" .. id, "arn")
+  end,
+}

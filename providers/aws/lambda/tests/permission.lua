@@ -1,0 +1,16 @@
+-- Contract-test fixture of AWS::Lambda::Permission: S3 may invoke function
+-- f; another principal (replacement: every property is create-only).
+return {
+  setup = function(aws)
+    aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
+    return {}
+  end,
+  create = { FunctionName = "f", Action = "lambda:InvokeFunction", Principal = "s3.amazonaws.com",
+             SourceArn = "arn:aws:s3:::b" },
+  updates = { { Principal = "sns.amazonaws.com" } },   -- replace
+  verify = function(aws, id, props)
+    local policy = aws.lambda.GetPolicy({ FunctionName = "f" }).Policy
+    assert(policy:find('"Sid":"' .. id .. '"', 1, true), "statement " .. id)
+    assert(policy:find('"Service":"' .. props.Principal .. '"', 1, true), "principal")
+  end,
+}

@@ -1,0 +1,23 @@
+-- Contract-test fixture of AWS::S3::BucketPolicy: a policy on bucket "a",
+-- its document in place; bucket "b" instead (replacement).
+local function doc(action)
+  return { Version = "2012-10-17", Statement = { { Effect = "Allow", Principal = "*", Action = action,
+                                                   Resource = "arn:aws:s3:::a/*" } } }
+end
+return {
+  setup = function(aws)
+    aws.s3.CreateBucket({ Bucket = "contract-a" })
+    aws.s3.CreateBucket({ Bucket = "contract-b" })
+    return {}
+  end,
+  create = { Bucket = "contract-a", PolicyDocument = doc("s3:GetObject") },
+  updates = {
+    { PolicyDocument = doc("s3:PutObject") },   -- none
+    { Bucket = "contract-b" },                  -- replace
+  },
+  verify = function(aws, id, props)
+    assert(id == props.Bucket, "id " .. id)
+    local policy = aws.s3.GetBucketPolicy({ Bucket = id }).Policy
+    assert(policy.Statement[1].Action == props.PolicyDocument.Statement[1].Action, "policy")
+  end,
+}

@@ -1,0 +1,84 @@
+-- sim.lambda_layers: Lambda layers and their numbered versions
+-- (PublishLayerVersion, GetLayerVersion, GetLayerVersionByArn,
+-- ListLayerVersions, DeleteLayerVersion), installed into sim.lambda.
+--
+-- A version is the record "lambda.layer_version" "<region>:<layer>:<n>";
+-- "lambda.layer_counter" "<region>:<layer>" (not live) keeps the next
+-- number, never reused (as in Lambda, after a delete too).
+-- ARNs: arn:aws:lambda:<region>:<account>:layer:<name>[:<n>].
+-- Messages: The resource you requested does not exist. (ResourceNotFoundException)
+local world = require("moonstack.world")
+local util = require("sim.cloudformation_util")
+
+local VERSION, COUNTER = "lambda.layer_version", "lambda.layer_counter"
+
+return function(A, L)
+  local function fail(message, code) require("sim").fail(message, code) end
+
+  local function layer_arn(env, name, n)
+    return "arn:aws:lambda:" .. env.region .. ":" .. env.account .. ":layer:" .. name .. (n and (":" .. n) or "")
+  end
+
+  local function view(env, v)
+    return { LayerArn = layer_arn(env, v.LayerName), LayerVersionArn = layer_arn(env, v.LayerName, v.Version),
+             Version = v.Version, Description = v.Description, CreatedDate = v.CreatedDate,
+             CompatibleRuntimes = v.CompatibleRuntimes, CompatibleArchitectures = v.CompatibleArchitectures,
+             LicenseInfo = v.LicenseInfo, Content = { CodeSha256 = v.CodeSha256, CodeSize = 0 } }
+  end
+
+  local function check_name(name)
+    if type(name) ~= "string" or #name < 1 or #name > 140 or not name:match("^[%w_%-]+$") then
+      fail("1 validation error detected: Value '" .. tostring(name) .. "' at 'layerName' failed to satisfy constraint: "
+        .. "Member must satisfy regular expression pattern: (arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:"
+        .. "[a-zA-Z0-9-_]+)|[a-zA-Z0-9-_]+", "ValidationException")
+    end
+  end
+
+  function A.PublishLayerVersion(p, env)
+    check_name(p.LayerName)
+    if type(p.Content) ~= "table" then
+      fail("1 validation error detected: Value null at 'content' failed to satisfy constraint: Member must not be null",
+        "ValidationException")
+    end
+    local ck = env.region .. ":" .. p.LayerName
+    local counter = world.get(COUNTER, ck) or { Next = 1 }
+    local n = counter.Next
+    counter.Next = n + 1
+    world.put(COUNTER, ck, counter, { live = false })
+    local v = { LayerName = p.LayerName, Version = n, Description = p.Description or "",
+                CreatedDate = util.iso8601(env.now_ms), CompatibleRuntimes = p.CompatibleRuntimes,
+                CompatibleArchitectures = p.CompatibleArchitectures, LicenseInfo = p.LicenseInfo,
+                CodeSha256 = L.code_sha(p.Content) }
+    world.put(VERSION, ck .. ":" .. n, v)
+    return view(env, v)
+  end
+
+  local function load_version(env, name, n)
+    local v = type(name) == "string" and world.get(VERSION, env.region .. ":" .. name .. ":" .. tostring(n))
+    if not v then fail("The resource you requested does not exist.", "ResourceNotFoundException") end
+    return v
+  end
+
+  function A.GetLayerVersion(p, env) return view(env, load_version(env, p.LayerName, p.VersionNumber)) end
+
+  function A.GetLayerVersionByArn(p, env)
+    local name, n = tostring(p.Arn):match(":layer:([^:]+):(%d+)$")
+    return view(env, load_version(env, name, n))
+  end
+
+  function A.DeleteLayerVersion(p, env)
+    world.remove(VERSION, env.region .. ":" .. tostring(p.LayerName) .. ":" .. tostring(p.VersionNumber))  -- no error if gone
+    return {}
+  end
+
+  function A.ListLayerVersions(p, env)
+    local ck = env.region .. ":" .. tostring(p.LayerName)
+    local counter = world.get(COUNTER, ck) or { Next = 1 }
+    local out = {}
+    for n = counter.Next - 1, 1, -1 do
+      local v = world.get(VERSION, ck .. ":" .. n)
+      if v then out[#out + 1] = view(env, v) end
+    end
+    return { LayerVersions = out }
+  end
+end

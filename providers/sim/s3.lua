@@ -1,0 +1,280 @@
+-- sim.s3: simulated S3 buckets and their objects.
+--
+-- Bucket names are global (one namespace for every account and region): the
+-- record "s3.bucket" is keyed by the bare name and holds the owner, region,
+-- versioning, encryption, tags and policy. Each object is its own record
+-- "s3.object" "<bucket>/<key>" whose refs name the bucket's ARN, so the
+-- world's referrers index lists a bucket's objects (in key order) without a
+-- walk of every object, and a bucket knows it is non-empty in O(1) from its
+-- ObjectCount. `moonstack world call s3 PutObject '{"Bucket":..,"Key":..,"Body":..}'`
+-- adds one out of band.
+--
+-- Messages (S3's):
+--   The specified bucket is not valid. (InvalidBucketName)          boto/botocore reports
+--   The requested bucket name is not available. The bucket namespace is shared by all users of
+--   the system. Please select a different name and try again. (BucketAlreadyExists)
+--   Your previous request to create the named bucket succeeded and you already own it.
+--                                                                    (BucketAlreadyOwnedByYou)
+--   The bucket you tried to delete is not empty (BucketNotEmpty)     CloudFormation events quote it
+--   The specified bucket does not exist (NoSuchBucket), The specified key does not exist.
+--   (NoSuchKey), The bucket policy does not exist (NoSuchBucketPolicy), The TagSet does not
+--   exist (NoSuchTagSet), The server side encryption configuration was not found
+--   (ServerSideEncryptionConfigurationNotFoundError)                 S3 API reference, Error codes
+-- Since 2023 S3 encrypts every bucket with SSE-S3 by default: GetBucketEncryption of a bucket
+-- nobody configured answers AES256 (S3 user guide, "default encryption").
+
+local world = require("moonstack.world")
+local util = require("sim.cloudformation_util")
+
+local A = {}
+
+local BUCKET, OBJECT = "s3.bucket", "s3.object"
+
+local function fail(message, code) require("sim").fail(message, code) end
+
+---The ARN of bucket `name` (no region, no account: bucket names are global).
+function A.bucket_arn(name) return "arn:aws:s3:::" .. name end
+
+---Why `name` is not a bucket name S3 accepts (nil when it is one): the
+---general-purpose bucket naming rules of the S3 user guide — 3 to 63
+---characters of lowercase letters, digits, "." and "-", starting and ending
+---with a letter or digit, no "..", not an IP address, not starting with
+---"xn--" / "sthree-" nor ending with "-s3alias" / "--ol-s3".
+---@return string? rule  "length", "uppercase", "underscore" or "invalid"
+function A.name_problem(name)
+  if type(name) ~= "string" or #name < 3 or #name > 63 then return "length" end
+  if name:find("%u") then return "uppercase" end
+  if name:find("_", 1, true) then return "underscore" end
+  if not name:match("^[a-z0-9][a-z0-9%.%-]*[a-z0-9]$") or name:find("..", 1, true)
+      or name:match("^%d+%.%d+%.%d+%.%d+$") or name:sub(1, 4) == "xn--" or name:sub(1, 7) == "sthree-"
+      or name:sub(-8) == "-s3alias" or name:sub(-7) == "--ol-s3" then
+    return "invalid"
+  end
+  return nil
+end
+
+local function load_bucket(name)
+  if type(name) ~= "string" or name == "" then fail("The specified bucket does not exist", "NoSuchBucket") end
+  local b = world.get(BUCKET, name)
+  if not b then fail("The specified bucket does not exist", "NoSuchBucket") end
+  return b
+end
+
+local function save_bucket(b) world.put(BUCKET, b.Name, b) end
+
+function A.CreateBucket(p, env)
+  local name = p.Bucket
+  if A.name_problem(name) then fail("The specified bucket is not valid.", "InvalidBucketName") end
+  local existing = world.get(BUCKET, name)
+  if existing then
+    if existing.Owner == env.account then
+      fail("Your previous request to create the named bucket succeeded and you already own it.",
+        "BucketAlreadyOwnedByYou")
+    end
+    fail("The requested bucket name is not available. The bucket namespace is shared by all users of the system. "
+      .. "Please select a different name and try again.", "BucketAlreadyExists")
+  end
+  local region = (p.CreateBucketConfiguration or {}).LocationConstraint or env.region
+  save_bucket({ Name = name, Owner = env.account, Region = region, CreationDate = util.iso8601(env.now_ms),
+                ObjectCount = 0 })
+  return { Location = "/" .. name }
+end
+
+function A.HeadBucket(p)
+  local b = load_bucket(p.Bucket)
+  return { BucketRegion = b.Region }
+end
+
+function A.GetBucketLocation(p)
+  local b = load_bucket(p.Bucket)
+  -- us-east-1 is the one region S3 answers as no constraint at all.
+  return { LocationConstraint = b.Region ~= "us-east-1" and b.Region or nil }
+end
+
+-- Every bucket of the caller: a listing, so it walks the buckets (as S3 does).
+function A.ListBuckets(_, env)
+  local out = {}
+  for _, name in ipairs(world.ids(BUCKET, true)) do
+    local b = world.get(BUCKET, name)
+    if b.Owner == env.account then out[#out + 1] = { Name = name, CreationDate = b.CreationDate } end
+  end
+  return { Buckets = out, Owner = { ID = env.account } }
+end
+
+function A.DeleteBucket(p)
+  local b = load_bucket(p.Bucket)
+  if (b.ObjectCount or 0) > 0 then fail("The bucket you tried to delete is not empty", "BucketNotEmpty") end
+  world.remove(BUCKET, b.Name)
+  return {}
+end
+
+-- Bucket settings: versioning, encryption, tags, policy ---------------------------------
+
+-- An action that sets one field of the bucket record to what `value_of(p)`
+-- returns (nil clears it; value_of raises S3's error for a bad request).
+local function set_field(field, value_of)
+  return function(p)
+    local b = load_bucket(p.Bucket)
+    b[field] = value_of(p)
+    save_bucket(b)
+    return {}
+  end
+end
+local function clear() return nil end
+
+local function malformed()
+  fail("The XML you provided was not well-formed or did not validate against our published schema", "MalformedXML")
+end
+
+A.PutBucketVersioning = set_field("Versioning", function(p)
+  local status = (p.VersioningConfiguration or {}).Status
+  if status ~= "Enabled" and status ~= "Suspended" then malformed() end
+  return status
+end)
+
+function A.GetBucketVersioning(p)
+  return { Status = load_bucket(p.Bucket).Versioning }
+end
+
+A.PutBucketEncryption = set_field("Encryption", function(p)
+  local c = p.ServerSideEncryptionConfiguration
+  if type(c) ~= "table" or type(c.Rules) ~= "table" or #c.Rules == 0 then malformed() end
+  return c
+end)
+A.DeleteBucketEncryption = set_field("Encryption", clear)
+
+function A.GetBucketEncryption(p)
+  local b = load_bucket(p.Bucket)
+  return { ServerSideEncryptionConfiguration = b.Encryption or {
+    Rules = { { ApplyServerSideEncryptionByDefault = { SSEAlgorithm = "AES256" }, BucketKeyEnabled = false } },
+  } }
+end
+
+A.PutBucketTagging = set_field("Tags", function(p)
+  local set = {}
+  for i, t in ipairs((p.Tagging or {}).TagSet or {}) do set[i] = { Key = t.Key, Value = t.Value } end
+  return set
+end)
+A.DeleteBucketTagging = set_field("Tags", clear)
+
+function A.GetBucketTagging(p)
+  local b = load_bucket(p.Bucket)
+  if not b.Tags or #b.Tags == 0 then fail("The TagSet does not exist", "NoSuchTagSet") end
+  return { TagSet = util.as_list(b.Tags) }
+end
+
+-- A JSON text as S3 takes it, or the document itself (from a provider).
+A.PutBucketPolicy = set_field("Policy", function(p)
+  if type(p.Policy) ~= "table" and (type(p.Policy) ~= "string" or not p.Policy:match("^%s*{")) then
+    fail("Policies must be valid JSON and the first byte must be '{'", "MalformedPolicy")
+  end
+  return p.Policy
+end)
+A.DeleteBucketPolicy = set_field("Policy", clear)
+
+function A.GetBucketPolicy(p)
+  local b = load_bucket(p.Bucket)
+  if not b.Policy then fail("The bucket policy does not exist", "NoSuchBucketPolicy") end
+  return { Policy = b.Policy }
+end
+
+-- Objects -------------------------------------------------------------------------------
+
+local function object_key(bucket, key) return bucket .. "/" .. key end
+
+local function check_key(key)
+  if type(key) ~= "string" or key == "" or #key > 1024 then
+    fail("Your key is too long", "KeyTooLongError")
+  end
+end
+
+function A.PutObject(p, env)
+  local b = load_bucket(p.Bucket)
+  check_key(p.Key)
+  local body = p.Body == nil and "" or tostring(p.Body)
+  local k = object_key(b.Name, p.Key)
+  local etag = '"' .. util.hash_hex(body, 32) .. '"'
+  if not world.get(OBJECT, k) then
+    b.ObjectCount = (b.ObjectCount or 0) + 1
+    save_bucket(b)
+  end
+  world.put(OBJECT, k, { Key = p.Key, Body = body, ETag = etag, ContentType = p.ContentType or "binary/octet-stream",
+                         LastModified = util.iso8601(env.now_ms), Metadata = p.Metadata },
+    { refs = { A.bucket_arn(b.Name) } })
+  return { ETag = etag }
+end
+
+local function load_object(p)
+  local b = load_bucket(p.Bucket)
+  local o = type(p.Key) == "string" and world.get(OBJECT, object_key(b.Name, p.Key))
+  if not o then fail("The specified key does not exist.", "NoSuchKey") end
+  return o
+end
+
+local function head(o)
+  return { ContentLength = #o.Body, ETag = o.ETag, ContentType = o.ContentType, LastModified = o.LastModified,
+           Metadata = o.Metadata }
+end
+
+function A.HeadObject(p) return head(load_object(p)) end
+
+function A.GetObject(p)
+  local o = load_object(p)
+  local r = head(o)
+  r.Body = o.Body
+  return r
+end
+
+-- Removes one object if it is there (DeleteObject succeeds for a missing key, as S3 does).
+local function remove_object(b, key)
+  if world.remove(OBJECT, object_key(b.Name, key)) then
+    b.ObjectCount = math.max(0, (b.ObjectCount or 1) - 1)
+    return true
+  end
+  return false
+end
+
+function A.DeleteObject(p)
+  local b = load_bucket(p.Bucket)
+  check_key(p.Key)
+  if remove_object(b, p.Key) then save_bucket(b) end
+  return {}
+end
+
+function A.DeleteObjects(p)
+  local b = load_bucket(p.Bucket)
+  local deleted = {}
+  for _, o in ipairs((p.Delete or {}).Objects or {}) do
+    remove_object(b, o.Key)
+    deleted[#deleted + 1] = { Key = o.Key }
+  end
+  save_bucket(b)
+  return { Deleted = deleted, Errors = {} }
+end
+
+-- ListObjectsV2: the bucket's objects in key order (the referrers index
+-- sorts them), from StartAfter / ContinuationToken (the last key returned),
+-- Prefix-filtered, at most MaxKeys (default 1,000).
+function A.ListObjectsV2(p)
+  local b = load_bucket(p.Bucket)
+  local prefix = p.Prefix or ""
+  local after = p.ContinuationToken or p.StartAfter
+  local max = tonumber(p.MaxKeys) or 1000
+  local contents, truncated, last = {}, false, nil
+  for _, r in ipairs(world.referrers(A.bucket_arn(b.Name))) do
+    if r.kind == OBJECT then
+      local key = r.id:sub(#b.Name + 2)
+      if key:sub(1, #prefix) == prefix and (after == nil or key > after) then
+        if #contents >= max then truncated = true; break end
+        local o = world.get(OBJECT, r.id)
+        contents[#contents + 1] = { Key = key, Size = #o.Body, ETag = o.ETag, LastModified = o.LastModified,
+                                    StorageClass = "STANDARD" }
+        last = key
+      end
+    end
+  end
+  return { Name = b.Name, Prefix = prefix, KeyCount = #contents, MaxKeys = max, IsTruncated = truncated,
+           Contents = contents, NextContinuationToken = truncated and last or nil }
+end
+
+return A

@@ -1,0 +1,71 @@
+-- AWS::Lambda::Permission, LayerVersion and EventSourceMapping driven as the engine drives them.
+local H = require("harness")
+local D = require("provider_driver")
+local T = H.suite("aws lambda extras")
+
+local PERMISSION = D.load("lambda/permission")
+local LAYER = D.load("lambda/layer_version")
+local MAPPING = D.load("lambda/event_source_mapping")
+
+local create = D.create
+
+local function with_function()
+  local world, sim = fresh()
+  sim.client().lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
+  return world, sim
+end
+
+T.case("update behaviours from the registry schemas", function()
+  for _, p in ipairs(PERMISSION.properties) do H.eq(p.update, "replace", p.name) end
+  for _, p in ipairs(LAYER.properties) do H.eq(p.update, "replace", p.name) end
+  local replace = { EventSourceArn = true, SelfManagedEventSource = true, StartingPosition = true,
+                    StartingPositionTimestamp = true }
+  for _, p in ipairs(MAPPING.properties) do H.eq(p.update, replace[p.name] and "replace" or "none", p.name) end
+end)
+
+T.case("Ref formats: statement id, layer version ARN, mapping UUID", function()
+  local world, sim = with_function()
+  local p = create(world, sim, PERMISSION, { FunctionName = "f", Action = "lambda:InvokeFunction",
+                                             Principal = "events.amazonaws.com" }, "InvokePermission")
+  H.match(p.id, "^s%-InvokePermission%-%w+$")
+  local l = create(world, sim, LAYER, { Content = { S3Bucket = "b", S3Key = "k" } }, "Deps")
+  H.match(l.id, "^arn:aws:lambda:us%-east%-1:123456789012:layer:s%-Deps%-%w+:1$")
+  H.eq(l.attributes.LayerVersionArn, l.id)
+  sim.client().sqs.CreateQueue({ QueueName = "jobs" })
+  local m = create(world, sim, MAPPING, { FunctionName = "f", EventSourceArn = "arn:aws:sqs:us-east-1:123456789012:jobs" })
+  H.match(m.id, "^%x+%-%x+%-4%x+%-%x+%-%x+$")
+  H.same(m.attributes, { Id = m.id, EventSourceMappingArn = "arn:aws:lambda:us-east-1:123456789012:event-source-mapping:" .. m.id })
+end)
+
+T.case("a mapping's missing queue or function fails with Lambda's text; nothing is created", function()
+  local world, sim = with_function()
+  local q = "arn:aws:sqs:us-east-1:123456789012:missing"
+  H.eq(D.failure(function() create(world, sim, MAPPING, { FunctionName = "f", EventSourceArn = q }) end),
+    "Invalid request provided: Error occurred while ReceiveMessage. SQS Error Code: "
+    .. "AWS.SimpleQueueService.NonExistentQueue. SQS Error Message: The specified queue does not exist for this wsdl version.")
+  sim.client().sqs.CreateQueue({ QueueName = "missing" })
+  H.eq(D.failure(function() create(world, sim, MAPPING, { FunctionName = "nope", EventSourceArn = q }) end),
+    "Function not found: arn:aws:lambda:us-east-1:123456789012:function:nope")
+  H.same(world.ids("lambda.event_source_mapping"), {})
+  H.eq(D.failure(function()
+    create(world, sim, PERMISSION, { FunctionName = "nope", Action = "lambda:InvokeFunction", Principal = "s3.amazonaws.com" })
+  end), "Function not found: arn:aws:lambda:us-east-1:123456789012:function:nope")
+end)
+
+T.case("read sees an out-of-band mapping change and a removed permission", function()
+  local world, sim = with_function()
+  sim.client().sqs.CreateQueue({ QueueName = "jobs" })
+  local props = MAPPING:validate({ FunctionName = "f", EventSourceArn = "arn:aws:sqs:us-east-1:123456789012:jobs" }, {})
+  local m, ctx = create(world, sim, MAPPING, props)
+  sim.client().lambda.UpdateEventSourceMapping({ UUID = m.id, Enabled = false, BatchSize = 2 })
+  local read = MAPPING.read(ctx, m.id, props).properties
+  H.eq(read.Enabled, false)
+  H.eq(read.BatchSize, 2)
+  local pprops = PERMISSION:validate({ FunctionName = "f", Action = "lambda:InvokeFunction", Principal = "s3.amazonaws.com" }, {})
+  local p = create(world, sim, PERMISSION, pprops)
+  H.truthy(PERMISSION.read(ctx, p.id, pprops), "the statement is there")
+  sim.client().lambda.RemovePermission({ FunctionName = "f", StatementId = p.id })
+  H.eq(PERMISSION.read(ctx, p.id, pprops), nil)
+end)
+
+return T

@@ -1,0 +1,72 @@
+-- The simulated Lambda's permissions, layer versions and event source mappings.
+local H = require("harness")
+local T = H.suite("sim lambda extras")
+
+local function setup()
+  local world, sim = fresh()
+  local aws = sim.client()
+  aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
+  return aws, world
+end
+
+T.case("permissions: statements of the function's policy; a duplicate id refused; gone with the function", function()
+  local aws, world = setup()
+  local e = H.raises(function() aws.lambda.GetPolicy({ FunctionName = "f" }) end, "The resource you requested does not exist.")
+  H.eq(e.code, "ResourceNotFoundException")
+  aws.lambda.AddPermission({ FunctionName = "f", StatementId = "s3", Action = "lambda:InvokeFunction",
+                             Principal = "s3.amazonaws.com", SourceArn = "arn:aws:s3:::b" })
+  e = H.raises(function()
+    aws.lambda.AddPermission({ FunctionName = "f", StatementId = "s3", Action = "lambda:InvokeFunction", Principal = "x" })
+  end, "The statement id (s3) provided already exists. Please provide a new statement id, or remove the existing statement.")
+  H.eq(e.code, "ResourceConflictException")
+  H.eq(aws.lambda.GetPolicy({ FunctionName = "f" }).Policy,
+    '{"Id":"default","Statement":[{"Action":"lambda:InvokeFunction","Condition":{"ArnLike":{"AWS:SourceArn":'
+    .. '"arn:aws:s3:::b"}},"Effect":"Allow","Principal":{"Service":"s3.amazonaws.com"},"Resource":'
+    .. '"arn:aws:lambda:us-east-1:123456789012:function:f","Sid":"s3"}],"Version":"2012-10-17"}')
+  H.raises(function() aws.lambda.AddPermission({ FunctionName = "nope", StatementId = "a", Action = "a", Principal = "p" }) end,
+    "Function not found: arn:aws:lambda:us-east-1:123456789012:function:nope")
+  aws.lambda.DeleteFunction({ FunctionName = "f" })
+  H.same(world.ids("lambda.permission"), {})
+end)
+
+T.case("layer versions count up, never reused", function()
+  local aws = setup()
+  local v1 = aws.lambda.PublishLayerVersion({ LayerName = "deps", Content = { ZipFile = "a" } })
+  H.eq(v1.LayerVersionArn, "arn:aws:lambda:us-east-1:123456789012:layer:deps:1")
+  H.eq(v1.LayerArn, "arn:aws:lambda:us-east-1:123456789012:layer:deps")
+  aws.lambda.DeleteLayerVersion({ LayerName = "deps", VersionNumber = 1 })
+  H.eq(aws.lambda.PublishLayerVersion({ LayerName = "deps", Content = { ZipFile = "b" } }).Version, 2)
+  H.raises(function() aws.lambda.GetLayerVersion({ LayerName = "deps", VersionNumber = 1 }) end,
+    "The resource you requested does not exist.")
+end)
+
+T.case("event source mappings need the function and the queue; one per pair", function()
+  local aws, world = setup()
+  local q = "arn:aws:sqs:us-east-1:123456789012:jobs"
+  local e = H.raises(function() aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q }) end,
+    "Invalid request provided: Error occurred while ReceiveMessage. SQS Error Code: "
+    .. "AWS.SimpleQueueService.NonExistentQueue. SQS Error Message: The specified queue does not exist for this wsdl version.")
+  H.eq(e.code, "InvalidParameterValueException")
+  aws.sqs.CreateQueue({ QueueName = "jobs" })
+  H.raises(function() aws.lambda.CreateEventSourceMapping({ FunctionName = "g", EventSourceArn = q }) end,
+    "Function not found: arn:aws:lambda:us-east-1:123456789012:function:g")
+  H.raises(function()
+    aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q, StartingPosition = "LATEST" })
+  end, "StartingPosition is not valid for SQS event sources.")
+  local m = aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q })
+  H.eq(m.State, "Creating")
+  H.eq(aws.lambda.GetEventSourceMapping({ UUID = m.UUID }).State, "Enabled")
+  H.eq(aws.lambda.GetEventSourceMapping({ UUID = m.UUID }).BatchSize, 10)
+  e = H.raises(function() aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q }) end,
+    "The event source arn (" .. q .. ") and function (f) provided mapping already exists. Please update or delete the "
+    .. "existing mapping with UUID " .. m.UUID)
+  H.eq(e.code, "ResourceConflictException")
+  H.eq(#aws.lambda.ListEventSourceMappings({ FunctionName = "f" }).EventSourceMappings, 1)
+  aws.lambda.UpdateEventSourceMapping({ UUID = m.UUID, Enabled = false, BatchSize = 3 })
+  H.eq(aws.lambda.GetEventSourceMapping({ UUID = m.UUID }).State, "Disabled")
+  aws.lambda.DeleteEventSourceMapping({ UUID = m.UUID })
+  H.same(world.ids("lambda.event_source_mapping"), {})
+  aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q })  -- the pair is free again
+end)
+
+return T

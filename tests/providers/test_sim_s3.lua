@@ -1,0 +1,83 @@
+-- The simulated S3: global bucket names, objects as records of their own,
+-- a non-empty bucket's delete refused, bucket settings.
+local H = require("harness")
+local T = H.suite("sim s3")
+
+local function s3(opts)
+  local world, sim = fresh()
+  return sim.client(opts).s3, world, sim
+end
+
+T.case("bucket names follow S3's rules: InvalidBucketName", function()
+  local c = s3()
+  for _, bad in ipairs({ "ab", string.rep("a", 64), "Upper", "has_underscore", "-start", "end-", "a..b",
+                         "192.168.1.1", "xn--punycode", "x-s3alias" }) do
+    local e = H.raises(function() c.CreateBucket({ Bucket = bad }) end, "The specified bucket is not valid.", bad)
+    H.eq(e.code, "InvalidBucketName")
+  end
+  c.CreateBucket({ Bucket = "abc" })
+  c.CreateBucket({ Bucket = string.rep("a", 63) })
+  c.CreateBucket({ Bucket = "my.bucket-1" })
+end)
+
+T.case("a name is global: taken by this account or by another", function()
+  local _, _, sim = s3()
+  sim.client().s3.CreateBucket({ Bucket = "shared-name" })
+  local e = H.raises(function() sim.client().s3.CreateBucket({ Bucket = "shared-name" }) end,
+    "Your previous request to create the named bucket succeeded and you already own it.")
+  H.eq(e.code, "BucketAlreadyOwnedByYou")
+  e = H.raises(function() sim.client({ account = "210987654321", region = "eu-west-1" }).s3.CreateBucket({ Bucket = "shared-name" }) end,
+    "The requested bucket name is not available. The bucket namespace is shared by all users of the system. "
+    .. "Please select a different name and try again.")
+  H.eq(e.code, "BucketAlreadyExists")
+end)
+
+T.case("objects are records of their own; a bucket with objects cannot be deleted", function()
+  local c, world = s3()
+  c.CreateBucket({ Bucket = "data" })
+  c.PutObject({ Bucket = "data", Key = "b/2.txt", Body = "two" })
+  c.PutObject({ Bucket = "data", Key = "a.txt", Body = "one" })
+  c.PutObject({ Bucket = "data", Key = "a.txt", Body = "uno" })  -- an overwrite is still one object
+  H.same(world.ids("s3.object"), { "data/a.txt", "data/b/2.txt" })
+  H.eq(c.GetObject({ Bucket = "data", Key = "a.txt" }).Body, "uno")
+  H.eq(c.HeadObject({ Bucket = "data", Key = "b/2.txt" }).ContentLength, 3)
+  local list = c.ListObjectsV2({ Bucket = "data" })
+  H.eq(list.KeyCount, 2)
+  H.eq(list.Contents[1].Key, "a.txt")
+  H.eq(list.Contents[2].Key, "b/2.txt")
+  H.eq(c.ListObjectsV2({ Bucket = "data", Prefix = "b/" }).Contents[1].Key, "b/2.txt")
+  local page = c.ListObjectsV2({ Bucket = "data", MaxKeys = 1 })
+  H.eq(page.IsTruncated, true)
+  H.eq(c.ListObjectsV2({ Bucket = "data", ContinuationToken = page.NextContinuationToken }).Contents[1].Key, "b/2.txt")
+  local e = H.raises(function() c.DeleteBucket({ Bucket = "data" }) end, "The bucket you tried to delete is not empty")
+  H.eq(e.code, "BucketNotEmpty")
+  c.DeleteObject({ Bucket = "data", Key = "a.txt" })
+  c.DeleteObject({ Bucket = "data", Key = "a.txt" })  -- a missing key is no error
+  H.raises(function() c.DeleteBucket({ Bucket = "data" }) end, "The bucket you tried to delete is not empty")
+  c.DeleteObjects({ Delete = { Objects = { { Key = "b/2.txt" } } }, Bucket = "data" })
+  c.DeleteBucket({ Bucket = "data" })
+  H.same(world.ids("s3.object"), {})
+  e = H.raises(function() c.GetObject({ Bucket = "data", Key = "a.txt" }) end, "The specified bucket does not exist")
+  H.eq(e.code, "NoSuchBucket")
+end)
+
+T.case("versioning, encryption, tags and policy are kept and read back", function()
+  local c = s3()
+  c.CreateBucket({ Bucket = "conf" })
+  H.eq(c.GetBucketVersioning({ Bucket = "conf" }).Status, nil)
+  c.PutBucketVersioning({ Bucket = "conf", VersioningConfiguration = { Status = "Enabled" } })
+  H.eq(c.GetBucketVersioning({ Bucket = "conf" }).Status, "Enabled")
+  H.eq(c.GetBucketEncryption({ Bucket = "conf" }).ServerSideEncryptionConfiguration.Rules[1]
+    .ApplyServerSideEncryptionByDefault.SSEAlgorithm, "AES256")
+  local e = H.raises(function() c.GetBucketTagging({ Bucket = "conf" }) end, "The TagSet does not exist")
+  H.eq(e.code, "NoSuchTagSet")
+  c.PutBucketTagging({ Bucket = "conf", Tagging = { TagSet = { { Key = "k", Value = "v" } } } })
+  H.same(c.GetBucketTagging({ Bucket = "conf" }).TagSet, { { Key = "k", Value = "v" } })
+  H.raises(function() c.GetBucketPolicy({ Bucket = "conf" }) end, "The bucket policy does not exist")
+  c.PutBucketPolicy({ Bucket = "conf", Policy = '{"Version":"2012-10-17"}' })
+  H.eq(c.GetBucketPolicy({ Bucket = "conf" }).Policy, '{"Version":"2012-10-17"}')
+  H.raises(function() c.PutBucketPolicy({ Bucket = "conf", Policy = "nope" }) end,
+    "Policies must be valid JSON and the first byte must be '{'")
+end)
+
+return T

@@ -144,13 +144,9 @@ function A.DeleteNetworkAcl(p, env)
 end
 
 ---The ACLs made by CreateNetworkAcl that DescribeNetworkAcls shows besides
----the default ones: by ID, or the VPC's (through its referrers), or all.
-function E.custom_acls(ids, vpc_id)
+---the default ones: the VPC's (through its referrers), or all.
+function E.custom_acls(vpc_id)
   local out = {}
-  if ids then
-    for _, id in ipairs(ids) do out[#out + 1] = K.network_acl:get(id) end
-    return out
-  end
   local candidates = vpc_id and require("sim.ec2.network").referring(vpc_id, K.network_acl.kind)
     or world.ids(K.network_acl.kind, true)
   for _, id in ipairs(candidates) do out[#out + 1] = K.network_acl:get(id) end

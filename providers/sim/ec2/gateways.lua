@@ -3,7 +3,7 @@
 --
 -- One gateway per VPC: a non-live index record "ec2.vpc_internet_gateway"
 -- (id = the VPC's) names the gateway attached to it, so an attach checks
--- it in one read. A NAT gateway is "pending" for `nat_create_seconds` (60)
+-- it in one read; "ec2.address_ip" finds an Elastic IP by its address. A NAT gateway is "pending" for `nat_create_seconds` (60)
 -- of simulated time, then "available"; deleted, it is "deleting" for
 -- `nat_delete_seconds` (60), then "deleted" (still describable, as on AWS).
 -- Durations come from the world config ("config", "ec2").
@@ -16,6 +16,7 @@ local transitions = require("sim.transitions")
 local G = {}
 
 local VPC_IGW = "ec2.vpc_internet_gateway"
+local ADDRESS_BY_IP = "ec2.address_ip"  -- public IP -> { AllocationId }, non-live
 
 -- Internet gateways ---------------------------------------------------------------
 
@@ -144,6 +145,7 @@ function A.AllocateAddress(p, env)
     Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "elastic-ip")),
   }
   K.address:put(rec)
+  world.put(ADDRESS_BY_IP, rec.PublicIp, { AllocationId = rec.AllocationId }, { live = false })
   return { AllocationId = rec.AllocationId, PublicIp = rec.PublicIp, Domain = domain,
            PublicIpv4Pool = rec.PublicIpv4Pool, NetworkBorderGroup = rec.NetworkBorderGroup }
 end
@@ -164,12 +166,19 @@ function A.ReleaseAddress(p, env)
     C.fail("Address " .. addr.PublicIp .. " is in use.", "InvalidIPAddress.InUse")
   end
   K.address:remove(addr.AllocationId)
+  world.remove(ADDRESS_BY_IP, addr.PublicIp)
   return {}
 end
 
----DescribeAddresses: AllocationIds, Filters.
+---DescribeAddresses: AllocationIds, PublicIps (each through the IP index), Filters.
 function A.DescribeAddresses(p, env)
-  local recs = select(K.address, p.AllocationIds, p.Filters)
+  local ids = C.list(p.AllocationIds)
+  for _, ip in ipairs(C.list(p.PublicIps)) do
+    local idx = world.get(ADDRESS_BY_IP, tostring(ip))
+    if not idx then C.fail("Address '" .. tostring(ip) .. "' not found.", "InvalidAddress.NotFound") end
+    ids[#ids + 1] = idx.AllocationId
+  end
+  local recs = select(K.address, ids, p.Filters)
   return { Addresses = describe(K.address, recs, p.Filters, {
     ["allocation-id"] = function(r) return r.AllocationId end,
     ["public-ip"] = function(r) return r.PublicIp end,

@@ -17,9 +17,11 @@ local K = {}
 local Kind = {}
 Kind.__index = Kind
 
----The live record, or nil.
+---The live record, or nil (any record, live or not, for a kind that
+---`keeps_dead`: a deleted NAT gateway stays describable, as on AWS).
 function Kind:get(id)
-  if type(id) ~= "string" or not world.live(self.kind, id) then return nil end
+  if type(id) ~= "string" then return nil end
+  if not self.keeps_dead and not world.live(self.kind, id) then return nil end
   return world.get(self.kind, id)
 end
 
@@ -29,7 +31,8 @@ function Kind:require(id)
 end
 
 function Kind:put(rec)
-  world.put(self.kind, rec[self.id_field], rec, { refs = self.refs(rec) })
+  local live = not self.live or self.live(rec)
+  world.put(self.kind, rec[self.id_field], rec, { refs = self.refs(rec), live = live })
 end
 
 function Kind:remove(id) world.remove(self.kind, id) end
@@ -68,9 +71,11 @@ K.address = kind {
 }
 
 -- A NAT gateway refs its subnet (DeleteSubnet refuses) and its EIP
--- (ReleaseAddress refuses) until its delete starts.
+-- (ReleaseAddress refuses) until its delete starts; once "deleted" it is no
+-- longer live (not a dependent, not left in the world) but still describable.
 K.nat_gateway = kind {
-  kind = "ec2.nat_gateway", id_field = "NatGatewayId", prefix = "nat",
+  kind = "ec2.nat_gateway", id_field = "NatGatewayId", prefix = "nat", keeps_dead = true,
+  live = function(rec) return rec.State ~= "deleted" end,
   code = "NatGatewayNotFound",
   missing = function(id) return "The Nat Gateway " .. tostring(id) .. " was not found" end,
   refs = function(rec)

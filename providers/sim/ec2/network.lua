@@ -454,6 +454,12 @@ local ACL_FILTERS = {
 ---DescribeNetworkAcls: the default ACL of each VPC (Filters vpc-id, default),
 ---with its subnet associations, and the ACLs CreateNetworkAcl made.
 function A.DescribeNetworkAcls(p, env)
+  local ids = C.list(p.NetworkAclIds)
+  if #ids > 0 then  -- by ID: the ones CreateNetworkAcl made, each must exist
+    local out = {}
+    for _, id in ipairs(ids) do out[#out + 1] = C.public(require("sim.ec2.kinds").network_acl:require(id)) end
+    return { NetworkAcls = out }
+  end
   local vpc_id = C.filter_value(p.Filters, "vpc-id")
   local vpc_ids = vpc_id and { vpc_id } or world.ids("ec2.vpc", true)
   local out = {}
@@ -472,7 +478,7 @@ function A.DescribeNetworkAcls(p, env)
     end
   end
   -- and the ones CreateNetworkAcl made (endpoints.lua)
-  for _, acl in ipairs(require("sim.ec2.endpoints").custom_acls(nil, vpc_id)) do
+  for _, acl in ipairs(require("sim.ec2.endpoints").custom_acls(vpc_id)) do
     if C.matches(acl, p.Filters, ACL_FILTERS) then out[#out + 1] = C.public(acl) end
   end
   return { NetworkAcls = out }

@@ -239,6 +239,24 @@ function A.DisassociateRouteTable(p, env)
   return {}
 end
 
+---ReplaceRouteTableAssociation: AssociationId, RouteTableId -> { NewAssociationId,
+---AssociationState }: the subnet moves to another table of its VPC at once.
+function A.ReplaceRouteTableAssociation(p, env)
+  local idx = type(p.AssociationId) == "string" and world.get(ASSOC_INDEX, p.AssociationId)
+  local old = idx and K.route_table:get(idx.RouteTableId)
+  if not old then
+    C.fail("The association ID '" .. tostring(p.AssociationId) .. "' does not exist", "InvalidAssociationID.NotFound")
+  end
+  local rt = K.route_table:require(p.RouteTableId)
+  if rt.VpcId ~= old.VpcId then
+    C.fail("Route table " .. rt.RouteTableId .. " and subnet " .. idx.SubnetId .. " belong to different networks",
+      "InvalidParameterValue")
+  end
+  disassociate(old, p.AssociationId)
+  local r = A.AssociateRouteTable({ RouteTableId = rt.RouteTableId, SubnetId = idx.SubnetId }, env)
+  return { NewAssociationId = r.AssociationId, AssociationState = r.AssociationState }
+end
+
 ---A deleted subnet's explicit association goes with it (as on AWS).
 function R.forget_subnet(subnet_id)
   local idx = world.get(SUBNET_INDEX, subnet_id)

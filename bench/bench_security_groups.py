@@ -25,7 +25,7 @@ import tempfile
 import time
 
 from serve_process import free_port
-from serve_vs_moto import client, stop, wait_until_up
+from serve_vs_moto import client, stop, wait_complete, wait_until_up
 
 
 def template(n):
@@ -41,16 +41,6 @@ def template(n):
             },
         }
     return json.dumps({"Resources": resources})
-
-
-def wait_complete(cf, name):
-    while True:
-        status = cf.describe_stacks(StackName=name)["Stacks"][0]["StackStatus"]
-        if status == "CREATE_COMPLETE":
-            return
-        if not status.endswith("_IN_PROGRESS"):
-            sys.exit("stack %s ended in %s" % (name, status))
-        time.sleep(0.01)
 
 
 def one_run(binary, n):

@@ -6,13 +6,9 @@
 -- \"alias/\"…", no "alias/aws/") and that the target key exists.
 
 local P = require("moonstack.provider")
-local sim = require("sim")
-local errors = require("moonstack.errors")
+local client = require("lib.kms_client")
 
-local function kms(ctx)
-  local client = type(ctx) == "table" and type(ctx.world) == "table" and ctx.world.kms and ctx.world or sim.client(ctx)
-  return client.kms
-end
+local kms = client.kms
 
 return P.define {
   type = "AWS::KMS::Alias",
@@ -33,14 +29,13 @@ return P.define {
   end,
 
   delete = function(ctx, id)
-    local ok, err = pcall(kms(ctx).DeleteAlias, { AliasName = id })
-    if not ok and select(2, errors.message(err)) ~= "NotFoundException" then error(err, 0) end
+    client.unless_gone(kms(ctx).DeleteAlias, { AliasName = id })
   end,
 
   read = function(ctx, id, props)
     local key = props and props.TargetKeyId
-    local ok, r = pcall(kms(ctx).DescribeKey, { KeyId = id })
-    if not ok then return nil end
+    local r = client.unless_gone(kms(ctx).DescribeKey, { KeyId = id })
+    if not r then return nil end
     return { properties = { AliasName = id, TargetKeyId = key and (key == r.KeyMetadata.KeyId or key == r.KeyMetadata.Arn)
       and key or r.KeyMetadata.KeyId }, attributes = {} }
   end,

@@ -9,27 +9,15 @@
 -- PendingDeletion, as on AWS. Tags are CloudFormation's (tags.for_resource).
 
 local P = require("moonstack.provider")
-local sim = require("sim")
 local tags = require("moonstack.tags")
-local errors = require("moonstack.errors")
+local client = require("lib.kms_client")
 
-local function kms(ctx)
-  local client = type(ctx) == "table" and type(ctx.world) == "table" and ctx.world.kms and ctx.world or sim.client(ctx)
-  return client.kms
-end
+local kms, gone = client.kms, client.unless_gone
 
 local function tag_list(ctx, own)
   local out = {}
   for _, t in ipairs(tags.from_map(tags.for_resource(ctx, own))) do out[#out + 1] = { TagKey = t.Key, TagValue = t.Value } end
   return out
-end
-
-local function gone(fn, ...)
-  local ok, res = pcall(fn, ...)
-  if ok then return res end
-  local _, code = errors.message(res)
-  if code == "NotFoundException" then return nil end
-  error(res, 0)
 end
 
 return P.define {

@@ -161,4 +161,26 @@ T.case("VPC endpoint and network ACL: Ref, attributes, in-place route table chan
   H.eq(D.run(world, acl_decl, "read", acl_ctx, acl.id, {}), nil)
 end)
 
+T.case("EIP with InstanceId: associated on create, moved in place, disassociated before release", function()
+  local world, sim = fresh()
+  local _, subnet = network(world, sim)
+  local function instance()
+    return sim.call("ec2", "RunInstances", { ImageId = "ami-0123456789abcdef0", MinCount = 1, MaxCount = 1,
+      SubnetId = subnet }).Instances[1].InstanceId
+  end
+  local i1, i2 = instance(), instance()
+  local eip, decl, ctx = create(world, sim, "eip", { InstanceId = i1 })
+  local function addr() return sim.call("ec2", "DescribeAddresses", { PublicIps = { eip.id } }).Addresses[1] end
+  H.eq(addr().InstanceId, i1)
+  H.match(addr().AssociationId, "^eipassoc%-0%x+$")
+  H.eq(decl:change({ InstanceId = i1 }, { InstanceId = i2 }, ctx), "none")
+  D.run(world, decl, "update", ctx, eip.id, { InstanceId = i2 }, { InstanceId = i1 }, { "InstanceId" })
+  H.eq(addr().InstanceId, i2)
+  H.eq(D.failure(function() create(world, sim, "eip", { InstanceId = "i-0123456789abcdef0" }) end),
+    "The instance ID 'i-0123456789abcdef0' does not exist")
+  H.eq(#sim.call("ec2", "DescribeAddresses", {}).Addresses, 1, "the failed create released its address")
+  D.run(world, decl, "delete", ctx, eip.id, { InstanceId = i2 })
+  H.eq(D.run(world, decl, "read", ctx, eip.id, {}), nil)
+end)
+
 return T

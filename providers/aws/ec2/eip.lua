@@ -3,7 +3,9 @@
 -- Update behaviours (CloudFormation reference): Domain, PublicIpv4Pool,
 -- NetworkBorderGroup, TransferAddress Replacement; InstanceId, Tags No
 -- interruption. Ref is the public IP address; GetAtt AllocationId and
--- PublicIp. An address a NAT gateway uses refuses release ("Address … is in use.").
+-- PublicIp. InstanceId associates the address (AssociateAddress); delete
+-- disassociates, then releases. An address a NAT gateway uses refuses
+-- release ("Address … is in use.").
 
 local P = require("moonstack.provider")
 local cfn = require("sim.ec2.cfn")
@@ -27,11 +29,16 @@ return P.define {
   attributes = { "AllocationId", "PublicIp" },
 
   create = function(ctx, props)
-    if props.InstanceId ~= nil then
-      return P.fail("Associating an EIP with an instance is not simulated", "InvalidRequest")
-    end
-    local a = cfn.ec2(ctx).AllocateAddress { Domain = props.Domain or "vpc",
+    local ec2 = cfn.ec2(ctx)
+    local a = ec2.AllocateAddress { Domain = props.Domain or "vpc",
       TagSpecifications = cfn.tag_specs("elastic-ip", props.Tags) }
+    if props.InstanceId ~= nil then
+      local ok, err = pcall(ec2.AssociateAddress, { AllocationId = a.AllocationId, InstanceId = props.InstanceId })
+      if not ok then  -- nothing half-made: the address goes back
+        ec2.ReleaseAddress { AllocationId = a.AllocationId }
+        error(err, 0)
+      end
+    end
     return { id = a.PublicIp, attributes = { AllocationId = a.AllocationId, PublicIp = a.PublicIp } }
   end,
 
@@ -41,8 +48,9 @@ return P.define {
     if not a then return P.fail("The address " .. id .. " does not exist", "NotFound") end
     for _, name in ipairs(changed) do
       if name == "Tags" then cfn.update_tags(ec2, a.AllocationId, old.Tags, new.Tags) end
-      if name == "InstanceId" and new.InstanceId ~= nil then
-        return P.fail("Associating an EIP with an instance is not simulated", "InvalidRequest")
+      if name == "InstanceId" then
+        if a.AssociationId then ec2.DisassociateAddress { AssociationId = a.AssociationId } end
+        if new.InstanceId ~= nil then ec2.AssociateAddress { AllocationId = a.AllocationId, InstanceId = new.InstanceId } end
       end
     end
   end,
@@ -50,7 +58,9 @@ return P.define {
   delete = function(ctx, id)
     local ec2 = cfn.ec2(ctx)
     local a = by_ip(ec2, id)
-    if a then cfn.unless_gone(ec2.ReleaseAddress, { AllocationId = a.AllocationId }) end
+    if not a then return end
+    if a.AssociationId then ec2.DisassociateAddress { AssociationId = a.AssociationId } end
+    cfn.unless_gone(ec2.ReleaseAddress, { AllocationId = a.AllocationId })
   end,
 
   read = function(ctx, id, props)
@@ -60,6 +70,7 @@ return P.define {
     local properties = {}
     for k, v in pairs(props or {}) do properties[k] = v end
     properties.Tags = cfn.tags_of(a)
+    properties.InstanceId = a.InstanceId
     return { properties = properties, attributes = { AllocationId = a.AllocationId, PublicIp = a.PublicIp } }
   end,
 }

@@ -17,6 +17,7 @@ local G = {}
 
 local VPC_IGW = "ec2.vpc_internet_gateway"
 local ADDRESS_BY_IP = "ec2.address_ip"  -- public IP -> { AllocationId }, non-live
+local ADDRESS_ASSOCIATION = "ec2.address_association"  -- eipassoc-… -> { AllocationId }, non-live
 
 -- Internet gateways ---------------------------------------------------------------
 
@@ -167,6 +168,46 @@ function A.ReleaseAddress(p, env)
   end
   K.address:remove(addr.AllocationId)
   world.remove(ADDRESS_BY_IP, addr.PublicIp)
+  return {}
+end
+
+---AssociateAddress: AllocationId, InstanceId (a live instance) -> { AssociationId }.
+---An address already associated moves only with AllowReassociation.
+function A.AssociateAddress(p, env)
+  local addr = K.address:require(p.AllocationId)
+  if p.InstanceId == nil then C.fail("The request must contain the parameter instanceId", "MissingParameter") end
+  local inst = require("sim.ec2.instances").load(p.InstanceId, env)
+  if not inst or (inst.State and inst.State.Name == "terminated") then
+    C.fail("The instance ID '" .. tostring(p.InstanceId) .. "' does not exist", "InvalidInstanceID.NotFound")
+  end
+  if (addr.AssociationId or holder(addr.AllocationId)) and not C.bool(p.AllowReassociation) then
+    C.fail("Elastic IP address [" .. addr.AllocationId .. "] is already associated", "Resource.AlreadyAssociated")
+  end
+  addr.InstanceId = inst.InstanceId
+  if addr.AssociationId then world.remove(ADDRESS_ASSOCIATION, addr.AssociationId) end
+  addr.AssociationId = C.derived_id(env, "eip_allocation", "eipassoc")
+  K.address:put(addr)
+  world.put(ADDRESS_ASSOCIATION, addr.AssociationId, { AllocationId = addr.AllocationId }, { live = false })
+  return { AssociationId = addr.AssociationId }
+end
+
+---DisassociateAddress: AssociationId (or PublicIp).
+function A.DisassociateAddress(p, env)
+  local addr
+  if p.PublicIp ~= nil then
+    local idx = world.get(ADDRESS_BY_IP, tostring(p.PublicIp))
+    addr = idx and K.address:get(idx.AllocationId)
+  elseif type(p.AssociationId) == "string" then
+    local idx = world.get(ADDRESS_ASSOCIATION, p.AssociationId)
+    addr = idx and K.address:get(idx.AllocationId)
+  end
+  if not addr or not addr.AssociationId then
+    C.fail("The association ID '" .. tostring(p.AssociationId or p.PublicIp) .. "' does not exist",
+      "InvalidAssociationID.NotFound")
+  end
+  world.remove(ADDRESS_ASSOCIATION, addr.AssociationId)
+  addr.InstanceId, addr.AssociationId = nil, nil
+  K.address:put(addr)
   return {}
 end
 

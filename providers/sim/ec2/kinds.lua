@@ -39,8 +39,6 @@ function Kind:remove(id) world.remove(self.kind, id) end
 
 local function kind(t) return setmetatable(t, Kind) end
 
-local function none() return {} end
-
 -- An internet gateway refs the VPC it is attached to: DeleteVpc refuses
 -- while it is attached ("has dependencies").
 K.internet_gateway = kind {
@@ -62,12 +60,13 @@ K.route_table = kind {
   refs = function(rec) return { rec.VpcId } end,
 }
 
--- An Elastic IP refs nothing; what holds it (a NAT gateway) refs it.
+-- An Elastic IP refs nothing (an instance it is associated with is not held
+-- by it); what holds it (a NAT gateway) refs it.
 K.address = kind {
   kind = "ec2.address", id_field = "AllocationId", prefix = "eipalloc",
   code = "InvalidAllocationID.NotFound",
   missing = function(id) return "The allocation ID '" .. tostring(id) .. "' does not exist" end,
-  refs = none,
+  refs = function() return {} end,
 }
 
 -- A NAT gateway refs its subnet (DeleteSubnet refuses) and its EIP

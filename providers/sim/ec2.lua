@@ -13,6 +13,13 @@
 --   sim/ec2/tagging.lua    CreateTags, DeleteTags
 --   sim/ec2/launch_templates.lua  Create/Modify/Delete/DescribeLaunchTemplate(s),
 --                          Create/DescribeLaunchTemplateVersion(s)
+--   sim/ec2/gateways.lua   Create/Attach/Detach/Delete/DescribeInternetGateway(s),
+--                          Allocate/Release/DescribeAddress(es), Create/Delete/DescribeNatGateway(s)
+--   sim/ec2/routes.lua     Create/Delete/DescribeRouteTable(s), Create/Replace/DeleteRoute,
+--                          Associate/DisassociateRouteTable
+--   sim/ec2/endpoints.lua  Create/Modify/DeleteVpcEndpoint(s), DescribeVpcEndpoints,
+--                          Create/DeleteNetworkAcl
+--   (sim/ec2/kinds.lua says how the records of those three are stored)
 --
 -- Lower-case fields are helpers, not actions: `exists(kind, value)`.
 
@@ -24,10 +31,13 @@ local network = require("sim.ec2.network")
 local groups = require("sim.ec2.groups")
 local tagging = require("sim.ec2.tagging")
 local launch_templates = require("sim.ec2.launch_templates")
+local gateways = require("sim.ec2.gateways")
+local routes = require("sim.ec2.routes")
+local endpoints = require("sim.ec2.endpoints")
 
 local M = {}
 
-for _, part in ipairs({ images, instances, network, groups, tagging, launch_templates }) do
+for _, part in ipairs({ images, instances, network, groups, tagging, launch_templates, gateways, routes, endpoints }) do
   for name, fn in pairs(part.actions) do
     assert(M[name] == nil, "sim.ec2: action " .. name .. " defined twice")
     M[name] = fn

@@ -191,4 +191,33 @@ T.case("changing an instance's groups moves the dependency", function()
   H.same(world.referrers(b), { { kind = "ec2.instance", id = inst } })
 end)
 
+-- The world reads one CreateSecurityGroup makes (get, referrers, ids calls).
+local function reads_of_create(world, sim, vpc, name)
+  local counted = { "get", "referrers", "ids" }
+  local saved, n = {}, 0
+  for _, f in ipairs(counted) do
+    saved[f] = world[f]
+    world[f] = function(...) n = n + 1; return saved[f](...) end
+  end
+  local ok, err = pcall(group, sim, vpc, name)
+  for _, f in ipairs(counted) do world[f] = saved[f] end
+  assert(ok, err)
+  return n
+end
+
+T.case("CreateSecurityGroup's name check is one indexed read, however many groups the VPC holds", function()
+  local world, sim = fresh()
+  local vpc = setup(sim)
+  local few = reads_of_create(world, sim, vpc, "g-first")
+  for i = 1, 300 do group(sim, vpc, "g" .. i) end
+  H.eq(reads_of_create(world, sim, vpc, "g-last"), few, "reads with 302 groups in the VPC")
+  -- the index follows deletes: a deleted group's name is free again, in its VPC only
+  local id = sim.call("ec2", "DescribeSecurityGroups", { Filters = {
+    { Name = "vpc-id", Values = { vpc } }, { Name = "group-name", Values = { "g7" } } } }).SecurityGroups[1].GroupId
+  sim.call("ec2", "DeleteSecurityGroup", { GroupId = id })
+  H.match(group(sim, vpc, "g7"), "^sg%-", "g7 is free after its delete")
+  H.raises(function() group(sim, vpc, "g8") end, "The security group 'g8' already exists for VPC '" .. vpc .. "'")
+  H.falsy(world.live("ec2.security_group_name", vpc .. "/g8"), "the index record is not live (not a dependent)")
+end)
+
 return T

@@ -117,8 +117,11 @@ end
 function C.kind_of(id)
   if type(id) ~= "string" then return nil end
   local prefix = id:match("^(%l+)%-")
-  return ({ i = "ec2.instance", sg = "ec2.security_group", vpc = "ec2.vpc",
-            subnet = "ec2.subnet", ami = "ec2.image" })[prefix]
+  local known = ({ i = "ec2.instance", sg = "ec2.security_group", vpc = "ec2.vpc",
+                   subnet = "ec2.subnet", ami = "ec2.image" })[prefix]
+  if known then return known end
+  local k = require("sim.ec2.kinds").by_prefix(prefix)
+  return k and k.kind or nil
 end
 
 -- An ID drawn from the world's generator with another prefix: EC2 has IDs

@@ -6,7 +6,9 @@
 -- instances using it (in a stack or not) and the groups whose rules name
 -- it. Rules live in the group record (`_sim.rules`, one entry per peer, with
 -- AWS's sgr- ID); a non-live index record per rule ("ec2.security_group_rule")
--- answers "which group holds sgr-…" without a scan.
+-- answers "which group holds sgr-…" without a scan, and one per group name
+-- ("ec2.security_group_name", id "<vpc-id>/<name>") answers "which group of
+-- this VPC has that name" in one read, however many groups the VPC holds.
 
 local world = require("moonstack.world")
 local C = require("sim.ec2.common")
@@ -54,15 +56,14 @@ function G.require_group(id)
   return G.group(id) or not_found(id)
 end
 
----The group named `name` in VPC `vpc_id`, or nil (searches the VPC's referrers).
+-- The name index: one non-live record per group, keyed by VPC and name.
+local NAME_KIND = "ec2.security_group_name"
+local function name_key(vpc_id, name) return tostring(vpc_id) .. "/" .. tostring(name) end
+
+---The group named `name` in VPC `vpc_id`, or nil (one read of the name index).
 function G.find_by_name(vpc_id, name)
-  for _, r in ipairs(world.referrers(vpc_id)) do
-    if r.kind == "ec2.security_group" then
-      local g = world.get("ec2.security_group", r.id)
-      if g.GroupName == name then return g end
-    end
-  end
-  return nil
+  local idx = world.get(NAME_KIND, name_key(vpc_id, name))
+  return idx and G.group(idx.GroupId) or nil
 end
 
 ---A group given by ID or, in the default VPC, by name.
@@ -80,6 +81,7 @@ function G.remove(id)
   local g = world.get("ec2.security_group", id)
   if g then
     for _, r in ipairs(g._sim.rules) do world.remove("ec2.security_group_rule", r.SecurityGroupRuleId) end
+    world.remove(NAME_KIND, name_key(g.VpcId, g.GroupName))
   end
   world.remove("ec2.security_group", id)
 end
@@ -303,6 +305,7 @@ local function new_group(env, vpc_id, name, description, tags)
     _sim = { rules = {} },
   }
   put(rec)
+  world.put(NAME_KIND, name_key(vpc_id, name), { GroupId = id }, { live = false })
   return rec
 end
 

@@ -4,7 +4,8 @@
 --
 -- Siblings are found through world.referrers(vpc_id), never by scanning
 -- every subnet: a subnet names its VPC in its refs, so the VPC's referrers
--- are exactly its subnets and security groups.
+-- are exactly what lives in it (subnets, security groups, route tables, an
+-- attached internet gateway, endpoints, network ACLs: each blocks DeleteVpc).
 
 local world = require("moonstack.world")
 local C = require("sim.ec2.common")
@@ -399,6 +400,7 @@ function A.DeleteSubnet(p, env)
       C.fail("The subnet '" .. subnet.SubnetId .. "' has dependencies and cannot be deleted.", "DependencyViolation")
     end
   end
+  require("sim.ec2.routes").forget_subnet(subnet.SubnetId)  -- its route table association goes with it
   world.remove("ec2.subnet", subnet.SubnetId)
   world.remove("sim", "ec2.next_ip:" .. subnet.SubnetId)
   return { Return = true }
@@ -443,9 +445,21 @@ function A.ModifySubnetAttribute(p, env)
   return {}
 end
 
+local ACL_FILTERS = {
+  ["vpc-id"] = function(r) return r.VpcId end,
+  ["default"] = function(r) return tostring(r.IsDefault) end,
+  ["network-acl-id"] = function(r) return r.NetworkAclId end,
+}
+
 ---DescribeNetworkAcls: the default ACL of each VPC (Filters vpc-id, default),
----with its subnet associations.
+---with its subnet associations, and the ACLs CreateNetworkAcl made.
 function A.DescribeNetworkAcls(p, env)
+  local ids = C.list(p.NetworkAclIds)
+  if #ids > 0 then  -- by ID: the ones CreateNetworkAcl made, each must exist
+    local out = {}
+    for _, id in ipairs(ids) do out[#out + 1] = C.public(require("sim.ec2.kinds").network_acl:require(id)) end
+    return { NetworkAcls = out }
+  end
   local vpc_id = C.filter_value(p.Filters, "vpc-id")
   local vpc_ids = vpc_id and { vpc_id } or world.ids("ec2.vpc", true)
   local out = {}
@@ -460,12 +474,12 @@ function A.DescribeNetworkAcls(p, env)
       end
       local acl = { NetworkAclId = vpc._sim.DefaultNetworkAclId, VpcId = vid, IsDefault = true,
                     OwnerId = vpc.OwnerId, Associations = assocs, Entries = {}, Tags = {} }
-      if C.matches(acl, p.Filters, {
-        ["vpc-id"] = function(r) return r.VpcId end,
-        ["default"] = function(r) return tostring(r.IsDefault) end,
-        ["network-acl-id"] = function(r) return r.NetworkAclId end,
-      }) then out[#out + 1] = acl end
+      if C.matches(acl, p.Filters, ACL_FILTERS) then out[#out + 1] = acl end
     end
+  end
+  -- and the ones CreateNetworkAcl made (endpoints.lua)
+  for _, acl in ipairs(require("sim.ec2.endpoints").custom_acls(vpc_id)) do
+    if C.matches(acl, p.Filters, ACL_FILTERS) then out[#out + 1] = C.public(acl) end
   end
   return { NetworkAcls = out }
 end

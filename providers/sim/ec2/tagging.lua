@@ -14,7 +14,7 @@ local function handlers()
   local network = require("sim.ec2.network")
   local groups = require("sim.ec2.groups")
   local images = require("sim.ec2.images")
-  return {
+  local out = {
     ["ec2.instance"] = {
       load = function(id, env) return instances.load(id, env) end,
       save = instances.save,
@@ -42,6 +42,15 @@ local function handlers()
       missing = function(id) C.fail("The image id '[" .. id .. "]' does not exist", "InvalidAMIID.NotFound") end,
     },
   }
+  -- gateways, route tables, addresses, NAT gateways, endpoints, ACLs (kinds.lua)
+  for _, k in ipairs(require("sim.ec2.kinds").ALL) do
+    out[k.kind] = {
+      load = function(id) return k:get(id) end,
+      save = function(rec) k:put(rec) end,
+      missing = function(id) C.fail(k.missing(id), k.code) end,
+    }
+  end
+  return out
 end
 
 local function each_resource(p, env, fn)

@@ -1,0 +1,264 @@
+-- sim.kms: the simulated AWS KMS — keys (kind "kms.key", by key ID) and
+-- aliases (kind "kms.alias", by name, refs its target key so a key's
+-- aliases are its referrers). Keys hold no key material: nothing encrypts.
+--
+-- ScheduleKeyDeletion moves a key to PendingDeletion (7–30 days, default
+-- 30) as AWS does; the key stays describable and CancelKeyDeletion brings it
+-- back (Disabled). Actions: CreateKey, DescribeKey, ScheduleKeyDeletion,
+-- CancelKeyDeletion, EnableKey, DisableKey, UpdateKeyDescription,
+-- PutKeyPolicy, GetKeyPolicy, Enable/DisableKeyRotation, GetKeyRotationStatus,
+-- TagResource, UntagResource, ListResourceTags, CreateAlias, UpdateAlias,
+-- DeleteAlias, ListAliases.
+
+local world = require("moonstack.world")
+local errors = require("moonstack.errors")
+
+local A = {}
+
+local function fail(message, code) errors.fail(message, code) end
+
+local function key_arn(env, id) return "arn:aws:kms:" .. env.region .. ":" .. env.account .. ":key/" .. id end
+local function alias_arn(env, name) return "arn:aws:kms:" .. env.region .. ":" .. env.account .. ":" .. name end
+
+-- A key named by ID, key ARN, alias name or alias ARN -> its record, or nil.
+local function find_key(env, key_id)
+  if type(key_id) ~= "string" or key_id == "" then
+    fail("1 validation error detected: Value null at 'keyId' failed to satisfy constraint: Member must not be null",
+      "ValidationException")
+  end
+  local id = key_id:match(":key/(.+)$") or key_id
+  local alias = key_id:match(":(alias/.+)$") or (key_id:sub(1, 6) == "alias/" and key_id or nil)
+  if alias then
+    local a = world.get("kms.alias", alias)
+    if not a then fail("Alias " .. alias_arn(env, alias) .. " is not found.", "NotFoundException") end
+    id = a.TargetKeyId
+  end
+  return world.get("kms.key", id), id
+end
+
+local function require_key(env, key_id)
+  local k, id = find_key(env, key_id)
+  if not k then fail("Key '" .. key_arn(env, id) .. "' does not exist", "NotFoundException") end
+  return k
+end
+
+-- A key usable for a change: not pending deletion.
+local function usable(env, key_id)
+  local k = require_key(env, key_id)
+  if k.KeyState == "PendingDeletion" then
+    fail(k.Arn .. " is pending deletion.", "KMSInvalidStateException")
+  end
+  return k
+end
+
+local function put_key(k) world.put("kms.key", k.KeyId, k, { live = k.KeyState ~= "PendingDeletion" }) end
+
+local function metadata(k)
+  local out = {}
+  for key, v in pairs(k) do
+    if key ~= "Policy" and key ~= "Tags" and key ~= "KeyRotationEnabled" then out[key] = v end
+  end
+  return out
+end
+
+local KEY_SPECS = { SYMMETRIC_DEFAULT = true, RSA_2048 = true, RSA_3072 = true, RSA_4096 = true,
+                    ECC_NIST_P256 = true, ECC_NIST_P384 = true, ECC_NIST_P521 = true, ECC_SECG_P256K1 = true,
+                    HMAC_224 = true, HMAC_256 = true, HMAC_384 = true, HMAC_512 = true, SM2 = true }
+
+local function check_tags(tags)
+  local out = {}
+  for _, t in ipairs(tags or {}) do
+    if type(t) ~= "table" or type(t.TagKey) ~= "string" then
+      fail("1 validation error detected: Value null at 'tags.member.tagKey' failed to satisfy constraint: "
+        .. "Member must not be null", "ValidationException")
+    end
+    out[t.TagKey] = t.TagValue or ""
+  end
+  return out
+end
+
+local function tag_list(map)
+  local keys = {}
+  for k in pairs(map or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  local out = {}
+  for i, k in ipairs(keys) do out[i] = { TagKey = k, TagValue = map[k] } end
+  return out
+end
+
+---CreateKey: Description, KeyUsage, KeySpec, Policy, Origin, MultiRegion, Tags -> { KeyMetadata }.
+function A.CreateKey(p, env)
+  local spec = p.KeySpec or p.CustomerMasterKeySpec or "SYMMETRIC_DEFAULT"
+  if not KEY_SPECS[spec] then
+    fail("1 validation error detected: Value '" .. tostring(spec) .. "' at 'keySpec' failed to satisfy constraint: "
+      .. "Member must satisfy enum value set", "ValidationException")
+  end
+  local usage = p.KeyUsage or (spec:match("^HMAC") and "GENERATE_VERIFY_MAC" or "ENCRYPT_DECRYPT")
+  local id = env.new_id("uuid")
+  local k = {
+    KeyId = id, Arn = key_arn(env, id), AWSAccountId = env.account, CreationDate = env.now_ms / 1000,
+    Description = p.Description or "", Enabled = true, KeyState = "Enabled", KeyUsage = usage, KeySpec = spec,
+    CustomerMasterKeySpec = spec, KeyManager = "CUSTOMER", Origin = p.Origin or "AWS_KMS",
+    MultiRegion = p.MultiRegion == true,
+    EncryptionAlgorithms = usage == "ENCRYPT_DECRYPT" and { "SYMMETRIC_DEFAULT" } or nil,
+    Policy = p.Policy, Tags = check_tags(p.Tags), KeyRotationEnabled = false,
+  }
+  put_key(k)
+  return { KeyMetadata = metadata(k) }
+end
+
+---DescribeKey: KeyId (ID, ARN, alias name or alias ARN) -> { KeyMetadata }.
+function A.DescribeKey(p, env) return { KeyMetadata = metadata(require_key(env, p.KeyId)) } end
+
+---ScheduleKeyDeletion: KeyId, PendingWindowInDays (7–30, default 30).
+function A.ScheduleKeyDeletion(p, env)
+  local k = usable(env, p.KeyId)
+  local days = tonumber(p.PendingWindowInDays or 30)
+  if not days or days < 7 or days > 30 then
+    fail("1 validation error detected: Value '" .. tostring(p.PendingWindowInDays) .. "' at 'pendingWindowInDays' "
+      .. "failed to satisfy constraint: Member must have value " .. ((days or 0) < 7 and "greater than or equal to 7"
+      or "less than or equal to 30"), "ValidationException")
+  end
+  k.KeyState, k.Enabled = "PendingDeletion", false
+  k.DeletionDate = env.now_ms / 1000 + days * 86400
+  k.PendingDeletionWindowInDays = days
+  put_key(k)
+  return { KeyId = k.Arn, KeyState = k.KeyState, DeletionDate = k.DeletionDate, PendingWindowInDays = days }
+end
+
+---CancelKeyDeletion: KeyId -> { KeyId }; the key comes back Disabled.
+function A.CancelKeyDeletion(p, env)
+  local k = require_key(env, p.KeyId)
+  if k.KeyState ~= "PendingDeletion" then
+    fail(k.Arn .. " is not pending deletion (current state: " .. k.KeyState .. ").", "KMSInvalidStateException")
+  end
+  k.KeyState, k.DeletionDate, k.PendingDeletionWindowInDays = "Disabled", nil, nil
+  put_key(k)
+  return { KeyId = k.Arn }
+end
+
+local function set_enabled(on)
+  return function(p, env)
+    local k = usable(env, p.KeyId)
+    k.Enabled, k.KeyState = on, on and "Enabled" or "Disabled"
+    put_key(k)
+    return {}
+  end
+end
+A.EnableKey = set_enabled(true)
+A.DisableKey = set_enabled(false)
+
+function A.UpdateKeyDescription(p, env)
+  local k = usable(env, p.KeyId)
+  k.Description = p.Description or ""
+  put_key(k)
+  return {}
+end
+
+function A.PutKeyPolicy(p, env)
+  local k = usable(env, p.KeyId)
+  k.Policy = p.Policy
+  put_key(k)
+  return {}
+end
+
+function A.GetKeyPolicy(p, env) return { Policy = require_key(env, p.KeyId).Policy, PolicyName = "default" } end
+
+local function set_rotation(on)
+  return function(p, env)
+    local k = usable(env, p.KeyId)
+    if k.KeySpec ~= "SYMMETRIC_DEFAULT" then
+      fail(k.Arn .. " key usage/spec does not support key rotation", "UnsupportedOperationException")
+    end
+    k.KeyRotationEnabled = on
+    put_key(k)
+    return {}
+  end
+end
+A.EnableKeyRotation = set_rotation(true)
+A.DisableKeyRotation = set_rotation(false)
+
+function A.GetKeyRotationStatus(p, env) return { KeyRotationEnabled = require_key(env, p.KeyId).KeyRotationEnabled } end
+
+function A.TagResource(p, env)
+  local k = usable(env, p.KeyId)
+  for key, v in pairs(check_tags(p.Tags)) do k.Tags[key] = v end
+  put_key(k)
+  return {}
+end
+
+function A.UntagResource(p, env)
+  local k = usable(env, p.KeyId)
+  for _, key in ipairs(p.TagKeys or {}) do k.Tags[key] = nil end
+  put_key(k)
+  return {}
+end
+
+function A.ListResourceTags(p, env) return { Tags = tag_list(require_key(env, p.KeyId).Tags), Truncated = false } end
+
+-- Aliases -----------------------------------------------------------------------------
+
+local function check_alias_name(name)
+  if type(name) ~= "string" or name:sub(1, 6) ~= "alias/" then
+    fail("Alias must start with the prefix \"alias/\". Please see "
+      .. "https://docs.aws.amazon.com/kms/latest/developerguide/kms-alias.html", "ValidationException")
+  end
+  if name:sub(1, 10) == "alias/aws/" then
+    fail("Cannot create alias with prefix 'alias/aws/'", "NotAuthorizedException")
+  end
+  if #name > 256 or not name:match("^alias/[%w/_%-]+$") then
+    fail("1 validation error detected: Value '" .. name .. "' at 'aliasName' failed to satisfy constraint: "
+      .. "Member must satisfy regular expression pattern: ^[a-zA-Z0-9:/_-]+$", "ValidationException")
+  end
+end
+
+local function put_alias(a) world.put("kms.alias", a.AliasName, a, { refs = { a.TargetKeyId } }) end
+
+---CreateAlias: AliasName ("alias/…"), TargetKeyId (must exist, not pending deletion).
+function A.CreateAlias(p, env)
+  check_alias_name(p.AliasName)
+  if world.get("kms.alias", p.AliasName) then
+    fail("An alias with the name " .. alias_arn(env, p.AliasName) .. " already exists", "AlreadyExistsException")
+  end
+  local k = usable(env, p.TargetKeyId)
+  put_alias({ AliasName = p.AliasName, AliasArn = alias_arn(env, p.AliasName), TargetKeyId = k.KeyId,
+              CreationDate = env.now_ms / 1000 })
+  return {}
+end
+
+local function require_alias(env, name)
+  local a = type(name) == "string" and world.get("kms.alias", name)
+  if not a then fail("Alias " .. alias_arn(env, tostring(name)) .. " is not found.", "NotFoundException") end
+  return a
+end
+
+---UpdateAlias: AliasName, TargetKeyId.
+function A.UpdateAlias(p, env)
+  local a = require_alias(env, p.AliasName)
+  a.TargetKeyId = usable(env, p.TargetKeyId).KeyId
+  put_alias(a)
+  return {}
+end
+
+function A.DeleteAlias(p, env)
+  local a = require_alias(env, p.AliasName)
+  world.remove("kms.alias", a.AliasName)
+  return {}
+end
+
+---ListAliases: KeyId (its aliases, through the key's referrers) or every alias.
+function A.ListAliases(p, env)
+  local names = {}
+  if p.KeyId then
+    for _, r in ipairs(world.referrers(require_key(env, p.KeyId).KeyId)) do
+      if r.kind == "kms.alias" then names[#names + 1] = r.id end
+    end
+  else
+    names = world.ids("kms.alias", true)
+  end
+  local out = {}
+  for _, n in ipairs(names) do out[#out + 1] = world.get("kms.alias", n) end
+  return { Aliases = out, Truncated = false }
+end
+
+return A

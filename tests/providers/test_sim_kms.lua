@@ -1,0 +1,49 @@
+-- The simulated KMS: keys, deletion scheduling, aliases and AWS's messages.
+local H = require("harness")
+local T = H.suite("sim kms")
+
+T.case("keys: UUID IDs and ARNs; deletion is PendingDeletion for 7-30 days, cancellable", function()
+  local _, sim = fresh()
+  local k = sim.call("kms", "CreateKey", { Description = "d" }).KeyMetadata
+  H.match(k.KeyId, "^%x+%-%x+%-4%x+%-%x+%-%x+$")
+  H.eq(k.Arn, "arn:aws:kms:us-east-1:123456789012:key/" .. k.KeyId)
+  H.eq(k.KeyState, "Enabled")
+  H.eq(k.KeySpec, "SYMMETRIC_DEFAULT")
+  H.raises(function() sim.call("kms", "ScheduleKeyDeletion", { KeyId = k.KeyId, PendingWindowInDays = 5 }) end,
+    "1 validation error detected: Value '5' at 'pendingWindowInDays' failed to satisfy constraint: "
+    .. "Member must have value greater than or equal to 7")
+  local r = sim.call("kms", "ScheduleKeyDeletion", { KeyId = k.KeyId, PendingWindowInDays = 7 })
+  H.eq(r.KeyState, "PendingDeletion")
+  H.eq(r.DeletionDate, 7 * 86400)
+  H.eq(sim.call("kms", "DescribeKey", { KeyId = k.KeyId }).KeyMetadata.KeyState, "PendingDeletion")
+  local e = H.raises(function() sim.call("kms", "EnableKey", { KeyId = k.KeyId }) end, k.Arn .. " is pending deletion.")
+  H.eq(e.code, "KMSInvalidStateException")
+  sim.call("kms", "CancelKeyDeletion", { KeyId = k.KeyId })
+  H.eq(sim.call("kms", "DescribeKey", { KeyId = k.KeyId }).KeyMetadata.KeyState, "Disabled")
+  e = H.raises(function() sim.call("kms", "DescribeKey", { KeyId = "00000000-0000-4000-8000-000000000000" }) end,
+    "Key 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-4000-8000-000000000000' does not exist")
+  H.eq(e.code, "NotFoundException")
+end)
+
+T.case("aliases: the alias/ prefix, a target that exists, unique names; keys found by alias", function()
+  local _, sim = fresh()
+  local k = sim.call("kms", "CreateKey", {}).KeyMetadata
+  H.raises(function() sim.call("kms", "CreateAlias", { AliasName = "app", TargetKeyId = k.KeyId }) end,
+    "Alias must start with the prefix \"alias/\". Please see https://docs.aws.amazon.com/kms/latest/developerguide/kms-alias.html")
+  H.raises(function() sim.call("kms", "CreateAlias", { AliasName = "alias/aws/x", TargetKeyId = k.KeyId }) end,
+    "Cannot create alias with prefix 'alias/aws/'")
+  H.raises(function()
+    sim.call("kms", "CreateAlias", { AliasName = "alias/app", TargetKeyId = "00000000-0000-4000-8000-000000000000" })
+  end, "Key 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-4000-8000-000000000000' does not exist")
+  sim.call("kms", "CreateAlias", { AliasName = "alias/app", TargetKeyId = k.KeyId })
+  local e = H.raises(function() sim.call("kms", "CreateAlias", { AliasName = "alias/app", TargetKeyId = k.KeyId }) end,
+    "An alias with the name arn:aws:kms:us-east-1:123456789012:alias/app already exists")
+  H.eq(e.code, "AlreadyExistsException")
+  H.eq(sim.call("kms", "DescribeKey", { KeyId = "alias/app" }).KeyMetadata.KeyId, k.KeyId)
+  H.eq(#sim.call("kms", "ListAliases", { KeyId = k.KeyId }).Aliases, 1)
+  sim.call("kms", "DeleteAlias", { AliasName = "alias/app" })
+  H.raises(function() sim.call("kms", "DescribeKey", { KeyId = "alias/app" }) end,
+    "Alias arn:aws:kms:us-east-1:123456789012:alias/app is not found.")
+end)
+
+return T

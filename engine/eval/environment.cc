@@ -61,6 +61,20 @@ Status EvalEnvironment::ResourceAttribute(std::string_view logical_id, std::stri
   return Status::OK();
 }
 
+// Regions are not separate yet: another region's stack is in the same store,
+// so the region is not passed on.
+Status EvalEnvironment::StackOutput(std::string_view stack_name, std::string_view output_name, std::string_view,
+                                    Value* out) const {
+  if (!stack_outputs_) {
+    *out = Value::Unknown({"StackOutput:" + std::string(stack_name) + "." + std::string(output_name)});
+    return Status::OK();
+  }
+  std::string value;
+  MS_RETURN_IF_ERROR(stack_outputs_(std::string(stack_name), std::string(output_name), &value));
+  *out = Value::String(std::move(value));
+  return Status::OK();
+}
+
 Status EvalEnvironment::ImportValue(std::string_view export_name, Value* out) const {
   *out = Value::Unknown({"Export:" + std::string(export_name)});
   return Status::OK();

@@ -7,6 +7,7 @@
 // validate-template, graph and the planner need.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,11 @@ struct PseudoParameters {
   std::string url_suffix() const;
 };
 
+// Another stack's output for Fn::GetStackOutput, from whoever knows the
+// stacks (stack/stack_outputs.h); an error when the stack or output is missing.
+using StackOutputLookup =
+    std::function<Status(const std::string& stack_name, const std::string& output_name, std::string* value)>;
+
 class EvalEnvironment {
  public:
   virtual ~EvalEnvironment() = default;
@@ -44,6 +50,12 @@ class EvalEnvironment {
                                    Value* out) const;
   // Fn::ImportValue: the exported value, Unknown({"Export:Name"}) by default.
   virtual Status ImportValue(std::string_view export_name, Value* out) const;
+  // Fn::GetStackOutput: another stack's output, through the lookup a running
+  // operation or the planner sets; Unknown without one (validate-template).
+  // An empty region means the stack's own.
+  void set_stack_outputs(StackOutputLookup lookup) { stack_outputs_ = std::move(lookup); }
+  Status StackOutput(std::string_view stack_name, std::string_view output_name, std::string_view region,
+                     Value* out) const;
   // Fn::GetAZs: the region's availability zones (default: <region>a, b, c).
   // An empty region means the stack's own region.
   virtual std::vector<std::string> AvailabilityZones(std::string_view region) const;
@@ -54,6 +66,9 @@ class EvalEnvironment {
   // The value of an SSM parameter, for AWS::SSM::Parameter::Value<...>
   // parameters. Returns false when there is no such parameter.
   virtual bool SsmParameter(std::string_view name, std::string* value) const;
+
+ private:
+  StackOutputLookup stack_outputs_;
 };
 
 }  // namespace ms

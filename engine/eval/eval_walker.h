@@ -66,6 +66,7 @@ class Walker {
   Status Cidr(const Value& arg, int depth, Value* out, bool* no_value);
   Status FindInMap(const Value& arg, int depth, Value* out, bool* no_value);
   Status ImportValue(const Value& arg, int depth, Value* out, bool* no_value);
+  Status GetStackOutput(const Value& arg, int depth, Value* out, bool* no_value);  // fn_stack_output.cc
   Status Length(const Value& arg, int depth, Value* out, bool* no_value);
   Status ToJsonString(const Value& arg, int depth, Value* out, bool* no_value);
 

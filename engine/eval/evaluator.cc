@@ -68,6 +68,7 @@ const FunctionInfo kFunctions[] = {
     {"Fn::GetAZs", &Walker::GetAZs, Kind::kValue, false},
     {"Fn::Cidr", &Walker::Cidr, Kind::kValue, false},
     {"Fn::ImportValue", &Walker::ImportValue, Kind::kImport, false},
+    {"Fn::GetStackOutput", &Walker::GetStackOutput, Kind::kValue, false},
     {"Fn::Length", &Walker::Length, Kind::kValue, true},
     {"Fn::ToJsonString", &Walker::ToJsonString, Kind::kValue, true},
     {"Fn::Equals", &Walker::Equals, Kind::kBoolean, false},

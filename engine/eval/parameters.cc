@@ -393,8 +393,8 @@ Status ResolveParameters(const Template& t, const std::vector<ParameterInput>& g
   return Status::OK();
 }
 
-Status CheckParametersAgainstWorld(const EvalEnvironment& env, ParameterValues* values) {
-  // SSM lookups first; every missing key is reported together:
+Status ResolveSsmParameters(const EvalEnvironment& env, ParameterValues* values) {
+  // Every missing key is reported together:
   // "Unable to fetch parameters [kms_arn] from parameter store for this account."
   std::vector<std::string> unfetched;
   for (ResolvedParameter& r : values->list) {
@@ -416,7 +416,11 @@ Status CheckParametersAgainstWorld(const EvalEnvironment& env, ParameterValues* 
     return Status::Validation("Unable to fetch parameters " + Bracketed(unfetched) +
                               " from parameter store for this account.");
   }
+  return Status::OK();
+}
 
+Status CheckParametersAgainstWorld(const EvalEnvironment& env, ParameterValues* values) {
+  MS_RETURN_IF_ERROR(ResolveSsmParameters(env, values));
   // Then AWS-specific values (given directly, or held in an SSM parameter).
   for (const ResolvedParameter& r : values->list) {
     std::string inner;

@@ -68,9 +68,17 @@ Status ResolveParameters(const Template& t, const std::vector<ParameterInput>& g
                          const std::map<std::string, std::string>& previous,
                          ParameterValues* out);
 
-// Workflow-start checks against the world: AWS-specific values exist
+// Reads the SSM parameters that AWS::SSM::Parameter::Value<...> and
+// AWS::SSM::Parameter::Name parameters name. AWS does this synchronously
+// (create-stack, update-stack, create-change-set refuse before anything
+// starts, and Rules see the resolved values): every missing name together,
+// "Unable to fetch parameters [a, b] from parameter store for this account."
+Status ResolveSsmParameters(const EvalEnvironment& env, ParameterValues* values);
+
+// Workflow-start checks against the world: SSM parameters resolve (again:
+// they may have changed since the request), AWS-specific values exist
 // ("Parameter validation failed: parameter value X for parameter name Y does
-// not exist"), SSM parameters resolve.
+// not exist").
 Status CheckParametersAgainstWorld(const EvalEnvironment& env, ParameterValues* values);
 
 // The value as shown to users: "****" for NoEcho parameters.

@@ -75,6 +75,8 @@ Status CheckAttribute(const Template& t, const KnownTypes& known, const Referenc
                             " does not support attribute type " + ref.attribute + " in Fn::GetAtt");
 }
 
+// An Output's Fn::GetAtt is not checked here: AWS accepts it and fails the
+// deploy when it evaluates the outputs (CheckOutputAttributes).
 Status CheckAttributes(const Template& t, const KnownTypes& known) {
   std::vector<Reference> refs;
   for (const ResourceDecl& r : t.resources) {
@@ -82,7 +84,13 @@ Status CheckAttributes(const Template& t, const KnownTypes& known) {
       MS_RETURN_IF_ERROR(CollectReferences(*part, &refs));
     }
   }
-  for (const OutputDecl& o : t.outputs) MS_RETURN_IF_ERROR(CollectReferences(o.value, &refs));
+  for (const OutputDecl& o : t.outputs) {
+    std::vector<Reference> own;
+    MS_RETURN_IF_ERROR(CollectReferences(o.value, &own));
+    for (Reference& ref : own) {
+      if (ref.kind != Reference::Kind::kGetAtt) refs.push_back(std::move(ref));
+    }
+  }
   for (const Reference& ref : refs) MS_RETURN_IF_ERROR(CheckAttribute(t, known, ref));
   return Status::OK();
 }
@@ -157,6 +165,35 @@ Status CheckCapabilities(const Template& t, const std::vector<std::string>& give
   for (const std::string& c : required) {
     const bool ok = c == "CAPABILITY_IAM" ? has("CAPABILITY_IAM") || has("CAPABILITY_NAMED_IAM") : has(c.c_str());
     if (!ok) return Status::InsufficientCapabilities("Requires capabilities : [" + c + "]");
+  }
+  return Status::OK();
+}
+
+Status CheckOutputAttributes(const Template& t, const OutputDecl& o, const ProviderRuntime* providers) {
+  const KnownTypes known{providers, ResourceCatalog::Aws()};
+  std::vector<Reference> refs;
+  MS_RETURN_IF_ERROR(CollectReferences(o.value, &refs));
+  for (const Reference& ref : refs) {
+    if (ref.kind != Reference::Kind::kGetAtt || ref.attribute.empty()) continue;
+    const ResourceDecl* target = t.FindResource(ref.target);
+    if (target == nullptr || known.MayHaveAttribute(target->type, ref.attribute)) continue;
+    return Status::Validation("[Error] /Outputs/" + o.name + "/Value/Fn::GetAtt: Resource type " + target->type +
+                              " does not support attribute {" + ref.attribute + "}. Rollback requested by user.");
+  }
+  return Status::OK();
+}
+
+Status EvaluateWithParameters(const Evaluator& ev) {
+  Value out;
+  for (const ResourceDecl& r : ev.tmpl().resources) {
+    if (!ev.Included(r.condition)) continue;
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.properties, Section::kResourceProperties, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(r.metadata, Section::kResourceProperties, &out));
+  }
+  for (const OutputDecl& o : ev.tmpl().outputs) {
+    if (!ev.Included(o.condition)) continue;
+    MS_RETURN_IF_ERROR(ev.Evaluate(o.value, Section::kOutputs, &out));
+    MS_RETURN_IF_ERROR(ev.Evaluate(o.export_name, Section::kOutputs, &out));
   }
   return Status::OK();
 }

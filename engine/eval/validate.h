@@ -50,6 +50,18 @@ Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const
 // checked every resource with nothing known).
 Status CheckEvaluatedPolicies(const Evaluator& ev);
 
+// Evaluates what `ev` includes — resources' Properties and Metadata, Outputs —
+// with the parameters known and every resource Unknown: the errors AWS gives
+// synchronously once the values are known (a missing mapping key:
+// "Template error: Unable to get mapping for Map::Key::Name").
+Status EvaluateWithParameters(const Evaluator& ev);
+
+// An output's Fn::GetAtt of an attribute its resource's type does not have:
+// AWS accepts the template and fails the deploy when the outputs are
+// evaluated, "[Error] /Outputs/X/Value/Fn::GetAtt: Resource type T does not
+// support attribute {A}. Rollback requested by user."
+Status CheckOutputAttributes(const Template& t, const OutputDecl& o, const ProviderRuntime* providers);
+
 // CAPABILITY_IAM when the template has IAM resources, CAPABILITY_NAMED_IAM when
 // one of them has a custom name; with AWS's CapabilitiesReason.
 void RequiredCapabilities(const Template& t, std::vector<std::string>* capabilities,

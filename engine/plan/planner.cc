@@ -91,7 +91,10 @@ bool DetailLess(const ChangeDetail& a, const ChangeDetail& b) {
 
 class Planner {
  public:
-  Planner(const PlanInput& in, Plan* out) : in_(in), out_(out), env_(in.exports), old_env_(in.exports) {}
+  Planner(const PlanInput& in, Plan* out) : in_(in), out_(out), env_(in.exports), old_env_(in.exports) {
+    env_.set_stack_outputs(in.stack_outputs);
+    old_env_.set_stack_outputs(in.stack_outputs);
+  }
 
   Status Run() {
     if (in_.stack == nullptr || in_.resources == nullptr) return Status::Internal("MakePlan: no deployed stack");

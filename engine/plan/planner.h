@@ -73,6 +73,7 @@ struct PlanInput {
   const ProviderRuntime* runtime = nullptr;
   ProviderSession* session = nullptr;
   PlanEnvironment::ExportLookup exports;  // Fn::ImportValue
+  StackOutputLookup stack_outputs;        // Fn::GetStackOutput (none: Unknown)
   // AWS::SSM::Parameter::Value<...> parameters' values; false: not found.
   std::function<bool(std::string_view name, std::string* value)> ssm;
   int64_t now_ms = 0;  // HookContext::now_ms for Validate/DecideUpdate

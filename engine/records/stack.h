@@ -49,6 +49,12 @@ struct StackRecord {
   int64_t timeout_in_minutes = 0;       // create-stack's TimeoutInMinutes; 0: none
   bool termination_protection = false;
   std::string client_request_token;
+  // The IAM role CloudFormation acts with (create-stack/update-stack
+  // --role-arn; an update without one keeps it). Shown, not assumed.
+  std::string role_arn;
+  // The change set whose execution started the stack's last operation
+  // (DescribeStacks' ChangeSetId); empty after a direct create or update.
+  std::string change_set_id;
   std::vector<std::string> retain_resources;  // delete-stack --retain-resources, for the operation running
   std::vector<std::string> resources_to_skip;  // continue-update-rollback --resources-to-skip, likewise
   std::vector<std::string> imports;           // export names its template imports (Fn::ImportValue)

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <unordered_map>
 
 #include "eval/evaluator.h"
 #include "eval/validate.h"
@@ -11,6 +12,7 @@
 #include "records/stack_name.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
+#include "stack/stack_outputs.h"
 #include "store/stack_tables.h"
 
 namespace ms {
@@ -94,7 +96,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   // whose template is the new one and which has no resources, so every
   // resource is an Add.
   StackRecord planned_against = stack;
-  std::vector<ResourceRecord> resources;
+  std::vector<ResourceRecord>& resources = out->deployed;
   if (create) {
     planned_against.template_body = body;
     planned_against.parameters.clear();
@@ -116,6 +118,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   pin.session = session.get();
   Database* db = ctx.db;
   pin.exports = [db](const std::string& name, std::string* value) { return ExportValue(db, name, value); };
+  pin.stack_outputs = StoreStackOutputs(db);
   const std::string region = ctx.region;
   pin.ssm = [&session, region](std::string_view name, std::string* value) {
     return session->SsmParameter(name, region, value);
@@ -128,7 +131,40 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   return Status::OK();
 }
 
-std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan) {
+namespace {
+
+// A planned value with its unknown parts as AWS shows them.
+Value KnownAfterApply(const Value& v) {
+  if (v.is_unknown()) return Value::String("{{changeSet:KNOWN_AFTER_APPLY}}");
+  Value out = v;
+  if (out.is_list()) {
+    for (Value& item : out.mutable_list()) item = KnownAfterApply(item);
+  } else if (out.is_map()) {
+    for (Member& m : out.mutable_map()) m.value = KnownAfterApply(m.value);
+  }
+  return out;
+}
+
+std::string PropertiesContext(const Value& properties) {
+  Value context = Value::MakeMap();
+  context.set("Properties", properties.is_map() ? KnownAfterApply(properties) : Value::MakeMap());
+  return context.ToJson();
+}
+
+}  // namespace
+
+void DropPropertyValues(ChangeSetRecord* cs) {
+  for (ChangeSetResourceChange& c : cs->changes) {
+    c.before_context.clear();
+    c.after_context.clear();
+  }
+}
+
+std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan, const std::vector<ResourceRecord>* deployed) {
+  std::unordered_map<std::string, const ResourceRecord*> by_logical_id;
+  if (deployed != nullptr) {
+    for (const ResourceRecord& r : *deployed) by_logical_id[r.logical_id] = &r;
+  }
   std::vector<ChangeSetResourceChange> out;
   for (const ResourcePlan& rp : plan.resources) {
     if (rp.action == ChangeAction::kNone) continue;
@@ -137,6 +173,13 @@ std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan) {
     c.logical_id = rp.logical_id;
     c.physical_id = rp.physical_id;
     c.resource_type = rp.type;
+    if (deployed != nullptr) {
+      auto before = by_logical_id.find(rp.logical_id);
+      if (before != by_logical_id.end() && rp.action != ChangeAction::kAdd) {
+        c.before_context = PropertiesContext(before->second->properties);
+      }
+      if (rp.action != ChangeAction::kRemove) c.after_context = PropertiesContext(rp.properties);
+    }
     if (rp.action == ChangeAction::kModify) {
       c.replacement = ReplacementName(rp.replacement);
       for (TargetAttribute a : rp.scope) c.scope.push_back(TargetAttributeName(a));
@@ -218,7 +261,7 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
   }
   cs.capabilities = in.capabilities;
   cs.tags = in.tags;
-  cs.changes = ResourceChangesOf(planned.plan);
+  cs.changes = ResourceChangesOf(planned.plan, &planned.deployed);
   if (planned.plan.empty() && type == "UPDATE") {
     cs.status = "FAILED";
     cs.execution_status = "UNAVAILABLE";
@@ -313,6 +356,10 @@ Status ChangeSetService::StartCreateFromReview(const ChangeSetRecord& cs, const 
   s.tags = cs.tags;
   s.on_failure = in.disable_rollback ? "DO_NOTHING" : "ROLLBACK";
   if (!in.client_request_token.empty()) s.client_request_token = in.client_request_token;
+  s.change_set_id = cs.id;
+  // AWS counts the execution as the stack's first update: it has a
+  // LastUpdatedTime from then on.
+  s.updated_ms = ctx_.clock->NowMs();
   s.status = StackStatus::kCreateInProgress;
   s.reason = "User Initiated";
   RecordProviderSource(ctx_, &s);
@@ -341,6 +388,7 @@ Status ChangeSetService::Execute(const ExecuteChangeSetInput& in, std::string* s
     u.capabilities = cs.capabilities;
     u.disable_rollback = in.disable_rollback;
     u.client_request_token = in.client_request_token;
+    u.change_set_id = cs.id;
     std::string id;
     MS_RETURN_IF_ERROR(stacks_.StartUpdate(u, &id));
   }

@@ -81,6 +81,7 @@ struct ChangeSetPlan {
   bool new_stack = false;
   std::string template_body;  // the template used (use_previous_template resolved)
   std::string description;    // the template's Description
+  std::vector<ResourceRecord> deployed;  // the stack's resources planned against (none for CREATE)
   Plan plan;
 };
 
@@ -88,7 +89,13 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
 
 // The ResourceChanges of a plan, in the plan's order (dependencies first,
 // then removed resources by logical ID); resources without a change left out.
-std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan);
+// With the deployed resources, each change has its Before/AfterContext (a
+// value known only once the change runs: "{{changeSet:KNOWN_AFTER_APPLY}}").
+// DescribeChangeSet without IncludePropertyValues: the contexts left out.
+void DropPropertyValues(ChangeSetRecord* cs);
+
+std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan,
+                                                       const std::vector<ResourceRecord>* deployed = nullptr);
 
 class ChangeSetService {
  public:

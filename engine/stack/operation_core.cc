@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "eval/validate.h"
 #include "stack/op_common.h"
 #include "stack/outcome_limits.h"
+#include "stack/stack_outputs.h"
 
 namespace ms {
 
@@ -20,7 +22,9 @@ OperationCore::OperationCore(const OperationContext& ctx)
            [this](std::string_view name, std::string* value) {
              ProviderSession* s = Session();
              return s != nullptr && s->SsmParameter(name, ctx_.region, value);
-           }) {}
+           }) {
+  env_.set_stack_outputs(StoreStackOutputs(ctx_.db));
+}
 
 Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vector<ResourceRecord>* records) {
   bool found = false;
@@ -466,7 +470,13 @@ bool OperationCore::SetStatus(TrackedResource& r, ResourceStatus to, const std::
   e.type = r.rec.type;
   e.status = ResourceStatusName(to);
   e.reason = reason;
-  if (!properties.is_null()) e.properties = properties.ToJson();
+  // AWS's events carry the resource's properties on every resource event:
+  // those being applied when given, else the record's.
+  if (!properties.is_null()) {
+    e.properties = properties.ToJson();
+  } else if (r.rec.properties.is_map()) {
+    e.properties = r.rec.properties.ToJson();
+  }
   Record(std::move(e));
   return true;
 }
@@ -515,6 +525,7 @@ Status OperationCore::EvaluateOutputs(const Template& tmpl, const Evaluator& eva
     if (!evaluator.Included(o.condition)) continue;
     StackOutputValue out;
     out.key = o.name;
+    MS_RETURN_IF_ERROR(CheckOutputAttributes(tmpl, o, ctx_.providers));
     Value v;
     MS_RETURN_IF_ERROR(evaluator.Evaluate(o.value, Section::kOutputs, &v));
     out.value = ScalarText(v);

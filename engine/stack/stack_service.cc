@@ -13,11 +13,34 @@
 #include "records/stack_name.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
+#include "stack/resource_metadata.h"
+#include "stack/stack_outputs.h"
 #include "store/deleted_stacks.h"
 #include "store/stack_tables.h"
 #include "template/template_cache.h"
 
 namespace ms {
+
+namespace {
+
+// What the synchronous checks see of the world: the SSM parameter store,
+// through a provider session opened only when a parameter needs it.
+class RequestEnvironment : public EvalEnvironment {
+ public:
+  RequestEnvironment(const OperationContext& ctx) : ctx_(ctx) {}
+  bool SsmParameter(std::string_view name, std::string* value) const override {
+    if (session_ == nullptr) {
+      if (ctx_.providers == nullptr || !ctx_.providers->NewSession(&session_).ok()) return false;
+    }
+    return session_->SsmParameter(name, ctx_.region, value);
+  }
+
+ private:
+  const OperationContext& ctx_;
+  mutable std::unique_ptr<ProviderSession> session_;
+};
+
+}  // namespace
 
 Status CheckTemplate(const OperationContext& ctx, const std::string& body, const std::vector<ParameterInput>& params,
                      const std::map<std::string, std::string>& previous, const std::vector<std::string>& capabilities,
@@ -26,10 +49,14 @@ Status CheckTemplate(const OperationContext& ctx, const std::string& body, const
   MS_RETURN_IF_ERROR(ValidateLoadedTemplate(*out->tmpl, &out->summary, ctx.providers, &out->graph));
   MS_RETURN_IF_ERROR(ResolveParameters(*out->tmpl, params, previous, &out->values));
   MS_RETURN_IF_ERROR(CheckCapabilities(*out->tmpl, capabilities));
-  EvalEnvironment env;
+  RequestEnvironment env(ctx);
+  // SSM parameter types resolve now: a missing one refuses the request, and
+  // Rules (CDK's CheckBootstrapVersion) see the values.
+  MS_RETURN_IF_ERROR(ResolveSsmParameters(env, &out->values));
   Evaluator ev(*out->tmpl, out->values, pseudo, env);
   MS_RETURN_IF_ERROR(ev.EvaluateConditions());
   MS_RETURN_IF_ERROR(ev.CheckRules());
+  MS_RETURN_IF_ERROR(EvaluateWithParameters(ev));
   return CheckEvaluatedPolicies(ev);
 }
 
@@ -87,6 +114,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   s.termination_protection = in.enable_termination_protection;
   s.timeout_in_minutes = in.timeout_in_minutes.value_or(0);
   s.client_request_token = in.client_request_token;
+  s.role_arn = in.role_arn;
   s.stack_policy_body = in.stack_policy_body;
   MS_RETURN_IF_ERROR(CheckStackTransition(std::nullopt, s.status));
 
@@ -149,6 +177,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pin.runtime = ctx_.providers;
   pin.session = session.get();
   pin.exports = [this](const std::string& name, std::string* value) { return ExportValue(ctx_.db, name, value); };
+  pin.stack_outputs = StoreStackOutputs(ctx_.db);
   pin.ssm = [&session, this](std::string_view name, std::string* value) {
     return session->SsmParameter(name, ctx_.region, value);
   };
@@ -178,6 +207,8 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   // --disable-rollback is per operation (update-stack's own flag).
   s.on_failure = in.disable_rollback ? "DO_NOTHING" : "ROLLBACK";
   s.client_request_token = in.client_request_token;  // this operation's (events carry it; none: empty)
+  if (!in.role_arn.empty()) s.role_arn = in.role_arn;
+  s.change_set_id = in.change_set_id;
   // The executor re-plans from the record: it finds the policy this update
   // is checked against here — the temporary one, or the one a new
   // --stack-policy-body replaces (allow-all when the stack had none).
@@ -372,6 +403,11 @@ Status StackService::ListStacks(std::vector<StackRecord>* out) {
 
 Status StackService::Resources(const std::string& stack_id, std::vector<ResourceRecord>* out) {
   return LoadResources(ctx_.db, stack_id, out);
+}
+
+std::string StackService::ResourceMetadata(const StackRecord& stack, const std::vector<ResourceRecord>& resources,
+                                           const std::string& logical_id) {
+  return ResourceMetadataJson(ctx_.db, stack, resources, logical_id);
 }
 
 Status StackService::Events(const std::string& stack_id, std::vector<StackEvent>* out) {

@@ -31,6 +31,7 @@ struct CreateStackInput {
   std::optional<int64_t> timeout_in_minutes;
   std::vector<StackTag> tags;
   std::string client_request_token;
+  std::string role_arn;  // RoleARN (empty: none)
   bool enable_termination_protection = false;
   std::string stack_policy_body;  // empty: none
   std::string stack_policy_url;   // refused: moonstack never fetches URLs
@@ -44,6 +45,8 @@ struct UpdateStackInput {
   std::vector<std::string> capabilities;
   bool disable_rollback = false;
   std::string client_request_token;
+  std::string role_arn;       // RoleARN (empty: the stack's stays)
+  std::string change_set_id;  // the change set being executed (empty: update-stack itself)
   // Replaces the stack policy (empty: unchanged); this update is still
   // checked against the policy it replaces.
   std::string stack_policy_body;
@@ -112,6 +115,9 @@ class StackService {
   // Every stack, deleted ones included for 90 days (store/deleted_stacks.h).
   Status ListStacks(std::vector<StackRecord>* out);
   Status Resources(const std::string& stack_id, std::vector<ResourceRecord>* out);
+  // DescribeStackResource's Metadata (stack/resource_metadata.h); empty: none.
+  std::string ResourceMetadata(const StackRecord& stack, const std::vector<ResourceRecord>& resources,
+                               const std::string& logical_id);
   Status Events(const std::string& stack_id, std::vector<StackEvent>* out);  // newest first
 
   // set-stack-policy: validates and saves the policy (refused while an

@@ -17,6 +17,7 @@
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
 #include "stack/stack_environment.h"
+#include "stack/stack_outputs.h"
 #include "store/stack_tables.h"
 #include "template/template.h"
 #include "template/template_cache.h"
@@ -119,6 +120,7 @@ class UpdateOp : public OperationCore {
     pin.session = Session();
     if (pin.session == nullptr) return error_;
     pin.exports = [this](const std::string& name, std::string* value) { return LookupExport(name, value); };
+    pin.stack_outputs = StoreStackOutputs(ctx_.db);
     pin.ssm = [this](std::string_view name, std::string* value) {
       return Session()->SsmParameter(name, ctx_.region, value);
     };

@@ -33,6 +33,8 @@ Value ChangeToValue(const ChangeSetResourceChange& c) {
   Value::List details;
   for (const ChangeSetDetail& d : c.details) details.push_back(DetailToValue(d));
   v.set("details", Value::MakeList(std::move(details)));
+  if (!c.before_context.empty()) v.set("before_context", Str(c.before_context));
+  if (!c.after_context.empty()) v.set("after_context", Str(c.after_context));
   return v;
 }
 
@@ -82,6 +84,8 @@ ChangeSetRecord FromValue(const Value& v) {
     rc.resource_type = GetStr(c, "resource_type");
     rc.replacement = GetStr(c, "replacement");
     rc.scope = GetStrings(c, "scope");
+    rc.before_context = GetStr(c, "before_context");
+    rc.after_context = GetStr(c, "after_context");
     for (const Value& d : GetList(c, "details").list()) {
       rc.details.push_back({GetStr(d, "attribute"), GetStr(d, "name"), GetStr(d, "requires_recreation"),
                             GetStr(d, "evaluation"), GetStr(d, "change_source"), GetStr(d, "causing_entity")});

@@ -37,6 +37,11 @@ struct ChangeSetResourceChange {
   std::string replacement;  // True, False, Conditional (Modify only)
   std::vector<std::string> scope;
   std::vector<ChangeSetDetail> details;
+  // DescribeChangeSet --include-property-values: the resource's properties
+  // before and after the change, JSON text {"Properties": {...}}; empty for
+  // the side that does not exist (Add: before, Remove: after).
+  std::string before_context;
+  std::string after_context;
 };
 
 struct ChangeSetRecord {

@@ -26,6 +26,7 @@ struct ChangeSetArgs {
   bool use_previous_template = false;
   std::vector<std::string> parameters, capabilities, tags;
   bool disable_rollback = false;
+  bool include_property_values = false;  // describe-change-set
   std::string client_request_token;
 };
 
@@ -68,6 +69,7 @@ int RunDescribe(const ChangeSetArgs& a) {
   ChangeSetRecord cs;
   if (s.ok()) s = Service(session).Describe(a.change_set_name, a.stack_name, &cs);
   if (!s.ok()) return ReportError(op, s);
+  if (!a.include_property_values) DropPropertyValues(&cs);
   Emit(a, DescribeChangeSetJson(cs), op);
   return 0;
 }
@@ -140,6 +142,8 @@ void AddChangeSetCommands(CLI::App& app, int* exit_code) {
   CLI::App* d = AddCommand(app, "describe-change-set", "A change set and the changes it makes", describe);
   d->add_option("--change-set-name", describe->change_set_name, "The change set's name or ID")->required();
   d->add_option("--stack-name", describe->stack_name, "The stack's name or ID (with a change set name)");
+  d->add_flag("--include-property-values", describe->include_property_values,
+              "Each change's properties before and after (BeforeContext, AfterContext)");
   d->callback([describe, exit_code] { *exit_code = RunDescribe(*describe); });
 
   auto execute = std::make_shared<ChangeSetArgs>();

@@ -29,6 +29,8 @@ Json ResourceChangeJson(const ChangeSetResourceChange& c) {
     details.push_back(dj);
   }
   rc["Details"] = details;
+  if (!c.before_context.empty()) rc["BeforeContext"] = c.before_context;
+  if (!c.after_context.empty()) rc["AfterContext"] = c.after_context;
   return Json{{"Type", "Resource"}, {"ResourceChange", rc}};
 }
 

@@ -29,6 +29,7 @@ struct StackArgs {
   bool use_previous_template = false;
   bool termination_protection = false;
   std::string client_request_token;
+  std::string role_arn;
   std::string logical_id;
   std::string export_name;
   // Stack policies: text or file://PATH; the URLs are refused (never fetched).
@@ -80,6 +81,7 @@ int RunCreate(const StackArgs& a) {
   in.disable_rollback = a.disable_rollback;
   in.enable_termination_protection = a.termination_protection;
   in.client_request_token = a.client_request_token;
+  in.role_arn = a.role_arn;
   StackSession session;
   s = session.Open(a.session);
   std::unique_ptr<StackLock> lock;
@@ -112,6 +114,7 @@ int RunUpdate(const StackArgs& a) {
   in.capabilities = a.capabilities;
   in.disable_rollback = a.disable_rollback;
   in.client_request_token = a.client_request_token;
+  in.role_arn = a.role_arn;
   StackSession session;
   s = session.Open(a.session);
   StackRecord existing;
@@ -294,7 +297,8 @@ int RunDescribeResource(const StackArgs& a) {
   if (!s.ok()) return Fail(op, s);
   for (const ResourceRecord& r : resources) {
     if (r.logical_id == a.logical_id) {
-      Emit(a, Json{{"StackResourceDetail", StackResourceDetailJson(stack, r)}}, op);
+      const std::string metadata = session.service().ResourceMetadata(stack, resources, r.logical_id);
+      Emit(a, Json{{"StackResourceDetail", StackResourceDetailJson(stack, r, metadata)}}, op);
       return 0;
     }
   }
@@ -441,6 +445,7 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
                 "How long the create may take before it fails (and rolls back)");
   c->add_flag("--enable-termination-protection", create->termination_protection, "Refuse delete-stack");
   c->add_option("--client-request-token", create->client_request_token, "A token carried by the events");
+  c->add_option("--role-arn", create->role_arn, "The IAM role CloudFormation acts with (recorded, not assumed)");
   c->add_option("--stack-policy-body", create->stack_policy_body, "The stack policy, or file://PATH");
   c->add_option("--stack-policy-url", create->stack_policy_url, "Refused: moonstack never fetches URLs");
   c->callback([create, exit_code] { *exit_code = RunCreate(*create); });
@@ -457,6 +462,7 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   u->add_option("--capabilities", update->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
   u->add_flag("--disable-rollback", update->disable_rollback, "Keep what was done when the update fails");
   u->add_option("--client-request-token", update->client_request_token, "A token carried by the events");
+  u->add_option("--role-arn", update->role_arn, "The IAM role CloudFormation acts with (none: the stack's)");
   u->add_option("--stack-policy-body", update->stack_policy_body, "A new stack policy, or file://PATH");
   u->add_option("--stack-policy-url", update->stack_policy_url, "Refused: moonstack never fetches URLs");
   u->add_option("--stack-policy-during-update-body", update->stack_policy_during_update_body,

@@ -47,6 +47,7 @@ Json StackJson(const StackRecord& s) {
   if (s.updated_ms != 0) j["LastUpdatedTime"] = CliTimestamp(s.updated_ms);
   j["RollbackConfiguration"] = Json::object();
   j["StackStatus"] = StackStatusName(s.status);
+  if (!s.change_set_id.empty()) j["ChangeSetId"] = s.change_set_id;
   if (!s.reason.empty()) j["StackStatusReason"] = s.reason;
   j["DisableRollback"] = s.disable_rollback();
   j["NotificationARNs"] = Json::array();
@@ -63,6 +64,7 @@ Json StackJson(const StackRecord& s) {
   }
   j["Tags"] = TagsJson(s.tags);
   if (s.timeout_in_minutes > 0) j["TimeoutInMinutes"] = s.timeout_in_minutes;
+  if (!s.role_arn.empty()) j["RoleARN"] = s.role_arn;
   j["EnableTerminationProtection"] = s.termination_protection;
   j["DriftInformation"] = Drift("StackDriftStatus");
   return j;
@@ -127,8 +129,10 @@ Json StackResourceSummaryJson(const ResourceRecord& r) {
   return j;
 }
 
-Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r) {
-  return ResourceJson(s, r, "LastUpdatedTimestamp");
+Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r, const std::string& metadata) {
+  Json j = ResourceJson(s, r, "LastUpdatedTimestamp");
+  if (!metadata.empty()) j["Metadata"] = metadata;
+  return j;
 }
 
 }  // namespace ms::cli

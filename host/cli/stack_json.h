@@ -22,6 +22,7 @@ Json StackSummaryJson(const StackRecord& s);             // ListStacks' StackSum
 Json EventJson(const StackEvent& e);                     // DescribeStackEvents' StackEvents
 Json StackResourceJson(const StackRecord& s, const ResourceRecord& r);         // DescribeStackResources
 Json StackResourceSummaryJson(const ResourceRecord& r);                        // ListStackResources
-Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r);   // DescribeStackResource
+// DescribeStackResource; `metadata` is the evaluated Metadata's JSON text (empty: none).
+Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r, const std::string& metadata);
 
 }  // namespace ms::cli

@@ -232,6 +232,7 @@ Status CfnApi::CreateStack(Call& c) {
   in.disable_rollback = c.q.Flag("DisableRollback");
   in.enable_termination_protection = c.q.Flag("EnableTerminationProtection");
   in.client_request_token = c.q.Get("ClientRequestToken");
+  in.role_arn = c.q.Get("RoleARN");
   in.stack_policy_body = c.q.Get("StackPolicyBody");
   in.stack_policy_url = c.q.Get("StackPolicyURL");
 
@@ -423,6 +424,7 @@ Status CfnApi::UpdateStack(Call& c) {
   in.capabilities = c.q.List("Capabilities");
   in.disable_rollback = c.q.Flag("DisableRollback");
   in.client_request_token = c.q.Get("ClientRequestToken");
+  in.role_arn = c.q.Get("RoleARN");
   in.stack_policy_body = c.q.Get("StackPolicyBody");
   in.stack_policy_url = c.q.Get("StackPolicyURL");
   in.stack_policy_during_update_body = c.q.Get("StackPolicyDuringUpdateBody");
@@ -455,7 +457,7 @@ Status CfnApi::DescribeStackResource(Call& c) {
   MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
   for (const ResourceRecord& r : resources) {
     if (r.logical_id != logical_id) continue;
-    WriteStackResourceDetail(c.w, stack, r);
+    WriteStackResourceDetail(c.w, stack, r, c.service.ResourceMetadata(stack, resources, r.logical_id));
     return Status::OK();
   }
   // The same message as the CLI's describe-stack-resource (cli/stack_commands.cc).

@@ -60,6 +60,8 @@ void WriteChange(XmlWriter& w, const ChangeSetResourceChange& c) {
     }
     w.Close();
   }
+  w.Optional("BeforeContext", c.before_context);
+  w.Optional("AfterContext", c.after_context);
   w.Close();
   w.Close();
 }
@@ -140,6 +142,7 @@ Status CfnApi::DescribeChangeSet(Call& c) {
   ChangeSetService service(c.service.context());
   ChangeSetRecord cs;
   MS_RETURN_IF_ERROR(service.Describe(name, c.q.Get("StackName"), &cs));
+  if (!c.q.Flag("IncludePropertyValues")) DropPropertyValues(&cs);
   WriteDescription(c.w, cs);
   return Status::OK();
 }

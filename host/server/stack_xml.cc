@@ -53,6 +53,7 @@ void WriteStack(XmlWriter& w, const StackRecord& s) {
   if (s.deleted_ms != 0) Timestamp(w, "DeletionTime", s.deleted_ms);
   if (s.updated_ms != 0) Timestamp(w, "LastUpdatedTime", s.updated_ms);
   w.Empty("RollbackConfiguration");
+  w.Optional("ChangeSetId", s.change_set_id);
   w.Text("StackStatus", StackStatusName(s.status));
   w.Optional("StackStatusReason", s.reason);
   w.Bool("DisableRollback", s.disable_rollback());
@@ -76,6 +77,7 @@ void WriteStack(XmlWriter& w, const StackRecord& s) {
     WriteTags(w, s.tags);
   }
   if (s.timeout_in_minutes > 0) w.Text("TimeoutInMinutes", std::to_string(s.timeout_in_minutes));
+  w.Optional("RoleARN", s.role_arn);
   w.Bool("EnableTerminationProtection", s.termination_protection);
   Drift(w, "StackDriftStatus");
   w.Close();
@@ -114,7 +116,7 @@ void WriteEvent(XmlWriter& w, const StackEvent& e) {
 // StackResource and StackResourceDetail: the same members but the
 // element's name and the timestamp's.
 static void WriteResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const char* element,
-                          const char* timestamp) {
+                          const char* timestamp, const std::string& metadata = "") {
   w.Open(element);
   w.Text("StackName", s.name);
   w.Text("StackId", s.id);
@@ -124,6 +126,7 @@ static void WriteResource(XmlWriter& w, const StackRecord& s, const ResourceReco
   Timestamp(w, timestamp, r.updated_ms);
   w.Text("ResourceStatus", ResourceStatusName(r.status));
   w.Optional("ResourceStatusReason", r.reason);
+  w.Optional("Metadata", metadata);
   Drift(w, "StackResourceDriftStatus");
   w.Close();
 }
@@ -132,8 +135,8 @@ void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord
   WriteResource(w, s, r, "member", "Timestamp");
 }
 
-void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r) {
-  WriteResource(w, s, r, "StackResourceDetail", "LastUpdatedTimestamp");
+void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const std::string& metadata) {
+  WriteResource(w, s, r, "StackResourceDetail", "LastUpdatedTimestamp", metadata);
 }
 
 void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r) {

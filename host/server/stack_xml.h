@@ -18,7 +18,8 @@ void WriteStack(XmlWriter& w, const StackRecord& s);                            
 void WriteStackSummary(XmlWriter& w, const StackRecord& s);                     // StackSummaries.member
 void WriteEvent(XmlWriter& w, const StackEvent& e);                             // StackEvents.member
 void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r);  // StackResources.member
-void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r);  // StackResourceDetail
+// StackResourceDetail; `metadata` is the evaluated Metadata's JSON text (empty: none).
+void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const std::string& metadata);
 void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r);  // StackResourceSummaries.member
 // GetTemplateSummaryResult's members: ValidateTemplate's summary with each
 // parameter's type and constraints, the resource types and the format version.

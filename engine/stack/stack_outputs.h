@@ -1,0 +1,21 @@
+// Fn::GetStackOutput's lookup: another stack's output, read from the store.
+//
+// The referenced stack is named by name (its active stack) or by stack ID.
+// Each lookup function reads a stack once (its outputs are kept for the
+// rest of the operation or plan that made it): a weak reference is read when
+// the stack is created or updated, not followed afterwards.
+#pragma once
+
+#include "eval/environment.h"
+
+namespace ms {
+
+class Database;
+
+// Errors, as the stack's status reason (the run-time phase Fn::ImportValue's
+// missing export has): "Stack with id X does not exist. Rollback requested
+// by user." and "Output Y does not exist in stack X. Rollback requested by
+// user." (ours: AWS's page shows no texts; the first is DescribeStacks').
+StackOutputLookup StoreStackOutputs(Database* db);
+
+}  // namespace ms

@@ -174,6 +174,16 @@ local function invoke(ctx, request_type, id, props, old)
   return r, request
 end
 
+-- An Update request; another PhysicalResourceId in the response replaced
+-- the resource (replaces_in_update).
+local function send_update(ctx, id, new, old)
+  local r = invoke(ctx, "Update", id, new, old)
+  if P.is_in_progress(r) then return r end
+  local out = { attributes = r.Data or {} }
+  if r.PhysicalResourceId ~= nil and r.PhysicalResourceId ~= id then out.id = r.PhysicalResourceId end
+  return out
+end
+
 return P.define({
   type = TYPE,
   description = "A custom resource: requests handled by a Lua module custom/<name>.lua",
@@ -198,11 +208,7 @@ return P.define({
 
   update = function(ctx, id, new, old, changed)
     if new.ServiceToken ~= old.ServiceToken then P.fail(custom.SERVICE_TOKEN_CHANGED, "NotUpdatable") end
-    local r = invoke(ctx, "Update", id, new, old)
-    if P.is_in_progress(r) then return r end
-    local out = { attributes = r.Data or {} }
-    if r.PhysicalResourceId ~= nil and r.PhysicalResourceId ~= id then out.id = r.PhysicalResourceId end
-    return out
+    return send_update(ctx, id, new, old)
   end,
 
   -- The default rollback (an Update back), except after a ServiceToken
@@ -211,11 +217,7 @@ return P.define({
   -- (re-sending it would fail the same way: UPDATE_ROLLBACK_FAILED).
   rollback = function(ctx, id, restore, current, changed)
     if restore.ServiceToken ~= current.ServiceToken then return {} end
-    local r = invoke(ctx, "Update", id, restore, current)
-    if P.is_in_progress(r) then return r end
-    local out = { attributes = r.Data or {} }
-    if r.PhysicalResourceId ~= nil and r.PhysicalResourceId ~= id then out.id = r.PhysicalResourceId end
-    return out
+    return send_update(ctx, id, restore, current)
   end,
 
   delete = function(ctx, id, props)

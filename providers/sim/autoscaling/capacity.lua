@@ -81,15 +81,6 @@ local function count_active(group)
 end
 K.count_active = count_active
 
--- Takes `e` out of service: held in Terminating:Wait when the group has a
--- termination hook, else terminated in EC2 at once.
-local function terminate(group, e, env)
-  if leaving(e) then return end
-  if L.hold(group, e, L.TERMINATING, env) then return end
-  ec2.TerminateInstances({ InstanceIds = { e.InstanceId } }, env)
-  e.LifecycleState = "Terminating"
-end
-
 -- Terminates `e` in EC2 now, whatever hook holds it.
 local function terminate_now(e, env)
   L.release(e)
@@ -98,6 +89,14 @@ local function terminate_now(e, env)
   e.LifecycleState = "Terminating"
 end
 K.terminate_now = terminate_now
+
+-- Takes `e` out of service: held in Terminating:Wait when the group has a
+-- termination hook, else terminated in EC2 at once.
+local function terminate(group, e, env)
+  if leaving(e) then return end
+  if L.hold(group, e, L.TERMINATING, env) then return end
+  terminate_now(e, env)
+end
 
 -- Moves one instance entry on, given its EC2 state (AWS's lifecycle:
 -- Pending[:Wait] -> InService -> Terminating[:Wait] -> gone). True when its
@@ -189,16 +188,23 @@ local function scale_in(group, n, env)
   end
 end
 
--- Applies TerminateInstanceInAutoScalingGroup's requests (see common.lua):
--- those instances are Terminating. True when there were any.
-local function take_requests(group)
+-- The records of `kind` referring to `ref` (per-instance notes left for the
+-- group), removed: their IDs as a set. One index lookup, O(records).
+local function take(ref, kind)
   local ids = {}
-  for _, r in ipairs(world.referrers(C.termination_ref(group.AutoScalingGroupName))) do
-    if r.kind == C.TERMINATION_REQUEST then
+  for _, r in ipairs(world.referrers(ref)) do
+    if r.kind == kind then
       ids[r.id] = true
       world.remove(r.kind, r.id)
     end
   end
+  return ids
+end
+
+-- Applies TerminateInstanceInAutoScalingGroup's requests (see common.lua):
+-- those instances are Terminating. True when there were any.
+local function take_requests(group)
+  local ids = take(C.termination_ref(group.AutoScalingGroupName), C.TERMINATION_REQUEST)
   if next(ids) == nil then return false end
   for _, e in ipairs(group.Instances) do
     if ids[e.InstanceId] then e.LifecycleState = "Terminating" end
@@ -209,14 +215,7 @@ end
 ---The instances EC2 left state notices for (a set of IDs), the notices
 ---removed: one index lookup, O(notices).
 function K.take_notices(group_name)
-  local ids = {}
-  for _, r in ipairs(world.referrers(ec2_instances.notice_ref(group_name))) do
-    if r.kind == ec2_instances.STATE_NOTICE then
-      ids[r.id] = true
-      world.remove(r.kind, r.id)
-    end
-  end
-  return ids
+  return take(ec2_instances.notice_ref(group_name), ec2_instances.STATE_NOTICE)
 end
 
 ---Brings the group up to date with the clock and its desired capacity

@@ -84,25 +84,23 @@ void PutResourceSignal(World* world, const std::string& stack_name, const std::s
   auto lock = world->Lock();  // the counter and the signal: one step
   const std::string resource = ResourceSignalRecordId(stack_name, logical_id);
   int64_t seq = 1;
-  if (const WorldRecord* counter = world->Find(kResourceSignalSeqKind, resource); counter && counter->data.is_map()) {
-    if (const Value* next = counter->data.find("Next")) seq = next->as_integer().value_or(1);
+  if (const WorldRecord* counter = world->Find(kResourceSignalSeqKind, resource); counter && counter->value().is_map()) {
+    if (const Value* next = counter->value().find("Next")) seq = next->as_integer().value_or(1);
   }
-  WorldRecord counter;
-  counter.data = Value::MakeMap();
-  counter.data.set("Next", Value::Integer(seq + 1));
-  world->Put(kResourceSignalSeqKind, resource, std::move(counter));
+  Value counter = Value::MakeMap();
+  counter.set("Next", Value::Integer(seq + 1));
+  world->Put(kResourceSignalSeqKind, resource, WorldRecord(std::move(counter)));
 
-  WorldRecord rec;
-  rec.data = Value::MakeMap();
-  rec.data.set("StackName", Value::String(StackNameOf(stack_name)));
-  rec.data.set("LogicalResourceId", Value::String(logical_id));
-  rec.data.set("UniqueId", Value::String(signal.unique_id));
-  rec.data.set("Status", Value::String(signal.status));
-  rec.data.set("StackId", Value::String(signal.stack_id));
-  rec.data.set("Timestamp", Value::Integer(signal.timestamp_ms));
-  rec.data.set("Seq", Value::Integer(seq));
-  rec.refs.push_back(SignalsIndexId(resource));
-  world->Put(kResourceSignalKind, resource + "/" + signal.unique_id, std::move(rec));
+  Value data = Value::MakeMap();
+  data.set("StackName", Value::String(StackNameOf(stack_name)));
+  data.set("LogicalResourceId", Value::String(logical_id));
+  data.set("UniqueId", Value::String(signal.unique_id));
+  data.set("Status", Value::String(signal.status));
+  data.set("StackId", Value::String(signal.stack_id));
+  data.set("Timestamp", Value::Integer(signal.timestamp_ms));
+  data.set("Seq", Value::Integer(seq));
+  world->Put(kResourceSignalKind, resource + "/" + signal.unique_id,
+             WorldRecord(std::move(data), {SignalsIndexId(resource)}));
 }
 
 std::vector<ResourceSignal> SignalsFor(const World& world, const std::string& stack_name,
@@ -113,8 +111,8 @@ std::vector<ResourceSignal> SignalsFor(const World& world, const std::string& st
   for (const WorldKey& key : world.Referrers(SignalsIndexId(ResourceSignalRecordId(stack_name, logical_id)))) {
     if (key.first != kResourceSignalKind) continue;
     const WorldRecord* rec = world.Find(key.first, key.second);
-    if (rec == nullptr || !rec->data.is_map()) continue;
-    const Value& v = rec->data;
+    if (rec == nullptr || !rec->value().is_map()) continue;
+    const Value& v = rec->value();
     ResourceSignal s;
     s.unique_id = Text(v.find("UniqueId"));
     s.status = Text(v.find("Status"));
@@ -136,7 +134,7 @@ std::vector<ResourceSignal> SignalsFor(const World& world, const std::string& st
 bool AutoSignalled(const World& world, const std::string& type) {
   auto lock = world.Lock();
   const WorldRecord* cfg = world.Find("config", "cloudformation");
-  const Value* types = cfg != nullptr && cfg->data.is_map() ? cfg->data.find("creation_policy_auto_signal_types") : nullptr;
+  const Value* types = cfg != nullptr && cfg->value().is_map() ? cfg->value().find("creation_policy_auto_signal_types") : nullptr;
   if (types == nullptr) return false;
   if (!types->is_list()) return false;  // false, or an empty Lua table: none
   for (const Value& t : types->list()) {

@@ -66,6 +66,8 @@ class Database {
   // that commit). A server turns that off on its connections and calls
   // CheckpointWal between operations instead.
   Status DisableAutoCheckpoint() { return Exec("PRAGMA wal_autocheckpoint=0"); }
+  // The log's size, in pages, past which a commit copies it into the database.
+  Status SetAutoCheckpointPages(int pages) { return Exec("PRAGMA wal_autocheckpoint=" + std::to_string(pages)); }
   // Copies what it can of the log into the database without waiting for
   // other connections (SQLite's PASSIVE checkpoint).
   Status CheckpointWal() { return Exec("PRAGMA wal_checkpoint(PASSIVE)"); }

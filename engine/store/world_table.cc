@@ -13,14 +13,14 @@ Status LoadWorld(Database* db, World* world) {
     bool row = false;
     MS_RETURN_IF_ERROR(st->Step(&row));
     if (!row) break;
-    WorldRecord r;
-    Value refs;
+    Value data, refs;
     const std::string kind = st->Text(0), id = st->Text(1);
-    Status s = ParseJson(st->Text(2), &r.data);
+    Status s = ParseJson(st->Text(2), &data);
     if (s.ok()) s = ParseJson(st->Text(3), &refs);
     if (!s.ok() || !refs.is_list()) {
       return Status::Internal("store: world record " + kind + "/" + id + " is corrupt: " + s.message());
     }
+    WorldRecord r(std::move(data));
     for (const Value& ref : refs.list()) r.refs.push_back(ref.str());
     r.live = st->Int(4) != 0;
     world->Put(kind, id, std::move(r));

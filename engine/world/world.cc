@@ -93,7 +93,7 @@ std::vector<WorldChange> World::TakeChanges() {
       c.removed = true;
       continue;
     }
-    r->data.AppendJsonTo(&c.data);
+    r->value().AppendJsonTo(&c.data);
     c.refs = Value::StringList(r->refs).ToJson();
     c.live = r->live;
   }

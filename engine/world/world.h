@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -30,7 +31,18 @@
 namespace ms {
 
 struct WorldRecord {
-  Value data;                     // a map
+  WorldRecord() = default;
+  explicit WorldRecord(Value map, std::vector<std::string> refs = {}, bool live = true)
+      : data(std::make_shared<const Value>(std::move(map))), refs(std::move(refs)), live(live) {}
+
+  const Value& value() const {
+    static const Value kNull;
+    return data ? *data : kNull;
+  }
+
+  // A map, never changed in place: a reader may keep it past the world's
+  // lock (the Lua binding converts it after unlocking) without a copy.
+  std::shared_ptr<const Value> data;
   std::vector<std::string> refs;  // ids this record depends on
   bool live = true;
 };

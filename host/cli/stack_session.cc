@@ -48,12 +48,17 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
                                           &state_lock_));
   }
   MS_RETURN_IF_ERROR(OpenStore(state_path_, &db_));
+  // A command's operation commits often (a checkpoint per step), and the same
+  // records change from one commit to the next: the log is copied into the
+  // database when it passes 64 MiB and when the command closes the state
+  // (SQLite checkpoints on the last close), not every 4 MiB.
+  if (access == Access::kWrite) MS_RETURN_IF_ERROR(db_->SetAutoCheckpointPages(16384));
   MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
   MS_RETURN_IF_ERROR(LoadProviders(options.providers, &providers_, options.stub_unknown_types, &world_));
   if (options.time_scale <= 0) {
     int64_t start = WallMs();
     if (const WorldRecord* saved = world_.Find(kClockKind, kClockId)) {
-      if (const Value* now = saved->data.find("now_ms")) start = std::max(start, now->as_integer().value_or(0));
+      if (const Value* now = saved->value().find("now_ms")) start = std::max(start, now->as_integer().value_or(0));
     }
     clock_ = NewVirtualClock(start);
   } else if (options.time_scale == 1) {
@@ -169,10 +174,9 @@ Status StackSession::ResumeCrashed(const StackRecord& s, const std::atomic<bool>
 
 Status StackSession::Close() {
   if (state_lock_ == nullptr) return Status::OK();  // a reader changes nothing
-  WorldRecord clock;
-  clock.data = Value::MakeMap();
-  clock.data.set("now_ms", Value::Integer(clock_->NowMs()));
-  world_.Put(kClockKind, kClockId, std::move(clock));
+  Value clock = Value::MakeMap();
+  clock.set("now_ms", Value::Integer(clock_->NowMs()));
+  world_.Put(kClockKind, kClockId, WorldRecord(std::move(clock)));
   MS_RETURN_IF_ERROR(SaveWorld(db_.get(), &world_));
   return scenario_ ? scenario_->error() : Status::OK();
 }

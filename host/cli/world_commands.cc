@@ -105,7 +105,7 @@ int RunShow(const WorldArgs& args) {
     if (!args.kind.empty() && kind != args.kind) continue;
     if (const WorldRecord* r = w.world().Find(kind, args.id)) {
       found.push_back(Json{{"Kind", kind}, {"Id", args.id}, {"Live", r->live}, {"Refs", r->refs},
-                           {"Data", ToJson(r->data)}});
+                           {"Data", ToJson(r->value())}});
     }
   }
   if (found.empty()) return ReportError("ShowWorld", Status::NotFound("No world record with id " + args.id));

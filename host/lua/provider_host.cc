@@ -194,6 +194,11 @@ class LuaProviderSession : public ProviderSession {
   // Loads `files`; two of them declaring one type is an error naming both.
   static Status Open(const ProviderPaths& paths, const Limits& limits, World* world,
                      const std::vector<std::string>& files, std::unique_ptr<LuaProviderSession>* out);
+  // A session that loads each provider of `files` (type -> file, as
+  // discovery found them) when its type is first used: a stack of two types
+  // does not load the other fifty in each worker.
+  static Status OpenLazy(const ProviderPaths& paths, const Limits& limits, World* world,
+                         std::map<std::string, std::string> files, std::unique_ptr<LuaProviderSession>* out);
 
   // type -> schema of every loaded provider.
   std::map<std::string, const TypeSchema*> LoadedSchemas() const {
@@ -210,7 +215,7 @@ class LuaProviderSession : public ProviderSession {
   Status Validate(std::string_view type, const HookContext& ctx, const Value& properties,
                   Value* coerced) override {
     const Loaded* p = Find(type);
-    if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
+    if (p == nullptr) return NoProvider(type);
     // Declaration:validate reads only the logical ID (AWS's messages name
     // the resource), and it runs once per resource (a create's first call,
     // an update's plan): the whole ctx would be built and marshalled for
@@ -226,7 +231,7 @@ class LuaProviderSession : public ProviderSession {
   Status DecideUpdate(std::string_view type, std::string_view property, const Value& old_value,
                       const Value& new_value, const HookContext& ctx, UpdateBehavior* out) override {
     const Loaded* p = Find(type);
-    if (p == nullptr) return Status::Validation("No provider for resource type " + std::string(type));
+    if (p == nullptr) return NoProvider(type);
     Value name = Value::String(std::string(property));
     Value c = ContextValue(ctx);
     world_->set_now_ms(ctx.now_ms);
@@ -263,7 +268,7 @@ class LuaProviderSession : public ProviderSession {
     if (p == nullptr) {
       HookOutcome o;
       o.kind = HookOutcome::Kind::kFailed;
-      o.reason = "No provider for resource type " + call.type;
+      o.reason = NoProvider(call.type).message();
       return o;
     }
     Value hook = Value::String(HookName(call.hook));
@@ -289,15 +294,55 @@ class LuaProviderSession : public ProviderSession {
   // provider, else a generic one (an AWS type: lib.generic; any other type
   // when stubbing unknown types: moonstack.stub). Fallbacks are made once.
   const Loaded* Find(std::string_view type) {
-    auto it = providers_.find(std::string(type));
-    if (it != providers_.end()) return &it->second;
+    if (const Loaded* p = Own(std::string(type))) return p;
     if (ResourceCatalog::IsCustomType(type)) {
-      it = providers_.find(kCustomResource);
-      if (it != providers_.end()) return &it->second;
+      if (const Loaded* p = Own(kCustomResource)) return p;
     }
-    it = fallbacks_.find(std::string(type));
+    auto it = fallbacks_.find(std::string(type));
     if (it != fallbacks_.end()) return &it->second;
     return MakeFallback(std::string(type));
+  }
+
+  // The provider file declaring `type`, loaded now if it was not yet.
+  const Loaded* Own(const std::string& type) {
+    auto it = providers_.find(type);
+    if (it != providers_.end()) return &it->second;
+    auto file = unloaded_.find(type);
+    if (file == unloaded_.end()) return nullptr;
+    const std::string path = file->second;
+    unloaded_.erase(file);
+    Status s = LoadFile(path);
+    if (!s.ok()) {
+      load_errors_[type] = s.message();
+      return nullptr;
+    }
+    it = providers_.find(type);
+    return it == providers_.end() ? nullptr : &it->second;
+  }
+
+  Status NoProvider(std::string_view type) const {
+    auto e = load_errors_.find(std::string(type));
+    if (e != load_errors_.end()) return Status::Validation(e->second);
+    return Status::Validation("No provider for resource type " + std::string(type));
+  }
+
+  // Runs one provider file and keeps its declaration under the type it declares.
+  Status LoadFile(const std::string& file) {
+    CallOptions keep;
+    keep.results = Results::kRefs;
+    std::string code;
+    MS_RETURN_IF_ERROR(ReadText(file, &code));
+    CallResult decl = rt_->CallField(host_, "load", {Value::String(code), Value::String(file)}, keep);
+    if (!decl.ok()) return Status::Validation(decl.error->message);
+    CallResult described = rt_->CallField(host_, "describe", {decl.refs[0]});
+    if (!described.ok()) return Status::Validation(described.error->message);
+    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
+    const std::string type = loaded.schema.type;
+    auto [it, inserted] = providers_.emplace(type, std::move(loaded));
+    if (!inserted) {
+      return Status::Validation(file + ": declares " + type + ", already declared by " + it->second.schema.source);
+    }
+    return Status::OK();
   }
 
   const Loaded* MakeFallback(const std::string& type) {
@@ -353,6 +398,8 @@ class LuaProviderSession : public ProviderSession {
   std::unique_ptr<WorldBinding> world_;
   Ref host_;
   std::map<std::string, Loaded> providers_;
+  std::map<std::string, std::string> unloaded_;     // type -> provider file not loaded yet (OpenLazy)
+  std::map<std::string, std::string> load_errors_;  // type -> why its file failed to load
   bool stub_unknown_types_ = false;
   Ref generic_module_;                       // lib.generic, loaded on first use
   Ref stub_module_;                          // moonstack.stub, loaded on first use
@@ -376,27 +423,16 @@ Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits
   if (!host.ok()) return host.status();
   session->host_ = std::move(host.refs[0]);
   session->stub_unknown_types_ = paths.stub_unknown_types;
-
-  CallOptions keep;
-  keep.results = Results::kRefs;
-  for (const std::string& file : files) {
-    std::string code;
-    MS_RETURN_IF_ERROR(ReadText(file, &code));
-    Value code_v = Value::String(code);
-    Value path_v = Value::String(file);
-    CallResult decl = session->rt_->CallField(session->host_, "load", {code_v, path_v}, keep);
-    if (!decl.ok()) return Status::Validation(decl.error->message);
-    CallResult described = session->rt_->CallField(session->host_, "describe", {decl.refs[0]});
-    if (!described.ok()) return Status::Validation(described.error->message);
-    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
-    const std::string type = loaded.schema.type;
-    auto [it, inserted] = session->providers_.emplace(type, std::move(loaded));
-    if (!inserted) {
-      return Status::Validation(file + ": declares " + type + ", already declared by " +
-                                it->second.schema.source);
-    }
-  }
+  for (const std::string& file : files) MS_RETURN_IF_ERROR(session->LoadFile(file));
   *out = std::move(session);
+  return Status::OK();
+}
+
+Status LuaProviderSession::OpenLazy(const ProviderPaths& paths, const Limits& limits, World* world,
+                                    std::map<std::string, std::string> files,
+                                    std::unique_ptr<LuaProviderSession>* out) {
+  MS_RETURN_IF_ERROR(Open(paths, limits, world, {}, out));
+  (*out)->unloaded_ = std::move(files);
   return Status::OK();
 }
 
@@ -454,10 +490,8 @@ Status LuaProviderRuntime::Create(const ProviderPaths& paths, const Limits& limi
 }
 
 Status LuaProviderRuntime::NewSession(std::unique_ptr<ProviderSession>* out) {
-  std::vector<std::string> files;
-  for (const auto& [type, file] : files_) files.push_back(file);
   std::unique_ptr<LuaProviderSession> session;
-  MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths_, limits_, world_, files, &session));
+  MS_RETURN_IF_ERROR(LuaProviderSession::OpenLazy(paths_, limits_, world_, files_, &session));
   *out = std::move(session);
   return Status::OK();
 }

@@ -42,9 +42,10 @@ int Get(lua_State* L) {
   WorldBinding* b = Self(L);
   const std::string kind = CheckString(L, 1, "get", "kind");
   const std::string id = CheckString(L, 2, "get", "id");
-  // Copy under the lock, push after it: a Lua error (out of memory) must
-  // never unwind through a held lock.
-  std::optional<Value> data;
+  // Take the record's data under the lock (shared, never changed in place:
+  // no copy), push it after: a Lua error (out of memory) must never unwind
+  // through a held lock.
+  std::shared_ptr<const Value> data;
   {
     auto lock = b->world()->Lock();
     if (const WorldRecord* r = b->world()->Find(kind, id)) data = r->data;
@@ -59,13 +60,14 @@ int Get(lua_State* L) {
 
 int Put(lua_State* L) {
   WorldBinding* b = Self(L);
-  WorldRecord r;
   const std::string kind = CheckString(L, 1, "put", "kind");
   const std::string id = CheckString(L, 2, "put", "id");
   if (!lua_istable(L, 3)) return luaL_error(L, "world.put: data must be a table");
   std::string error;
-  if (!ToValue(L, 3, MarshalOptions(), &r.data, &error, "data")) return luaL_error(L, "world.put: %s", error.c_str());
-  if (!r.data.is_map()) return luaL_error(L, "world.put: data must be a table with string keys");
+  Value data;
+  if (!ToValue(L, 3, MarshalOptions(), &data, &error, "data")) return luaL_error(L, "world.put: %s", error.c_str());
+  if (!data.is_map()) return luaL_error(L, "world.put: data must be a table with string keys");
+  WorldRecord r(std::move(data));
   if (!lua_isnoneornil(L, 4)) {
     if (!lua_istable(L, 4)) return luaL_error(L, "world.put: opts must be a table");
     lua_getfield(L, 4, "refs");

@@ -18,11 +18,9 @@ using ms::WorldRecord;
 namespace {
 
 WorldRecord Rec(const std::string& json, std::vector<std::string> refs = {}, bool live = true) {
-  WorldRecord r;
-  REQUIRE(ms::ParseJson(json, &r.data).ok());
-  r.refs = std::move(refs);
-  r.live = live;
-  return r;
+  ms::Value data;
+  REQUIRE(ms::ParseJson(json, &data).ok());
+  return WorldRecord(std::move(data), std::move(refs), live);
 }
 
 }  // namespace
@@ -93,7 +91,7 @@ TEST_CASE("store: the world survives a close and reopen", "[world][store]") {
   CHECK(w.size() == 2);
   const WorldRecord* i1 = w.Find("ec2.instance", "i-1");
   REQUIRE(i1 != nullptr);
-  CHECK(i1->data.ToJson() == R"({"InstanceType":"t2.micro","Cpu":1.50,"Tags":[]})");  // number text kept
+  CHECK(i1->value().ToJson() == R"({"InstanceType":"t2.micro","Cpu":1.50,"Tags":[]})");  // number text kept
   CHECK(i1->refs == std::vector<std::string>{"sg-1"});
   CHECK_FALSE(w.Find("ec2.instance", "i-9")->live);
   CHECK(w.Find("ec2.security_group", "sg-1") == nullptr);

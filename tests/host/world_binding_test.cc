@@ -67,7 +67,7 @@ TEST_CASE("world binding: workers on two threads share one world, atomically", "
   CHECK(errors[0].empty());
   CHECK(errors[1].empty());
   REQUIRE(w.Find("test", "counter") != nullptr);
-  CHECK(w.Find("test", "counter")->data.find("n")->ToJson() == "1000");
+  CHECK(w.Find("test", "counter")->value().find("n")->ToJson() == "1000");
 }
 
 TEST_CASE("world binding: an action past its deadline releases the world", "[lua][world]") {

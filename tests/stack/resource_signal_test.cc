@@ -300,10 +300,9 @@ TEST_CASE("signals: after a restart a resource waiting for signals resumes the w
 
 TEST_CASE("signals: types the world auto-signals complete at once", "[stack][signal]") {
   Harness h;
-  ms::WorldRecord cfg;
-  cfg.data = ms::Value::MakeMap();
-  cfg.data.set("creation_policy_auto_signal_types", ms::Value::StringList({"Test::Fake::Thing"}));
-  h.world.Put("config", "cloudformation", cfg);
+  ms::Value cfg = ms::Value::MakeMap();
+  cfg.set("creation_policy_auto_signal_types", ms::Value::StringList({"Test::Fake::Thing"}));
+  h.world.Put("config", "cloudformation", ms::WorldRecord(std::move(cfg)));
   std::string id = h.Start("sig11", Waiting(R"({"ResourceSignal": {"Count": 3, "Timeout": "PT1M"}})"));
   h.Run(id);
   CHECK(h.Events(id).back() == "+0 sig11 CREATE_COMPLETE");

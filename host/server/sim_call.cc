@@ -14,7 +14,7 @@ SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std:
     return out;
   }
   Value opts = Value::MakeMap();
-  opts.set("region", Value::String(region));
+  if (!region.empty()) opts.set("region", Value::String(region));  // else the sim's default
   lua::CallResult r = rt.CallField(sim.refs[0], "call", {Value::String(service), Value::String(action), params, opts});
   if (!r.ok()) {
     out.code = r.error->code;

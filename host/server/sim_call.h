@@ -23,7 +23,7 @@ struct SimOutcome {
   std::string code, message;  // AWS's error code and message when !ok ("" code: not an AWS error)
 };
 
-// sim.call(service, action, params, {region=region}) in `rt`, whose
+// sim.call(service, action, params, {region=region}) in `rt` ("" region: the sim's default), whose
 // `moonstack.world` is the world to act on; the binding's clock is the caller's.
 SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std::string& action,
                         const Value& params, const std::string& region);

@@ -5,6 +5,11 @@
 // Each command opens the state file, loads the world, runs, and saves what
 // changed. Actions run in the same sim (providers/sim/) the providers call,
 // with AWS's action names and request/response shapes.
+#include <fcntl.h>
+#include <httplib.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -14,6 +19,7 @@
 #include "lua/provider_host.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
+#include "server/sim_call.h"
 #include "store/schema.h"
 #include "store/state_lock.h"
 #include "store/world_table.h"
@@ -117,6 +123,52 @@ int RunShow(const WorldArgs& args) {
   return 0;
 }
 
+// "host:port" of the `moonstack serve` holding the state file's lock, or ""
+// when no server holds it (store/state_lock.h: the holder's text is
+// "pid N: moonstack serve on HOST:PORT").
+std::string ServingServer(const std::string& state_path) {
+  if (state_path == ":memory:") return "";
+  int fd = ::open((state_path + ".lock").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string address;
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) {  // held: by whom?
+    char buf[512];
+    const ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
+    const std::string holder = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+    const std::string marker = std::string(StateLock::kServeHolder) + " on ";
+    const size_t at = holder.find(marker);
+    if (at != std::string::npos) address = holder.substr(at + marker.size());
+    if (address.rfind("0.0.0.0:", 0) == 0) address = "127.0.0.1:" + address.substr(8);
+  }
+  ::close(fd);
+  return address;
+}
+
+// The call run by the server that holds the state file, on its world
+// (server/aws_routes.h): the same sim call, seen by the server at once.
+int RunCallOnServer(const WorldArgs& args, const std::string& address, const Value& params) {
+  const size_t colon = address.rfind(':');
+  httplib::Client client(address.substr(0, colon), std::stoi(address.substr(colon + 1)));
+  Value request = Value::MakeMap();
+  request.set("Service", Value::String(args.service));
+  request.set("Action", Value::String(args.action));
+  request.set("Params", params);
+  request.set("Region", Value::String(args.region));
+  auto res = client.Post("/moonstack/world/call", request.ToJson(), "application/json");
+  if (!res) {
+    return ReportError(args.action, Status::Internal("The state file is held by moonstack serve on " + address +
+                                                        ", which does not answer"));
+  }
+  Json body = Json::parse(res->body, nullptr, false);
+  if (res->status != 200 || !body.is_object() || !body.contains("Result")) {
+    const std::string code = body.is_object() ? body.value("Code", "") : "";
+    return ReportAwsError(args.action, code.empty() ? "InternalFailure" : code,
+                          body.is_object() ? body.value("Message", res->body) : res->body);
+  }
+  PrintJson(body["Result"]);
+  return 0;
+}
+
 int RunCall(const WorldArgs& args) {
   WorldSession w;
   Value params;
@@ -124,22 +176,18 @@ int RunCall(const WorldArgs& args) {
   if (!s.ok()) {
     return ReportError(args.action, Status::Validation("Error parsing parameter: Invalid JSON: " + StripPrefix(s.message(), "Template format error: ")));
   }
+  const std::string server = ServingServer(StatePath(args.state));
+  if (!server.empty()) return RunCallOnServer(args, server, params);
   s = w.Open(args, /*writes=*/true);
   if (!s.ok()) return ReportError(args.action, s);
-  lua::CallResult sim = w.rt().Require("sim");
-  if (!sim.ok()) return ReportError(args.action, sim.status());
-  Value service = Value::String(args.service), action = Value::String(args.action);
-  Value opts = Value::MakeMap();
-  opts.set("region", Value::String(args.region));
-  lua::CallResult r = w.rt().CallField(sim.refs[0], "call", {service, action, params, opts});
-  if (!r.ok()) {
+  server::SimOutcome r = server::RunSimAction(w.rt(), args.service, args.action, params, args.region);
+  if (!r.ok) {
     // A failed call saves nothing.
-    return ReportAwsError(args.action, r.error->code.empty() ? "InternalFailure" : r.error->code,
-                          r.error->message);
+    return ReportAwsError(args.action, r.code.empty() ? "InternalFailure" : r.code, r.message);
   }
   s = w.Save();
   if (!s.ok()) return ReportError(args.action, s);
-  PrintJson(r.value().is_null() ? Json::object() : ToJson(r.value()));
+  PrintJson(ToJson(r.result));
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/io.h"
+#include "server/aws_routes.h"
 #include "server/cfn_api.h"
 #include "server/http_server.h"
 #include "server/operation_runner.h"
@@ -137,6 +138,10 @@ Status Serve(const ServeOptions& options) {
   MS_RETURN_IF_ERROR(signals.Open(session.service().context().world, &session.clock(), options.session.providers));
 
   const std::string default_region = options.session.region;
+  // The other AWS APIs, on the same world (aws_api.h).
+  SimHost sim;
+  MS_RETURN_IF_ERROR(sim.Open(session.service().context().world, &session.clock(), options.session.providers));
+  AwsApi aws(&sim, default_region);
   // Custom resources whose ServiceToken names no custom/<name>.lua handler
   // are answered from outside, through ResponseURLs on this server
   // (providers/sim/custom_resources.lua).
@@ -203,6 +208,9 @@ Status Serve(const ServeOptions& options) {
                      : WaitSignals::S3Error(unknown ? 403 : 400, unknown ? "AccessDenied" : "InvalidRequest",
                                             s.message());
     } else {
+      // An AWS API call: S3's PutObject, UploadPart, a presigned URL's PUT, ...
+      AwsRequest aws_req = ToAwsRequest(req, req.body);
+      if (AwsApi::Handles(aws_req)) return Send(res, aws.Handle(aws_req, NewRequestId()));
       reply = WaitSignals::S3Error(404, "NoSuchKey", "moonstack accepts PUT only on a wait-condition handle's path");
     }
     res.status = reply.http_status;
@@ -237,6 +245,12 @@ Status Serve(const ServeOptions& options) {
             request_id);
       return;
     }
+    // Another service's API (signed for it, or an X-Amz-Target): aws_api.h.
+    AwsRequest aws_req = ToAwsRequest(req, "");
+    if (AwsApi::Handles(aws_req)) {
+      aws_req.body = std::move(body);
+      return Send(res, aws.Handle(aws_req, request_id));
+    }
     // The body's parameters and the URL query's (?Action=...): a name given
     // twice is refused rather than one of its values picked.
     std::map<std::string, std::string> params;
@@ -253,6 +267,9 @@ Status Serve(const ServeOptions& options) {
     const std::string region = RegionFromAuthorization(req.get_header_value("Authorization"), default_region);
     Reply(res, api.Handle(QueryRequest(std::move(params)), region, request_id), request_id);
   });
+
+  // Last: their GET/DELETE/POST routes take every path not routed above.
+  AddAwsRoutes(http, aws, sim, &NewRequestId);
 
   MS_RETURN_IF_ERROR(runner.Start());
   std::thread waiter([&] {

@@ -118,7 +118,12 @@ std::optional<Refusal> CheckContentType(const RequestHead& head) {
   }
   const std::string type = head.content_type.empty() ? "" : MediaType(head.content_type[0]);
   if (head.path == "/") {
-    if (type == "application/x-www-form-urlencoded") return std::nullopt;
+    // The query protocols' forms, and the json protocol's documents (SSM,
+    // SQS, KMS, ...: aws_api.h), a type no page can send without a preflight.
+    if (type == "application/x-www-form-urlencoded" || type == "application/x-amz-json-1.0" ||
+        type == "application/x-amz-json-1.1") {
+      return std::nullopt;
+    }
     return Refusal{415, "UnsupportedMediaType",
                    "The Query API takes application/x-www-form-urlencoded bodies, not '" +
                        (head.content_type.empty() ? std::string("(no Content-Type)") : head.content_type[0]) + "'"};

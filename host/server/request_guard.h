@@ -9,8 +9,8 @@
 //   Origin    when present (browsers send it on cross-site requests), the
 //             same: a page elsewhere is refused even if it POSTs blindly.
 //   Content-Type
-//             POST / (the Query API) takes application/x-www-form-urlencoded
-//             only; POSTs to /moonstack/* and /moto-api/* take none of the
+//             POST / takes application/x-www-form-urlencoded (the Query API)
+//             and application/x-amz-json-1.0/1.1 (the json protocol) only; POSTs to /moonstack/* and /moto-api/* take none of the
 //             types an HTML form or a no-preflight fetch can send
 //             (x-www-form-urlencoded, multipart/form-data, text/plain).
 //   Content-Length

@@ -18,10 +18,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "lua/runtime.h"
-#include "lua/world_binding.h"
-#include "run/clock.h"
-#include "world/world.h"
+#include "server/sim_call.h"
 
 namespace ms::server {
 
@@ -50,10 +47,7 @@ class WaitSignals {
   Status Call(const std::string& service, const std::string& action, const Value& params, Value* result);
 
  private:
-  std::mutex mu_;  // the runtime is used by one request at a time
-  Clock* clock_ = nullptr;
-  std::unique_ptr<lua::Runtime> rt_;
-  std::unique_ptr<lua::WorldBinding> binding_;
+  SimHost sim_;  // its own runtime over the world, one request at a time
 };
 
 }  // namespace ms::server

@@ -25,10 +25,12 @@
 
 local world = require("moonstack.world")
 local util = require("sim.cloudformation_util")
+local bodies = require("sim.s3_body")
 
 local A = {}
 
 local BUCKET, OBJECT = "s3.bucket", "s3.object"
+local UPLOAD, PART = "s3.upload", "s3.part"  -- multipart uploads in progress, and their parts
 
 local function fail(message, code) require("sim").fail(message, code) end
 
@@ -188,19 +190,26 @@ local function check_key(key)
   end
 end
 
-function A.PutObject(p, env)
-  local b = load_bucket(p.Bucket)
-  check_key(p.Key)
-  local body = p.Body == nil and "" or tostring(p.Body)
-  local k = object_key(b.Name, p.Key)
-  local etag = '"' .. util.hash_hex(body, 32) .. '"'
+-- Stores `body` as object `key` of bucket `b` (counted once), binary-safe (s3_body.lua).
+local function store_object(b, key, body, etag, p, env)
+  local k = object_key(b.Name, key)
   if not world.get(OBJECT, k) then
     b.ObjectCount = (b.ObjectCount or 0) + 1
     save_bucket(b)
   end
-  world.put(OBJECT, k, { Key = p.Key, Body = body, ETag = etag, ContentType = p.ContentType or "binary/octet-stream",
+  local text, base64 = bodies.fields(body)
+  world.put(OBJECT, k, { Key = key, Body = text, BodyBase64 = base64, Size = #body, ETag = etag,
+                         ContentType = p.ContentType or "binary/octet-stream",
                          LastModified = util.iso8601(env.now_ms), Metadata = p.Metadata },
     { refs = { A.bucket_arn(b.Name) } })
+end
+
+function A.PutObject(p, env)
+  local b = load_bucket(p.Bucket)
+  check_key(p.Key)
+  local body = p.Body == nil and "" or tostring(p.Body)
+  local etag = '"' .. util.hash_hex(body, 32) .. '"'
+  store_object(b, p.Key, body, etag, p, env)
   return { ETag = etag }
 end
 
@@ -212,7 +221,7 @@ local function load_object(p)
 end
 
 local function head(o)
-  return { ContentLength = #o.Body, ETag = o.ETag, ContentType = o.ContentType, LastModified = o.LastModified,
+  return { ContentLength = o.Size or #bodies.read(o), ETag = o.ETag, ContentType = o.ContentType, LastModified = o.LastModified,
            Metadata = o.Metadata }
 end
 
@@ -221,7 +230,7 @@ function A.HeadObject(p) return head(load_object(p)) end
 function A.GetObject(p)
   local o = load_object(p)
   local r = head(o)
-  r.Body = o.Body
+  r.Body = bodies.read(o)
   return r
 end
 
@@ -267,7 +276,7 @@ function A.ListObjectsV2(p)
       if key:sub(1, #prefix) == prefix and (after == nil or key > after) then
         if #contents >= max then truncated = true; break end
         local o = world.get(OBJECT, r.id)
-        contents[#contents + 1] = { Key = key, Size = #o.Body, ETag = o.ETag, LastModified = o.LastModified,
+        contents[#contents + 1] = { Key = key, Size = o.Size or #bodies.read(o), ETag = o.ETag, LastModified = o.LastModified,
                                     StorageClass = "STANDARD" }
         last = key
       end
@@ -275,6 +284,91 @@ function A.ListObjectsV2(p)
   end
   return { Name = b.Name, Prefix = prefix, KeyCount = #contents, MaxKeys = max, IsTruncated = truncated,
            Contents = contents, NextContinuationToken = truncated and last or nil }
+end
+
+-- Multipart uploads ----------------------------------------------------------------------
+-- An upload is the record "s3.upload" <UploadId> (bucket, key, content type,
+-- metadata); each part its own record "s3.part" "<UploadId>/<PartNumber>", so
+-- a part is written once, not the whole upload again. Complete joins the
+-- parts named, in order, into the object and forgets the upload.
+
+local function no_upload()
+  fail("The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or "
+    .. "completed.", "NoSuchUpload")
+end
+
+local function load_upload(p)
+  load_bucket(p.Bucket)
+  local u = type(p.UploadId) == "string" and world.get(UPLOAD, p.UploadId)
+  if not u or u.Bucket ~= p.Bucket or u.Key ~= p.Key then no_upload() end
+  return u
+end
+
+function A.CreateMultipartUpload(p, env)
+  load_bucket(p.Bucket)
+  check_key(p.Key)
+  local id = env.new_id("hex", 32)
+  world.put(UPLOAD, id, { Bucket = p.Bucket, Key = p.Key, ContentType = p.ContentType, Metadata = p.Metadata,
+                          Initiated = util.iso8601(env.now_ms), Parts = {} })
+  return { Bucket = p.Bucket, Key = p.Key, UploadId = id }
+end
+
+function A.UploadPart(p)
+  local u = load_upload(p)
+  local n = tonumber(p.PartNumber)
+  if not n or n < 1 or n > 10000 or n % 1 ~= 0 then
+    fail("Part number must be an integer between 1 and 10000, inclusive", "InvalidArgument")
+  end
+  local body = p.Body == nil and "" or tostring(p.Body)
+  local etag = '"' .. util.hash_hex(body, 32) .. '"'
+  local text, base64 = bodies.fields(body)
+  world.put(PART, p.UploadId .. "/" .. n, { Body = text, BodyBase64 = base64, ETag = etag })
+  u.Parts = util.as_list(u.Parts)
+  local known = false
+  for _, m in ipairs(u.Parts) do known = known or m == n end
+  if not known then
+    u.Parts[#u.Parts + 1] = n
+    world.put(UPLOAD, p.UploadId, u)
+  end
+  return { ETag = etag }
+end
+
+local function forget_upload(id, u)
+  for _, n in ipairs(util.as_list(u.Parts)) do world.remove(PART, id .. "/" .. n) end
+  world.remove(UPLOAD, id)
+end
+
+function A.CompleteMultipartUpload(p, env)
+  local u = load_upload(p)
+  local parts = util.as_list((p.MultipartUpload or {}).Parts)
+  if #parts == 0 then
+    fail("You must specify at least one part", "InvalidRequest")
+  end
+  local chunks, etags, last = {}, {}, 0
+  for i, part in ipairs(parts) do
+    local n = tonumber(part.PartNumber) or 0
+    if n <= last then
+      fail("The list of parts was not in ascending order. The parts list must be specified in order by part number.",
+        "InvalidPartOrder")
+    end
+    last = n
+    local stored = world.get(PART, p.UploadId .. "/" .. n)
+    if not stored or (part.ETag and part.ETag:gsub('"', "") ~= stored.ETag:gsub('"', "")) then
+      fail("One or more of the specified parts could not be found.  The part may not have been uploaded, or the "
+        .. "specified entity tag may not have matched the part's entity tag.", "InvalidPart")
+    end
+    chunks[i], etags[i] = bodies.read(stored), stored.ETag
+  end
+  local body = table.concat(chunks)
+  local etag = '"' .. util.hash_hex(table.concat(etags), 32) .. "-" .. #parts .. '"'
+  store_object(load_bucket(p.Bucket), p.Key, body, etag, u, env)
+  forget_upload(p.UploadId, u)
+  return { Location = "/" .. p.Bucket .. "/" .. p.Key, Bucket = p.Bucket, Key = p.Key, ETag = etag }
+end
+
+function A.AbortMultipartUpload(p)
+  forget_upload(p.UploadId, load_upload(p))
+  return {}
 end
 
 return A

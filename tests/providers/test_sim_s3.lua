@@ -80,4 +80,53 @@ T.case("versioning, encryption, tags and policy are kept and read back", functio
     "Policies must be valid JSON and the first byte must be '{'")
 end)
 
+T.case("bodies are binary-safe: bytes that are not UTF-8 are stored base64 and read back as given", function()
+  local c, world = s3()
+  c.CreateBucket({ Bucket = "bin" })
+  local bytes = {}
+  for i = 0, 255 do bytes[#bytes + 1] = string.char(i) end
+  local body = table.concat(bytes)
+  c.PutObject({ Bucket = "bin", Key = "all-bytes", Body = body })
+  c.PutObject({ Bucket = "bin", Key = "text", Body = "h\195\169llo" })  -- UTF-8 text stays as it is
+  H.eq(world.get("s3.object", "bin/all-bytes").Body, nil)
+  H.eq(type(world.get("s3.object", "bin/all-bytes").BodyBase64), "string")
+  H.eq(world.get("s3.object", "bin/text").Body, "h\195\169llo")
+  H.eq(c.GetObject({ Bucket = "bin", Key = "all-bytes" }).Body, body)
+  H.eq(c.HeadObject({ Bucket = "bin", Key = "all-bytes" }).ContentLength, 256)
+  H.eq(c.ListObjectsV2({ Bucket = "bin" }).Contents[1].Size, 256)
+end)
+
+T.case("multipart uploads: parts joined in order, wrong order or unknown parts refused, aborted uploads gone", function()
+  local c, world = s3()
+  c.CreateBucket({ Bucket = "mpu" })
+  local id = c.CreateMultipartUpload({ Bucket = "mpu", Key = "big" }).UploadId
+  local e2 = c.UploadPart({ Bucket = "mpu", Key = "big", UploadId = id, PartNumber = 2, Body = "world" }).ETag
+  local e1 = c.UploadPart({ Bucket = "mpu", Key = "big", UploadId = id, PartNumber = 1, Body = "hello " }).ETag
+  local e = H.raises(function()
+    c.CompleteMultipartUpload({ Bucket = "mpu", Key = "big", UploadId = id,
+      MultipartUpload = { Parts = { { PartNumber = 2, ETag = e2 }, { PartNumber = 1, ETag = e1 } } } })
+  end, "The list of parts was not in ascending order. The parts list must be specified in order by part number.")
+  H.eq(e.code, "InvalidPartOrder")
+  e = H.raises(function()
+    c.CompleteMultipartUpload({ Bucket = "mpu", Key = "big", UploadId = id,
+      MultipartUpload = { Parts = { { PartNumber = 1, ETag = e2 } } } })
+  end, "One or more of the specified parts could not be found.  The part may not have been uploaded, or the "
+    .. "specified entity tag may not have matched the part's entity tag.")
+  H.eq(e.code, "InvalidPart")
+  local done = c.CompleteMultipartUpload({ Bucket = "mpu", Key = "big", UploadId = id,
+    MultipartUpload = { Parts = { { PartNumber = 1, ETag = e1 }, { PartNumber = 2, ETag = e2 } } } })
+  H.eq(done.ETag:match("%-2\"$") ~= nil, true)
+  H.eq(c.GetObject({ Bucket = "mpu", Key = "big" }).Body, "hello world")
+  H.eq(world.get("s3.upload", id), nil)
+  H.eq(world.get("s3.part", id .. "/1"), nil)
+  local gone = c.CreateMultipartUpload({ Bucket = "mpu", Key = "gone" }).UploadId
+  c.UploadPart({ Bucket = "mpu", Key = "gone", UploadId = gone, PartNumber = 1, Body = "x" })
+  c.AbortMultipartUpload({ Bucket = "mpu", Key = "gone", UploadId = gone })
+  e = H.raises(function() c.UploadPart({ Bucket = "mpu", Key = "gone", UploadId = gone, PartNumber = 1, Body = "x" }) end,
+    "The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or "
+    .. "completed.")
+  H.eq(e.code, "NoSuchUpload")
+  H.eq(world.get("s3.part", gone .. "/1"), nil)
+end)
+
 return T

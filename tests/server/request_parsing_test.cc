@@ -83,6 +83,8 @@ TEST_CASE("CheckRequest: host, then length, then content type", "[server][guard]
   r = query;
   r.content_type = {"application/json"};
   CHECK(verdict(r) == "415 UnsupportedMediaType");
+  r.content_type = {"application/x-amz-json-1.1"};  // the json protocol (SSM, KMS, ...)
+  CHECK(verdict(r) == "ok");
 
   // moonstack's own routes: no body needed, no form type taken.
   const RequestHead reset{"POST", "/moonstack/reset", {"localhost"}, {}, {}, {}, {}};

@@ -1,0 +1,48 @@
+#include "server/sim_call.h"
+
+#include "cli/io.h"
+#include "lua/provider_host.h"
+
+namespace ms::server {
+
+SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std::string& action,
+                        const Value& params, const std::string& region) {
+  SimOutcome out;
+  lua::CallResult sim = rt.Require("sim");
+  if (!sim.ok()) {
+    out.message = sim.error->message;
+    return out;
+  }
+  Value opts = Value::MakeMap();
+  if (!region.empty()) opts.set("region", Value::String(region));  // else the sim's default
+  lua::CallResult r = rt.CallField(sim.refs[0], "call", {Value::String(service), Value::String(action), params, opts});
+  if (!r.ok()) {
+    out.code = r.error->code;
+    out.message = r.error->message;
+    return out;
+  }
+  out.ok = true;
+  out.result = r.value().is_null() ? Value::MakeMap() : r.value();
+  return out;
+}
+
+Status SimHost::Open(World* world, Clock* clock, const std::vector<std::string>& provider_dirs) {
+  clock_ = clock;
+  lua::ProviderPaths paths = lua::DefaultProviderPaths(cli::Home(), provider_dirs);
+  lua::RuntimeOptions options;
+  options.module_roots.push_back(paths.sdk_dir);
+  for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
+  Status s;
+  rt_ = lua::Runtime::Create(options, &s);
+  if (!rt_) return s;
+  return lua::WorldBinding::Install(rt_.get(), world, &binding_);
+}
+
+SimOutcome SimHost::Call(const std::string& service, const std::string& action, const Value& params,
+                         const std::string& region) {
+  std::lock_guard<std::mutex> lock(mu_);
+  binding_->set_now_ms(clock_->NowMs());
+  return RunSimAction(*rt_, service, action, params, region);
+}
+
+}  // namespace ms::server

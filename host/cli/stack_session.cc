@@ -75,6 +75,7 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   // (a 1,000-resource create through `serve` on 2 cores: ~10% slower with 4).
   ctx.scheduler.workers = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 2u, 9u)) - 1;
   ctx.region = options.region;
+  ctx.allow_file_template_urls = true;  // the caller's own files, as the aws CLI reads them
   ctx.provider_source.dirs = AbsolutePaths(options.providers);
   ctx.provider_source.stub_unknown_types = options.stub_unknown_types;
   service_ = std::make_unique<StackService>(ctx);

@@ -131,6 +131,7 @@ Status StackSession::Recover(std::vector<std::string>* resumed, const std::atomi
   for (const StackRecord& s : stacks) {
     if (interrupt != nullptr && interrupt->load()) break;  // the server stops: the next start resumes the rest
     if (!IsInProgress(s.status) || s.status == StackStatus::kReviewInProgress) continue;
+    if (!s.parent_id.empty()) continue;  // a nested stack: its parent's resumed operation resumes it
     std::unique_ptr<StackLock> lock;
     MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, s.name, &lock));
     if (lock == nullptr) continue;  // its process is alive and running it

@@ -165,6 +165,16 @@ class ProviderSession {
     (void)name, (void)region, (void)value;
     return false;
   }
+  // An object of the simulated S3 (a TemplateURL's template), read with S3's
+  // GetObject: true with its body, else false with S3's error code
+  // (NoSuchBucket, NoSuchKey, ...) and message.
+  virtual bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
+                        std::string* error_message) {
+    (void)bucket, (void)key, (void)body;
+    *error_code = "NoSuchBucket";
+    *error_message = "The specified bucket does not exist";
+    return false;
+  }
 };
 
 class ProviderRuntime {

@@ -73,6 +73,11 @@ struct StackRecord {
   // while that update is in progress, replaced by the next update-stack).
   std::string stack_policy_body;
   std::string stack_policy_during_update_body;
+  // A nested stack (an AWS::CloudFormation::Stack resource's child): the
+  // stack whose resource it is, and the top of its tree (DescribeStacks'
+  // ParentId and RootId). Empty for a stack created directly.
+  std::string parent_id;
+  std::string root_id;
 
   bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
   // The template GetTemplate shows (seed 001): the one being created or

@@ -59,6 +59,9 @@ struct OperationContext {
   // cancels->WakeAll(), so an operation waiting for a timer stops at once.
   const std::atomic<bool>* interrupt = nullptr;
   SchedulerOptions scheduler;
+  // Whether a TemplateURL may be file://PATH (stack/template_url.h): the
+  // embedded CLI reads the caller's files, a server never does.
+  bool allow_file_template_urls = false;
   std::string region = "us-east-1";
   std::string account_id = "123456789012";
 };

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "eval/validate.h"
+#include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/outcome_limits.h"
 #include "stack/stack_outputs.h"
@@ -259,6 +260,14 @@ void OperationCore::Pump() {
     auto send = [this, inject, injected, call = std::move(q.call), done]() mutable {
       if (inject) {
         (*done)(injected);
+      } else if (call.type == kNestedStackType) {
+        // A child stack's operation: on this thread, once no call is in
+        // flight under a virtual clock (stack/NESTED.md).
+        scheduler_.After(0, [this, call = std::move(call), done]() mutable {
+          call.ctx.now_ms = ctx_.clock->NowMs();
+          HookOutcome o = CallNestedStack(call);
+          (*done)(o);
+        });
       } else {
         call.ctx.now_ms = ctx_.clock->NowMs();
         scheduler_.Call(std::move(call), *done);
@@ -274,6 +283,25 @@ void OperationCore::Pump() {
     Settle();
     if (!queued_.empty() || !batch_.empty() || stack_dirty_ || !dirty_.empty()) RequestPump();
   }
+}
+
+HookOutcome OperationCore::CallNestedStack(const HookCall& call) {
+  if (call.validate) {  // the registry schema's checks, as a worker makes them for other types
+    HookOutcome o;
+    Status s = Session() != nullptr ? Session()->Validate(call.type, call.ctx, call.properties, &o.coerced)
+                                    : Status::OK();
+    if (!s.ok()) {
+      o.kind = HookOutcome::Kind::kFailed;
+      o.reason = s.message();
+      return o;
+    }
+    HookCall validated = call;
+    if (!o.coerced.is_null()) validated.properties = o.coerced;
+    HookOutcome r = NestedStackHooks(ctx_, stack_).Call(validated);
+    r.coerced = validated.properties;
+    return r;
+  }
+  return NestedStackHooks(ctx_, stack_).Call(call);
 }
 
 // --- CreationPolicy signals ----------------------------------------------------------

@@ -113,6 +113,9 @@ class OperationCore {
   void RequestPump();
   // Commits the checkpoint, then hands the queued calls to the scheduler.
   void Pump();
+  // An AWS::CloudFormation::Stack hook: the child stack's operation, run on
+  // this thread (stack/nested_stacks.h).
+  HookOutcome CallNestedStack(const HookCall& call);
   // Starts a wait that keeps the phase open (counted as outstanding).
   void Wait(TrackedResource& r, double seconds, std::function<void()> then);
   // Starts a wide phase: start(i) for every i < n, then done(). Under a

@@ -116,6 +116,8 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   s.client_request_token = in.client_request_token;
   s.role_arn = in.role_arn;
   s.stack_policy_body = in.stack_policy_body;
+  s.parent_id = in.parent_id;
+  s.root_id = in.root_id;
   MS_RETURN_IF_ERROR(CheckStackTransition(std::nullopt, s.status));
 
   StoreBatch batch;
@@ -371,7 +373,9 @@ Status StackService::Recover(std::vector<std::string>* recovered) {
   std::vector<StackRecord> stacks;
   MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, &stacks));
   for (const StackRecord& s : stacks) {
-    if (!IsInProgress(s.status)) continue;
+    // A nested stack's operation is its parent's resource step: the
+    // parent's resumed operation resumes it (stack/nested_stacks.h).
+    if (!IsInProgress(s.status) || !s.parent_id.empty()) continue;
     MS_RETURN_IF_ERROR(Run(s.id));
     if (recovered != nullptr) recovered->push_back(s.id);
   }

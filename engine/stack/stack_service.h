@@ -35,6 +35,9 @@ struct CreateStackInput {
   bool enable_termination_protection = false;
   std::string stack_policy_body;  // empty: none
   std::string stack_policy_url;   // refused: moonstack never fetches URLs
+  // A nested stack's parent and root (stack/nested_stacks.h); empty: none.
+  std::string parent_id;
+  std::string root_id;
 };
 
 struct UpdateStackInput {

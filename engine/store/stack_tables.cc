@@ -132,6 +132,8 @@ Value StackToValue(const StackRecord& s) {
   if (!s.stack_policy_during_update_body.empty()) {
     v.set("stack_policy_during_update_body", Str(s.stack_policy_during_update_body));
   }
+  if (!s.parent_id.empty()) v.set("parent_id", Str(s.parent_id));
+  if (!s.root_id.empty()) v.set("root_id", Str(s.root_id));
   return v;
 }
 
@@ -168,6 +170,8 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.previous_parameters = ParametersFromValue(GetList(v, "previous_parameters"));
   s.stack_policy_body = GetStr(v, "stack_policy_body");
   s.stack_policy_during_update_body = GetStr(v, "stack_policy_during_update_body");
+  s.parent_id = GetStr(v, "parent_id");
+  s.root_id = GetStr(v, "root_id");
   *out = std::move(s);
   return Status::OK();
 }

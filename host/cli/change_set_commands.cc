@@ -14,6 +14,7 @@
 #include "cli/output.h"
 #include "cli/stack_session.h"
 #include "stack/change_sets.h"
+#include "stack/template_url.h"
 
 namespace ms::cli {
 namespace {
@@ -22,7 +23,7 @@ struct ChangeSetArgs {
   SessionOptions session;
   std::string output = "json";
   std::string stack_name, change_set_name, change_set_type, description;
-  std::string template_body;
+  std::string template_body, template_url;
   bool use_previous_template = false;
   std::vector<std::string> parameters, capabilities, tags;
   bool disable_rollback = false;
@@ -54,6 +55,9 @@ int RunCreate(const ChangeSetArgs& a) {
   if (s.ok()) s = ParseTags(a.tags, &in.tags);
   StackSession session;
   if (s.ok()) s = session.Open(a.session);
+  if (s.ok() && in.template_body.empty() && !a.template_url.empty()) {
+    s = ReadTemplateUrl(session.service().context(), a.template_url, &in.template_body);
+  }
   std::string id, stack_id;
   if (s.ok()) s = Service(session).Create(in, &id, &stack_id);
   if (s.ok()) s = session.Close();
@@ -129,6 +133,7 @@ void AddChangeSetCommands(CLI::App& app, int* exit_code) {
   c->add_option("--stack-name", create->stack_name, "The stack's name or ID")->required();
   c->add_option("--change-set-name", create->change_set_name, "The change set's name")->required();
   c->add_option("--template-body", create->template_body, "Template text, or file://PATH");
+  c->add_option("--template-url", create->template_url, "An S3 URL of the template (the simulated S3), or file://PATH");
   c->add_flag("--use-previous-template", create->use_previous_template, "Keep the stack's current template");
   c->add_option("--parameters", create->parameters,
                 "ParameterKey=K,ParameterValue=V or ParameterKey=K,UsePreviousValue=true ... (or JSON)");

@@ -11,6 +11,7 @@
 #include "cli/output.h"
 #include "cli/stack_json.h"
 #include "cli/stack_session.h"
+#include "stack/template_url.h"
 #include "template/parse.h"
 
 namespace ms::cli {
@@ -20,7 +21,7 @@ struct StackArgs {
   SessionOptions session;
   std::string output = "json";
   std::string stack_name;
-  std::string template_body, template_file;
+  std::string template_body, template_file, template_url;
   std::vector<std::string> parameters, capabilities, tags, retain_resources, status_filter;
   std::vector<std::string> resources_to_skip;  // continue-update-rollback
   std::string on_failure;
@@ -59,10 +60,19 @@ int Fail(const std::string& op, const Status& s) { return ReportError(op, s); }
 
 void Emit(const StackArgs& a, const Json& response, const std::string& op) { cli::Emit(a.output, response, op); }
 
+// --template-file or --template-body; a --template-url is read once the
+// session is open (ReadUrlBody).
 Status ReadBody(const StackArgs& a, std::string* text) {
   if (!a.template_file.empty()) return ReadFile(a.template_file, text);
   if (!a.template_body.empty()) return ReadTemplateBody(a.template_body, text);
+  if (!a.template_url.empty()) return Status::OK();
   return Status::Validation("Either Template URL or Template Body must be specified.");
+}
+
+// The template --template-url names, from the session's simulated S3 (or a file://PATH).
+Status ReadUrlBody(const StackArgs& a, StackSession& session, std::string* text) {
+  if (a.template_url.empty() || !text->empty()) return Status::OK();
+  return ReadTemplateUrl(session.service().context(), a.template_url, text);
 }
 
 int RunCreate(const StackArgs& a) {
@@ -85,6 +95,7 @@ int RunCreate(const StackArgs& a) {
   StackSession session;
   s = session.Open(a.session);
   std::unique_ptr<StackLock> lock;
+  if (s.ok()) s = ReadUrlBody(a, session, &in.template_body);
   if (s.ok()) s = session.Lock(in.stack_name, &lock);
   std::string id;
   if (s.ok()) s = session.service().StartCreate(in, &id);
@@ -102,7 +113,7 @@ int RunUpdate(const StackArgs& a) {
   in.stack_name = a.stack_name;
   in.use_previous_template = a.use_previous_template;
   Status s;
-  if (!a.use_previous_template || !a.template_body.empty() || !a.template_file.empty()) {
+  if (!a.use_previous_template || !a.template_body.empty() || !a.template_file.empty() || !a.template_url.empty()) {
     s = ReadBody(a, &in.template_body);
   }
   if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
@@ -117,6 +128,7 @@ int RunUpdate(const StackArgs& a) {
   in.role_arn = a.role_arn;
   StackSession session;
   s = session.Open(a.session);
+  if (s.ok()) s = ReadUrlBody(a, session, &in.template_body);
   StackRecord existing;
   std::unique_ptr<StackLock> lock;
   if (s.ok() && session.service().FindStack(a.stack_name, &existing).ok()) s = session.Lock(existing.name, &lock);
@@ -436,6 +448,7 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   c->add_option("--stack-name", create->stack_name, "The stack's name")->required();
   c->add_option("--template-body", create->template_body, "Template text, or file://PATH");
   c->add_option("--template-file", create->template_file, "Path of the template file");
+  c->add_option("--template-url", create->template_url, "An S3 URL of the template (the simulated S3), or file://PATH");
   c->add_option("--parameters", create->parameters, "ParameterKey=K,ParameterValue=V ... (or JSON)");
   c->add_option("--capabilities", create->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
   c->add_option("--tags", create->tags, "Key=k,Value=v ...");
@@ -456,6 +469,7 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   u->add_option("--stack-name", update->stack_name, "The stack's name or ID")->required();
   u->add_option("--template-body", update->template_body, "Template text, or file://PATH");
   u->add_option("--template-file", update->template_file, "Path of the template file");
+  u->add_option("--template-url", update->template_url, "An S3 URL of the template (the simulated S3), or file://PATH");
   u->add_flag("--use-previous-template", update->use_previous_template, "Keep the stack's current template");
   u->add_option("--parameters", update->parameters,
                 "ParameterKey=K,ParameterValue=V or ParameterKey=K,UsePreviousValue=true ... (or JSON)");

@@ -66,6 +66,8 @@ Json StackJson(const StackRecord& s) {
   if (s.timeout_in_minutes > 0) j["TimeoutInMinutes"] = s.timeout_in_minutes;
   if (!s.role_arn.empty()) j["RoleARN"] = s.role_arn;
   j["EnableTerminationProtection"] = s.termination_protection;
+  if (!s.parent_id.empty()) j["ParentId"] = s.parent_id;  // a nested stack's parent and root
+  if (!s.root_id.empty()) j["RootId"] = s.root_id;
   j["DriftInformation"] = Drift("StackDriftStatus");
   return j;
 }

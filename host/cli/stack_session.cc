@@ -80,6 +80,7 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   // (a 1,000-resource create through `serve` on 2 cores: ~10% slower with 4).
   ctx.scheduler.workers = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 2u, 9u)) - 1;
   ctx.region = options.region;
+  ctx.allow_file_template_urls = true;  // the caller's own files, as the aws CLI reads them
   ctx.provider_source.dirs = AbsolutePaths(options.providers);
   ctx.provider_source.stub_unknown_types = options.stub_unknown_types;
   service_ = std::make_unique<StackService>(ctx);
@@ -135,6 +136,7 @@ Status StackSession::Recover(std::vector<std::string>* resumed, const std::atomi
   for (const StackRecord& s : stacks) {
     if (interrupt != nullptr && interrupt->load()) break;  // the server stops: the next start resumes the rest
     if (!IsInProgress(s.status) || s.status == StackStatus::kReviewInProgress) continue;
+    if (!s.parent_id.empty()) continue;  // a nested stack: its parent's resumed operation resumes it
     std::unique_ptr<StackLock> lock;
     MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, s.name, &lock));
     if (lock == nullptr) continue;  // its process is alive and running it

@@ -5,6 +5,8 @@
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "cli/load_providers.h"
+#include "cli/stack_session.h"
+#include "stack/template_url.h"
 #include "eval/validate.h"
 #include "graph/graph.h"
 
@@ -14,6 +16,8 @@ namespace {
 struct TemplateArgs {
   std::string body;                // --template-body
   std::string file;                // --template-file
+  std::string url;                 // --template-url: the simulated S3's object (or file://PATH)
+  std::string state;               // --state: whose simulated S3 --template-url reads
   std::vector<std::string> providers;  // --providers DIR (repeatable)
   bool stub_unknown_types = false;     // --stub-unknown-types
 };
@@ -22,8 +26,13 @@ void AddTemplateOptions(CLI::App* cmd, TemplateArgs* args) {
   auto* body = cmd->add_option("--template-body", args->body,
                                "Template text, or file://PATH to read it from a file");
   auto* file = cmd->add_option("--template-file", args->file, "Path of the template file");
+  auto* url = cmd->add_option("--template-url", args->url,
+                              "An S3 URL of the template (read from the state's simulated S3), or file://PATH");
   body->excludes(file);
   file->excludes(body);
+  url->excludes(body);
+  url->excludes(file);
+  cmd->add_option("--state", args->state, "The state file whose simulated S3 --template-url reads");
   cmd->add_option("--providers", args->providers,
                   "A directory of Lua providers whose types the template may use (repeatable)");
   cmd->add_flag("--stub-unknown-types", args->stub_unknown_types,
@@ -35,6 +44,15 @@ void AddTemplateOptions(CLI::App* cmd, TemplateArgs* args) {
 Status ReadTemplate(const TemplateArgs& args, std::string* text) {
   if (!args.file.empty()) return ReadFile(args.file, text);
   if (!args.body.empty()) return ReadTemplateBody(args.body, text);
+  if (!args.url.empty()) {  // a reader of the state: its world's S3
+    SessionOptions options;
+    options.state = args.state;
+    options.providers = args.providers;
+    options.stub_unknown_types = args.stub_unknown_types;
+    StackSession session;
+    MS_RETURN_IF_ERROR(session.Open(options, nullptr, Access::kRead));
+    return ReadTemplateUrl(session.service().context(), args.url, text);
+  }
   return Status::Validation("Either Template URL or Template Body must be specified.");
 }
 

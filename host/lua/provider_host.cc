@@ -263,6 +263,28 @@ class LuaProviderSession : public ProviderSession {
     return true;
   }
 
+  bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
+                std::string* error_message) override {
+    Value b = Value::String(std::string(bucket)), k = Value::String(std::string(key));
+    CallResult res = rt_->CallField(host_, "s3_object", {b, k});
+    if (!res.ok()) {
+      *error_code = "InternalError";
+      *error_message = res.error->message;
+      return false;
+    }
+    const Value& v = res.value();
+    const Value* got = v.is_map() ? v.find("Body") : nullptr;
+    if (got != nullptr && got->is_string()) {
+      *body = got->str();
+      return true;
+    }
+    const Value* code = v.is_map() ? v.find("Code") : nullptr;
+    const Value* message = v.is_map() ? v.find("Message") : nullptr;
+    *error_code = code != nullptr && code->is_string() ? code->str() : "InternalError";
+    *error_message = message != nullptr && message->is_string() ? message->str() : "";
+    return false;
+  }
+
   HookOutcome Call(const HookCall& call) override {
     const Loaded* p = Find(call.type);
     if (p == nullptr) {

@@ -11,6 +11,7 @@
 #include "eval/validate.h"
 #include "server/stack_xml.h"
 #include "stack/change_sets.h"
+#include "stack/template_url.h"
 #include "store/stack_tables.h"
 #include "store/world_table.h"
 #include "template/template.h"
@@ -21,12 +22,13 @@ namespace {
 // `max`: AWS's limit on TemplateBody (service model: TemplateBody min 1; the
 // API reference: maximum length 51,200 bytes) unless `serve
 // --max-template-body` raised it. Message: corpus AWS_ERROR_MESSAGES.md.
-Status CheckTemplateBody(const QueryRequest& q, size_t max, std::string* body) {
+// Without a TemplateBody, the TemplateURL's template from the simulated S3
+// (stack/template_url.h; never a file: this is a server).
+Status CheckTemplateBody(const OperationContext& ctx, const QueryRequest& q, size_t max, std::string* body) {
   *body = q.Get("TemplateBody");
   if (body->empty()) {
-    if (!q.Get("TemplateURL").empty()) {
-      return Status::Validation("moonstack does not support TemplateURL yet: pass the template as TemplateBody");
-    }
+    const std::string url = q.Get("TemplateURL");
+    if (!url.empty()) return ReadTemplateUrl(ctx, url, body);
     return Status::Validation("Either Template URL or Template Body must be specified.");
   }
   if (body->size() > max) {
@@ -204,7 +206,7 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
 
 Status CfnApi::ValidateTemplate(Call& c) {
   std::string body;
-  MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, max_template_body_, &body));
+  MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &body));
   Template t;
   TemplateSummary summary;
   MS_RETURN_IF_ERROR(ms::ValidateTemplate(body, &t, &summary, ctx_.providers));
@@ -215,7 +217,7 @@ Status CfnApi::ValidateTemplate(Call& c) {
 Status CfnApi::CreateStack(Call& c) {
   CreateStackInput in;
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
-  MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, max_template_body_, &in.template_body));
+  MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &in.template_body));
   in.parameters = ParametersOf(c.q);
   in.tags = TagsOf(c.q);
   in.capabilities = c.q.List("Capabilities");
@@ -418,7 +420,7 @@ Status CfnApi::UpdateStack(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
   in.use_previous_template = c.q.Flag("UsePreviousTemplate");
   if (!in.use_previous_template || !c.q.Get("TemplateBody").empty() || !c.q.Get("TemplateURL").empty()) {
-    MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, max_template_body_, &in.template_body));
+    MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &in.template_body));
   }
   in.parameters = ParametersOf(c.q);
   in.capabilities = c.q.List("Capabilities");
@@ -550,7 +552,7 @@ Status CfnApi::GetTemplateSummary(Call& c) {
     MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
     body = stack.template_body;
   } else {
-    MS_RETURN_IF_ERROR(CheckTemplateBody(c.q, max_template_body_, &body));
+    MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &body));
   }
   Template t;
   TemplateSummary summary;

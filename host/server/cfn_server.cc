@@ -123,6 +123,7 @@ Status Serve(const ServeOptions& options) {
   SessionPool sessions(op_ctx.providers, per_operation * static_cast<size_t>(std::max(1, options.workers)));
   MS_RETURN_IF_ERROR(sessions.Warm(per_operation));
   op_ctx.providers = &sessions;
+  op_ctx.allow_file_template_urls = false;  // a TemplateURL is an S3 object here, never a local file
   CancelRequests cancels;  // CancelUpdateStack (request thread) -> the operation's thread
   op_ctx.cancels = &cancels;
   OperationContext request_ctx = op_ctx;

@@ -11,6 +11,7 @@
 #include "server/cfn_api.h"
 #include "server/stack_xml.h"
 #include "stack/change_sets.h"
+#include "stack/template_url.h"
 
 namespace ms::server {
 namespace {
@@ -114,7 +115,7 @@ Status CfnApi::CreateChangeSet(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "ChangeSetName", "changeSetName", &in.change_set_name));
   in.template_body = c.q.Get("TemplateBody");
   if (in.template_body.empty() && !c.q.Get("TemplateURL").empty()) {
-    return Status::Validation("moonstack does not support TemplateURL yet: pass the template as TemplateBody");
+    MS_RETURN_IF_ERROR(ReadTemplateUrl(ctx_, c.q.Get("TemplateURL"), &in.template_body));
   }
   if (in.template_body.size() > kMaxTemplateBody) {
     // The same limit and message as CreateStack's (cfn_api.cc).

@@ -23,6 +23,10 @@ class SessionPool::Lent : public ProviderSession {
   bool SsmParameter(std::string_view name, std::string_view region, std::string* value) override {
     return s_->SsmParameter(name, region, value);
   }
+  bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
+                std::string* error_message) override {
+    return s_->S3Object(bucket, key, body, error_code, error_message);
+  }
 
  private:
   SessionPool* pool_;

@@ -79,6 +79,8 @@ void WriteStack(XmlWriter& w, const StackRecord& s) {
   if (s.timeout_in_minutes > 0) w.Text("TimeoutInMinutes", std::to_string(s.timeout_in_minutes));
   w.Optional("RoleARN", s.role_arn);
   w.Bool("EnableTerminationProtection", s.termination_protection);
+  w.Optional("ParentId", s.parent_id);  // a nested stack's parent and root
+  w.Optional("RootId", s.root_id);
   Drift(w, "StackDriftStatus");
   w.Close();
 }

@@ -169,4 +169,17 @@ function H.ssm_parameter(name, region)
   return nil
 end
 
+---An object of the simulated S3, read with its GetObject (a TemplateURL's
+---template): {Body = text}, or {Code = S3's error code, Message = its text}.
+function H.s3_object(bucket, key)
+  local ok_sim, sim = pcall(require, "sim")
+  if not ok_sim or type(sim) ~= "table" then
+    return { Code = "NoSuchBucket", Message = "The specified bucket does not exist" }
+  end
+  local ok, r = pcall(sim.call, "s3", "GetObject", { Bucket = bucket, Key = key })
+  if ok then return { Body = r.Body } end
+  if type(r) == "table" and r.message then return { Code = r.code or "InternalError", Message = r.message } end
+  return { Code = "InternalError", Message = tostring(r) }
+end
+
 return H

@@ -1,0 +1,224 @@
+#include "stack/nested_stacks.h"
+
+#include <cstdlib>
+#include <functional>
+
+#include "base/strings.h"
+#include "stack/stack_service.h"
+#include "stack/template_url.h"
+#include "store/stack_tables.h"
+
+namespace ms {
+namespace {
+
+// AWS's limit on a stack name: the child's prefix is cut to leave room for
+// "-" and the 13-character suffix.
+constexpr size_t kMaxStackName = 128;
+constexpr size_t kSuffixLength = 13;
+
+HookOutcome Failed(std::string reason, const std::string& physical_id = "") {
+  HookOutcome o;
+  o.kind = HookOutcome::Kind::kFailed;
+  o.reason = std::move(reason);
+  o.physical_id = physical_id;
+  return o;
+}
+
+std::string StringProperty(const Value& properties, const char* name) {
+  const Value* v = properties.is_map() ? properties.find(name) : nullptr;
+  return v != nullptr && (v->is_string() || v->is_number()) ? v->str() : "";
+}
+
+// A Parameters value as a parameter takes it: a list is comma-delimited.
+std::string ParameterText(const Value& v) {
+  if (v.is_bool()) return v.as_bool() ? "true" : "false";
+  if (v.is_list()) {
+    std::vector<std::string> items;
+    for (const Value& item : v.list()) items.push_back(ParameterText(item));
+    return Join(items, ",");
+  }
+  return v.is_string() || v.is_number() ? v.str() : v.ToJson();
+}
+
+std::vector<ParameterInput> ParametersOf(const Value& properties) {
+  std::vector<ParameterInput> out;
+  const Value* params = properties.is_map() ? properties.find("Parameters") : nullptr;
+  if (params == nullptr || !params->is_map()) return out;
+  for (const Member& m : params->map()) out.push_back({m.key, ParameterText(m.value), false});
+  return out;
+}
+
+// What Fn::GetAtt reads of the child: Outputs.<Key> for each output.
+Value Attributes(const StackRecord& child) {
+  Value a = Value::MakeMap();
+  for (const StackOutputValue& o : child.outputs) a.set("Outputs." + o.key, Value::String(o.value));
+  return a;
+}
+
+HookOutcome Done(const StackRecord& child) {
+  HookOutcome o;
+  o.physical_id = child.id;
+  o.attributes = Attributes(child);
+  return o;
+}
+
+}  // namespace
+
+std::string NestedStackHooks::ChildName(const StackRecord& parent, const std::string& logical_id) {
+  static const char kAlnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  uint64_t h = std::hash<std::string>()(parent.id + "/" + logical_id);
+  std::string suffix;
+  for (size_t i = 0; i < kSuffixLength; ++i) {
+    h = h * 6364136223846793005ULL + 1442695040888963407ULL;  // one LCG step per character
+    suffix.push_back(kAlnum[(h >> 33) % 36]);
+  }
+  std::string prefix = parent.name + "-" + logical_id;
+  if (prefix.size() > kMaxStackName - kSuffixLength - 1) prefix.resize(kMaxStackName - kSuffixLength - 1);
+  return prefix + "-" + suffix;
+}
+
+HookOutcome NestedStackHooks::Call(const HookCall& call) {
+  switch (call.hook) {
+    case Hook::kCreate: return Create(call);
+    case Hook::kUpdate: return Update(call, call.properties);
+    case Hook::kRollback: return Update(call, call.properties);
+    case Hook::kDelete: return Delete(call);
+    case Hook::kRead: break;
+  }
+  HookOutcome o;
+  o.physical_id = call.physical_id;
+  return o;
+}
+
+Status NestedStackHooks::RunChild(const std::string& child_id, StackRecord* child) {
+  bool found = false;
+  MS_RETURN_IF_ERROR(LoadStack(ctx_.db, child_id, child, &found));
+  if (!found) return Status::Internal("nested stack " + child_id + " is missing");
+  if (IsInProgress(child->status)) {
+    MS_RETURN_IF_ERROR(RunOperation(ctx_, child_id));
+    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, child_id, child, &found));
+  }
+  return Status::OK();
+}
+
+std::string NestedStackHooks::FailureReason(const StackRecord& child) {
+  std::vector<StackEvent> events;  // newest first
+  if (!LoadEvents(ctx_.db, child.id, &events).ok()) return child.reason;
+  std::string reason = child.reason;
+  for (const StackEvent& e : events) {
+    if (e.logical_id != child.name) continue;
+    if (e.status == "CREATE_FAILED" || e.status == "ROLLBACK_IN_PROGRESS" || e.status == "UPDATE_FAILED" ||
+        e.status == "UPDATE_ROLLBACK_IN_PROGRESS" || e.status == "DELETE_FAILED") {
+      reason = e.reason;
+      break;
+    }
+  }
+  return reason;
+}
+
+HookOutcome NestedStackHooks::Create(const HookCall& call) {
+  const Value* started = call.ctx.progress.is_map() ? call.ctx.progress.find("StackId") : nullptr;
+  if (started == nullptr || !started->is_string()) {
+    // First call: start the child (or find the one a crash left started).
+    const std::string name = ChildName(parent_, call.ctx.logical_id);
+    StackRecord existing;
+    bool found = false;
+    Status s = FindActiveStack(ctx_.db, name, &existing, &found);
+    if (!s.ok()) return Failed(s.message());
+    std::string child_id = existing.id;
+    if (!found) {
+      CreateStackInput in;
+      in.stack_name = name;
+      s = ReadTemplateUrl(ctx_, StringProperty(call.properties, "TemplateURL"), &in.template_body);
+      if (!s.ok()) return Failed(s.message());
+      in.parameters = ParametersOf(call.properties);
+      in.capabilities = parent_.capabilities;
+      in.disable_rollback = parent_.disable_rollback();
+      const std::string timeout = StringProperty(call.properties, "TimeoutInMinutes");
+      if (!timeout.empty()) in.timeout_in_minutes = std::strtoll(timeout.c_str(), nullptr, 10);
+      in.tags = parent_.tags;
+      in.role_arn = parent_.role_arn;
+      in.parent_id = parent_.id;
+      in.root_id = parent_.root_id.empty() ? parent_.id : parent_.root_id;
+      s = StackService(ctx_).StartCreate(in, &child_id);
+      if (!s.ok()) return Failed(s.message());
+    }
+    HookOutcome o;
+    o.kind = HookOutcome::Kind::kInProgress;
+    o.physical_id = child_id;
+    o.progress = Value::MakeMap();
+    o.progress.set("StackId", Value::String(child_id));
+    return o;
+  }
+  StackRecord child;
+  Status s = RunChild(started->str(), &child);
+  if (!s.ok()) return Failed(s.message(), started->str());
+  if (child.status == StackStatus::kCreateComplete) return Done(child);
+  if (IsInProgress(child.status)) {  // interrupted: the parent stops too, and a restart goes on from here
+    HookOutcome o;
+    o.kind = HookOutcome::Kind::kInProgress;
+    o.physical_id = child.id;
+    o.progress = call.ctx.progress;
+    return o;
+  }
+  return Failed("Embedded stack " + child.id + " was not successfully created: " + FailureReason(child), child.id);
+}
+
+HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properties) {
+  StackRecord child;
+  bool found = false;
+  Status s = LoadStack(ctx_.db, call.physical_id, &child, &found);
+  if (!s.ok() || !found) return Failed(s.ok() ? "Stack with id " + call.physical_id + " does not exist" : s.message());
+  if (!IsInProgress(child.status)) {
+    UpdateStackInput in;
+    in.stack_name = child.id;
+    s = ReadTemplateUrl(ctx_, StringProperty(properties, "TemplateURL"), &in.template_body);
+    if (!s.ok()) return Failed(s.message());
+    in.parameters = ParametersOf(properties);
+    in.capabilities = parent_.capabilities;
+    in.disable_rollback = parent_.disable_rollback();
+    std::string id;
+    s = StackService(ctx_).StartUpdate(in, &id);
+    if (!s.ok()) {
+      if (s.message() == "No updates are to be performed.") return Done(child);
+      return Failed(s.message());
+    }
+  }
+  s = RunChild(child.id, &child);
+  if (!s.ok()) return Failed(s.message());
+  if (child.status == StackStatus::kUpdateComplete) return Done(child);
+  if (IsInProgress(child.status)) {
+    HookOutcome o;
+    o.kind = HookOutcome::Kind::kInProgress;
+    o.physical_id = child.id;
+    return o;
+  }
+  return Failed("Embedded stack " + child.id + " was not successfully updated. Currently in " +
+                StackStatusName(child.status) + " with reason: " + FailureReason(child));
+}
+
+HookOutcome NestedStackHooks::Delete(const HookCall& call) {
+  HookOutcome done;
+  StackRecord child;
+  bool found = false;
+  Status s = LoadStack(ctx_.db, call.physical_id, &child, &found);
+  if (!s.ok()) return Failed(s.message());
+  if (!found || child.status == StackStatus::kDeleteComplete) return done;  // nothing left to delete
+  if (!IsInProgress(child.status)) {
+    DeleteStackInput in;
+    in.stack_name = child.id;
+    std::string id;
+    s = StackService(ctx_).StartDelete(in, &id);
+    if (!s.ok()) return Failed(s.message());
+  }
+  s = RunChild(child.id, &child);
+  if (!s.ok()) return Failed(s.message());
+  if (child.status == StackStatus::kDeleteComplete) return done;
+  if (IsInProgress(child.status)) {
+    done.kind = HookOutcome::Kind::kInProgress;
+    return done;
+  }
+  return Failed("Embedded stack " + child.id + " was not successfully deleted: " + FailureReason(child));
+}
+
+}  // namespace ms

@@ -1,0 +1,60 @@
+// Nested stacks: the hooks of an AWS::CloudFormation::Stack resource, run by
+// the engine itself instead of a provider. Each is a child stack's own
+// operation (create, update, delete), run to its end inside the parent's
+// resource step; see NESTED.md next to this file for the design.
+//
+//   create    starts the child `<parent>-<Logical>-<13 upper alnum>` (its
+//             TemplateURL read like CreateStack's, its Parameters passed in)
+//             and answers "in progress" with the child's ARN as the physical
+//             ID (journaled); the next call runs the child's create. The
+//             child complete: the resource is, with `Outputs.<Key>` and
+//             StackId as attributes. Not: "Embedded stack <arn> was not
+//             successfully created: <the child's reason>".
+//   update    the child is updated to the new TemplateURL and Parameters
+//             ("No updates are to be performed." is a success); rollback is
+//             the same, back to the old ones.
+//   delete    the child is deleted (its resources in reverse order).
+//
+// Crash safety: the child's name is a hash of the parent's ID and the
+// logical ID, so a create re-called after a crash finds the child it had
+// started; a child's operation left in progress is resumed by its parent's
+// (StackService::Recover skips nested stacks).
+#pragma once
+
+#include <string>
+
+#include "provider/provider.h"
+#include "records/stack.h"
+#include "stack/operation.h"
+
+namespace ms {
+
+inline constexpr const char* kNestedStackType = "AWS::CloudFormation::Stack";
+
+class NestedStackHooks {
+ public:
+  // `parent` is the running operation's stack record (read when a hook runs).
+  NestedStackHooks(const OperationContext& ctx, const StackRecord& parent) : ctx_(ctx), parent_(parent) {}
+
+  // Runs one hook of an AWS::CloudFormation::Stack resource on the calling
+  // (operation's) thread; the child's operation runs to its end meanwhile.
+  HookOutcome Call(const HookCall& call);
+
+  // The child stack name of `logical_id` in stack `parent`: AWS's
+  // `<parent>-<Logical>-<RANDOM>`, RANDOM derived from the parent's ID.
+  static std::string ChildName(const StackRecord& parent, const std::string& logical_id);
+
+ private:
+  HookOutcome Create(const HookCall& call);
+  HookOutcome Update(const HookCall& call, const Value& properties);
+  HookOutcome Delete(const HookCall& call);
+  // Runs the child's operation in progress to its end (or to an interrupt).
+  Status RunChild(const std::string& child_id, StackRecord* child);
+  // The child's failure reason (its first *_FAILED or rollback event's).
+  std::string FailureReason(const StackRecord& child);
+
+  const OperationContext& ctx_;
+  const StackRecord& parent_;
+};
+
+}  // namespace ms

@@ -62,6 +62,23 @@ bool IsRetriableHandlerError(std::string_view code) {
          code == "ResourceConflict";
 }
 
+bool IsHandlerErrorCode(std::string_view code) {
+  static constexpr std::string_view kCodes[] = {
+      "NotUpdatable",        "InvalidRequest",     "AccessDenied",           "UnauthorizedTaggingOperation",
+      "InvalidCredentials",  "AlreadyExists",      "NotFound",               "ResourceConflict",
+      "Throttling",          "ServiceLimitExceeded", "NotStabilized",        "GeneralServiceException",
+      "ServiceInternalError", "ServiceTimeout",    "NetworkFailure",         "InternalFailure",
+      "InvalidTypeConfiguration", "HandlerInternalFailure", "NonCompliant", "Unknown",
+      "UnsupportedTarget"};
+  return std::find(std::begin(kCodes), std::end(kCodes), code) != std::end(kCodes);
+}
+
+std::string HandlerFailureReason(std::string_view message, std::string_view request_token,
+                                 std::string_view code) {
+  return "Resource handler returned message: \"" + std::string(message) + "\" (RequestToken: " +
+         std::string(request_token) + ", HandlerErrorCode: " + std::string(code) + ")";
+}
+
 bool IsAlreadyDeleted(Hook hook, const HookOutcome& o) {
   return hook == Hook::kDelete && o.kind == HookOutcome::Kind::kFailed && o.error_code == "NotFound";
 }

@@ -134,6 +134,14 @@ struct HookOutcome {
 // ResourceConflict are retriable, every other code is terminal.
 bool IsRetriableHandlerError(std::string_view code);
 bool IsAlreadyDeleted(Hook hook, const HookOutcome& o);
+// One of cloudformation-cli's HandlerErrorCode values (AlreadyExists,
+// NotFound, InvalidRequest, ...), as opposed to a service's own error code.
+bool IsHandlerErrorCode(std::string_view code);
+// A failure's status reason as CloudFormation shows it for a registry type's
+// handler: `Resource handler returned message: "<message>" (RequestToken:
+// <token>, HandlerErrorCode: <code>)`.
+std::string HandlerFailureReason(std::string_view message, std::string_view request_token,
+                                 std::string_view code);
 
 // One worker's handle on every provider. Not thread-safe.
 class ProviderSession {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "catalog/resource_catalog.h"
 #include "eval/validate.h"
 #include "stack/nested_stacks.h"
 #include "stack/op_common.h"
@@ -119,6 +120,16 @@ void OperationCore::ApplyHandlerErrorCode(TrackedResource& r, Hook hook, const V
     return;
   }
   r.handler_retries = 0;
+  // A registry type's handler failure reads as CloudFormation words it for
+  // private and third-party types: the user's own providers. AWS's types keep
+  // the texts their providers give (AWS's own, per type), and custom
+  // resources have theirs.
+  if (o->kind == HookOutcome::Kind::kFailed && IsHandlerErrorCode(o->error_code) &&
+      r.rec.type.rfind("AWS::", 0) != 0 && r.rec.type.rfind("Alexa::", 0) != 0 &&
+      !ResourceCatalog::IsCustomType(r.rec.type) &&
+      o->reason.rfind("Resource handler returned message:", 0) != 0) {
+    o->reason = HandlerFailureReason(o->reason, NewUuid(), o->error_code);
+  }
 }
 
 void OperationCore::Poll(TrackedResource& r, const HookOutcome& o, std::function<void()> again) {

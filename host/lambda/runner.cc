@@ -136,25 +136,42 @@ void ReadResult(const fs::path& path, const ChildResult& child, const Invocation
   }
 }
 
-// The interpreter binary itself: `program` may be a wrapper that starts it
-// (a pyenv shim is a shell script costing ~0.3 s per start). Asked once per
-// program path and process (sys.executable / process.execPath).
-std::string ResolveInterpreter(const std::string& program, bool python) {
+// The interpreter binary itself, and for python its site-packages
+// directories. `program` may be a wrapper that starts it (a pyenv shim is a
+// shell script costing ~0.3 s per start). Python then runs with -S: the
+// harness puts site-packages on sys.path itself, without running the .pth
+// files `site` would (tens of ms per start on some machines; Lambda's
+// python has none either). Asked once per program path and process.
+struct Interpreter {
+  std::string path;
+  std::vector<std::string> site_packages;
+};
+
+Interpreter ResolveInterpreter(const std::string& program, bool python) {
   static std::mutex mu;
-  static std::map<std::string, std::string>* resolved = new std::map<std::string, std::string>();
+  static auto* resolved = new std::map<std::string, Interpreter>();
   std::lock_guard<std::mutex> lock(mu);
   auto it = resolved->find(program);
   if (it != resolved->end()) return it->second;
   ChildSpec ask;
   ask.argv = {program, python ? "-c" : "-e",
-              python ? "import sys; print(sys.executable)" : "console.log(process.execPath)"};
+              python ? "import sys, site; print(sys.executable); print('\\n'.join(site.getsitepackages()))"
+                     : "console.log(process.execPath)"};
   ask.env = {"PATH=/usr/local/bin:/usr/bin:/bin"};
   ask.wall_limit = std::chrono::seconds(10);
   const ChildResult r = RunChild(ask);
-  std::string path = r.output.substr(0, r.output.find('\n'));
-  if (r.exit_code != 0 || path.empty() || path[0] != '/' || access(path.c_str(), X_OK) != 0) path = program;
-  (*resolved)[program] = path;
-  return path;
+  Interpreter found{program, {}};
+  std::vector<std::string> lines;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  if (r.exit_code == 0 && !lines.empty() && lines[0][0] == '/' && access(lines[0].c_str(), X_OK) == 0) {
+    found.path = lines[0];
+    found.site_packages.assign(lines.begin() + 1, lines.end());
+  }
+  (*resolved)[program] = found;
+  return found;
 }
 
 }  // namespace
@@ -187,7 +204,8 @@ Outcome Run(const Invocation& inv) {
   if (found.empty()) {
     return NotRun("Runtime " + inv.runtime + " needs " + interpreter + ", which is not on PATH (" + search + ")");
   }
-  const std::string program = ResolveInterpreter(found, interpreter == "python3");
+  const Interpreter resolved = ResolveInterpreter(found, interpreter == "python3");
+  const std::string& program = resolved.path;
   json event = json::parse(inv.event_json, nullptr, /*allow_exceptions=*/false);
   if (event.is_discarded()) return NotRun("The event is not JSON");
 
@@ -215,6 +233,7 @@ Outcome Run(const Invocation& inv) {
       {"capture_response_url", inv.capture_response_url},
       {"deadline_epoch_ms", EpochMs() + int64_t{inv.timeout_seconds} * 1000},
       {"result_path", (dir.path() / "result.json").string()},
+      {"site_packages", resolved.site_packages},
       {"context",
        {{"function_name", inv.function_name},
         {"function_version", "$LATEST"},
@@ -230,6 +249,7 @@ Outcome Run(const Invocation& inv) {
   child.argv = {program};
   if (python) {
     child.argv.push_back("-u");  // output reaches the log even when the call is killed
+    if (!resolved.site_packages.empty()) child.argv.push_back("-S");  // the harness adds them (ResolveInterpreter)
   } else {
     child.argv.push_back("--max-old-space-size=" + std::to_string(inv.memory_mb));
   }

@@ -89,6 +89,16 @@ TEST_CASE("lambda runner: a known server endpoint reaches the function with cred
   CHECK(p[1].is_string());
 }
 
+TEST_CASE("lambda runner: the interpreter's site-packages are importable (boto3 when installed)", "[lambda]") {
+  if (!ms::test::HaveInterpreter("python3")) return;
+  if (ms::test::RunCommand("python3 -c 'import boto3' 2>/dev/null").exit_code != 0) {
+    WARN("skipped: boto3 is not installed for python3");
+    return;
+  }
+  const json p = Payload(ms::lambda::Run(Python("import boto3\ndef handler(e, c):\n    return boto3.__name__\n")));
+  CHECK(p == "boto3");
+}
+
 TEST_CASE("lambda runner: a python exception is Lambda's error object", "[lambda]") {
   if (!ms::test::HaveInterpreter("python3")) return;
   const Outcome o = ms::lambda::Run(Python("def handler(e, c):\n    raise ValueError('bad input')\n"));

@@ -5,7 +5,7 @@
 #
 # spec.json (written by host/lambda/runner.cc): handler, task_dir, zip (a
 # code archive to extract into task_dir, or ""), event, context fields,
-# deadline_epoch_ms, capture_response_url, result_path. The result goes to
+# deadline_epoch_ms, capture_response_url, result_path, site_packages. The result goes to
 # result_path as JSON: {"ok": bool, "payload": <handler's result or Lambda's
 # error object>, "responses": [<bodies PUT to the ResponseURL>], "handler_ms"}.
 # What the handler prints goes to stdout/stderr, which the host collects as
@@ -130,6 +130,9 @@ def main():
         with zipfile.ZipFile(spec["zip"]) as z:
             z.extractall(task_dir)
     sys.path[0:0] = [task_dir, os.path.dirname(os.path.abspath(__file__))]
+    # Run with -S: the interpreter's site-packages (boto3, if installed), as
+    # the host found them, without their .pth files (runner.cc).
+    sys.path.extend(p for p in spec.get("site_packages", []) if p not in sys.path)
     event = spec["event"]
     capture = None
     if spec.get("capture_response_url") and isinstance(event, dict) and "ResponseURL" in event:

@@ -10,16 +10,32 @@
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 
+namespace {
+
+// A runtime over `world` with moonstack.world (and so moonstack.lambda_runner).
+struct Bound {
+  std::unique_ptr<ms::lua::Runtime> rt;
+  std::unique_ptr<ms::lua::WorldBinding> binding;
+};
+
+Bound Bind(ms::World* world, const ms::lua::RuntimeOptions& o) {
+  Bound b;
+  ms::Status s;
+  b.rt = ms::lua::Runtime::Create(o, &s);
+  REQUIRE(b.rt);
+  REQUIRE(ms::lua::WorldBinding::Install(b.rt.get(), world, &b.binding).ok());
+  return b;
+}
+
+}  // namespace
+
 TEST_CASE("lambda binding: the function's time is outside the Lua call's deadline", "[lambda][lua]") {
   if (!ms::test::HaveInterpreter("python3")) return;
   ms::World world;
   ms::lua::RuntimeOptions o;
   o.limits.deadline = std::chrono::milliseconds(300);
-  ms::Status s;
-  auto rt = ms::lua::Runtime::Create(o, &s);
-  REQUIRE(rt);
-  std::unique_ptr<ms::lua::WorldBinding> binding;
-  REQUIRE(ms::lua::WorldBinding::Install(rt.get(), &world, &binding).ok());
+  Bound b = Bind(&world, o);
+  ms::lua::Runtime* rt = b.rt.get();
   auto r = rt->Eval(R"(
     local runner = require("moonstack.lambda_runner")
     local out = runner.run { function_name = "slow", runtime = "python3.12", handler = "index.handler",
@@ -42,11 +58,8 @@ TEST_CASE("lambda binding: sim.lambda's Invoke leaves the world unlocked while t
   ms::World world;
   ms::lua::RuntimeOptions o;
   o.module_roots = {std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk", std::string(MOONSTACK_SOURCE_DIR) + "/providers"};
-  ms::Status s;
-  auto rt = ms::lua::Runtime::Create(o, &s);
-  REQUIRE(rt);
-  std::unique_ptr<ms::lua::WorldBinding> binding;
-  REQUIRE(ms::lua::WorldBinding::Install(rt.get(), &world, &binding).ok());
+  Bound b = Bind(&world, o);
+  ms::lua::Runtime* rt = b.rt.get();
   auto created = rt->Eval(R"(
     require("sim").call("lambda", "CreateFunction", { FunctionName = "slow", Runtime = "python3.12",
       Handler = "index.handler", Role = "arn:aws:iam::123456789012:role/r",

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -82,7 +83,6 @@ int64_t EpochMs() {
 // "Defined runtime environment variables"), then the function's own.
 std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path& dir, const std::string& log_group) {
   std::vector<std::string> env;
-  for (const auto& [name, value] : inv.environment) env.push_back(name + "=" + value);
   const bool python = InterpreterFor(inv.runtime) == "python3";
   const std::vector<std::pair<std::string, std::string>> reserved = {
       {"AWS_LAMBDA_FUNCTION_NAME", inv.function_name},
@@ -104,14 +104,24 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path
       {python ? "PYTHONDONTWRITEBYTECODE" : "NODE_PATH",
        python ? "1" : (dir / "runtime" / "node_modules").string()},
   };
-  for (const auto& [name, value] : reserved) env.push_back(name + "=" + value);
+  std::set<std::string> taken;
+  auto add = [&](const std::string& name, const std::string& value) {
+    env.push_back(name + "=" + value);
+    taken.insert(name);
+  };
+  for (const auto& [name, value] : reserved) add(name, value);
   if (!inv.endpoint_url.empty()) {
     // The function's SDK calls go to `moonstack serve`, signed with
     // credentials it accepts (Lambda gives the execution role's).
-    env.push_back("AWS_ENDPOINT_URL=" + inv.endpoint_url);
-    env.push_back("AWS_ACCESS_KEY_ID=ASIAMOONSTACKLAMBDA0");
-    env.push_back("AWS_SECRET_ACCESS_KEY=moonstack-lambda-secret");
-    env.push_back("AWS_SESSION_TOKEN=moonstack-lambda-session");
+    add("AWS_ENDPOINT_URL", inv.endpoint_url);
+    add("AWS_ACCESS_KEY_ID", "ASIAMOONSTACKLAMBDA0");
+    add("AWS_SECRET_ACCESS_KEY", "moonstack-lambda-secret");
+    add("AWS_SESSION_TOKEN", "moonstack-lambda-session");
+  }
+  // The function's own variables, never over Lambda's (Lambda refuses a
+  // function that sets a reserved one).
+  for (const auto& [name, value] : inv.environment) {
+    if (taken.count(name) == 0) env.push_back(name + "=" + value);
   }
   return env;
 }

@@ -60,7 +60,7 @@ def handler(event, context):
                                                     "MOONSTACK_TEST_HOST_ONLY", "HOME", "AWS_ENDPOINT_URL"]}}
 )");
   inv.event_json = R"({"a": [1, "two"]})";
-  inv.environment = {{"GREETING", "hi"}};
+  inv.environment = {{"GREETING", "hi"}, {"AWS_REGION", "eu-west-1"}};  // a reserved one is Lambda's
   const Outcome o = ms::lambda::Run(inv);
   const json p = Payload(o);
   CHECK_FALSE(o.function_error);

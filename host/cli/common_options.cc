@@ -13,6 +13,12 @@ void AddSessionOptions(CLI::App* cmd, SessionOptions* session) {
                   "0: virtual time (default, no waiting); 1: real time; X: X real seconds per simulated second");
   cmd->add_option("--max-concurrency", session->max_concurrency, "Provider calls in flight at once");
   cmd->add_option("--region", session->region, "The region (default us-east-1)");
+  AddNoLambdaOption(cmd, session);
+}
+
+void AddNoLambdaOption(CLI::App* cmd, SessionOptions* session) {
+  cmd->add_flag("--no-lambda", session->no_lambda,
+                "Run no Lambda function code: invocations, and custom resources backed by a function, fail saying so");
 }
 
 void AddOutputOption(CLI::App* cmd, std::string* output) {

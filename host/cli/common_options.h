@@ -12,8 +12,10 @@
 namespace ms::cli {
 
 // --state, --providers, --stub-unknown-types, --time-scale,
-// --max-concurrency, --region.
+// --max-concurrency, --region, --no-lambda.
 void AddSessionOptions(CLI::App* cmd, SessionOptions* session);
+// --no-lambda alone (serve registers its session options one by one).
+void AddNoLambdaOption(CLI::App* cmd, SessionOptions* session);
 // --output json|text|table, refused otherwise with the aws CLI's message.
 void AddOutputOption(CLI::App* cmd, std::string* output);
 // Prints a response in the --output format (checked when it was parsed).

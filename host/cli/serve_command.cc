@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "server/cfn_server.h"
 
 namespace ms::cli {
@@ -28,6 +29,7 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--stub-unknown-types", options->session.stub_unknown_types,
                 "Deploy resource types no provider implements with a stub");
   cmd->add_option("--max-concurrency", options->session.max_concurrency, "Provider calls in flight at once");
+  AddNoLambdaOption(cmd, &options->session);
   cmd->add_option("--region", options->session.region,
                   "The region when a request's credential scope names none (default us-east-1)");
   cmd->add_option("--max-body-bytes", options->max_body_bytes, "The largest request body accepted (default 1 MiB)");

@@ -8,6 +8,7 @@
 
 #include "cli/io.h"
 #include "cli/load_providers.h"
+#include "lambda/runner.h"
 #include "store/schema.h"
 #include "store/world_table.h"
 
@@ -41,6 +42,7 @@ int64_t WallMs() {
 Status StackSession::Open(const SessionOptions& options, OperationObserver* observer, Access access,
                           Resume resume) {
   state_path_ = StatePath(options.state);
+  lambda::SetExecutionEnabled(!options.no_lambda);  // for the process: one session per command or server
   if (access == Access::kWrite) {
     const bool served = options.writer.rfind(StateLock::kServeHolder, 0) == 0;
     MS_RETURN_IF_ERROR(StateLock::Acquire(state_path_, options.writer,

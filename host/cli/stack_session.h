@@ -36,6 +36,7 @@ struct SessionOptions {
   // 1,000-resource create under `serve` spent a third of its time idle).
   int max_concurrency = 1024;
   std::string region = "us-east-1";    // --region
+  bool no_lambda = false;              // --no-lambda: Lambda functions' code is not run (host/lambda/runner.h)
   std::string scenario;                // --scenario (workflow commands): a Lua script, lua/scenario.h
   // Who writes the state file while this session is open (store/state_lock.h).
   std::string writer = "a moonstack command";

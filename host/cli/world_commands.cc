@@ -1,6 +1,7 @@
 // moonstack world list | show | call | load | reset: the simulated cloud,
 // inspected and changed out of band (a test terminating an instance behind
-// a stack's back, registering an instance-store image, ...).
+// a stack's back, registering an instance-store image, ...). And `moonstack
+// logs NAME`: a log group's events (a Lambda function's output).
 //
 // Each command opens the state file, loads the world, runs, and saves what
 // changed. Actions run in the same sim (providers/sim/) the providers call,
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <memory>
 
@@ -37,6 +40,7 @@ struct WorldArgs {
   std::string service, action;     // call SERVICE ACTION
   std::string params = "{}";       // call ... JSON
   std::string file;                // load FILE
+  std::string filter;              // logs --filter
 };
 
 // The world of the state file, and a Lua runtime whose `moonstack.world` is it.
@@ -221,6 +225,44 @@ int RunReset(const WorldArgs& args) {
   return s.ok() ? 0 : ReportError("ResetWorld", s);
 }
 
+// "2024-01-31T12:00:00.123Z" for milliseconds since the epoch.
+std::string IsoMs(int64_t ms) {
+  const time_t secs = static_cast<time_t>(ms / 1000);
+  struct tm t{};
+  gmtime_r(&secs, &t);
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday,
+                t.tm_hour, t.tm_min, t.tm_sec, static_cast<int>(ms % 1000));
+  return text;
+}
+
+// `moonstack logs NAME`: a log group's events, oldest first, one line each
+// ("<time> <stream> <message>", as `aws logs tail` prints them). NAME is a
+// Lambda function's name (its group /aws/lambda/NAME) or a group name.
+int RunLogs(const WorldArgs& args) {
+  WorldSession w;
+  Status s = w.Open(args, /*writes=*/false);
+  if (!s.ok()) return ReportError("FilterLogEvents", s);
+  lua::CallResult sim = w.rt().Require("sim");
+  if (!sim.ok()) return ReportError("FilterLogEvents", sim.status());
+  Value params = Value::MakeMap();
+  params.set("logGroupName", Value::String(args.id.rfind('/', 0) == 0 ? args.id : "/aws/lambda/" + args.id));
+  if (!args.filter.empty()) params.set("filterPattern", Value::String(args.filter));
+  Value opts = Value::MakeMap();
+  opts.set("region", Value::String(args.region));
+  lua::CallResult r = w.rt().CallField(sim.refs[0], "call",
+                                       {Value::String("logs"), Value::String("FilterLogEvents"), params, opts});
+  if (!r.ok()) {
+    return ReportAwsError("FilterLogEvents", r.error->code.empty() ? "InternalFailure" : r.error->code,
+                          r.error->message);
+  }
+  for (const Json& e : ToJson(r.value()).value("events", Json::array())) {
+    std::cout << IsoMs(e.value("timestamp", int64_t{0})) << " " << e.value("logStreamName", "") << " "
+              << e.value("message", "") << "\n";
+  }
+  return 0;
+}
+
 void AddCommonOptions(CLI::App* cmd, WorldArgs* args) {
   cmd->add_option("--state", args->state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
   cmd->add_option("--providers", args->dirs, "A provider directory whose sim/ adds or overrides services");
@@ -264,6 +306,14 @@ void AddWorldCommands(CLI::App& app, int* exit_code) {
   CLI::App* reset = world->add_subcommand("reset", "Forget every world record");
   AddCommonOptions(reset, reset_args.get());
   reset->callback([reset_args, exit_code] { *exit_code = RunReset(*reset_args); });
+
+  auto logs_args = std::make_shared<WorldArgs>();
+  CLI::App* logs = app.add_subcommand("logs", "Print a log group's events: a Lambda function's (/aws/lambda/NAME)");
+  logs->add_option("name", logs_args->id, "A function name, or a log group name starting with /")->required();
+  logs->add_option("--filter", logs_args->filter, "Only events whose message holds this text");
+  logs->add_option("--region", logs_args->region, "The region (default us-east-1)");
+  AddCommonOptions(logs, logs_args.get());
+  logs->callback([logs_args, exit_code] { *exit_code = RunLogs(*logs_args); });
 }
 
 }  // namespace ms::cli

@@ -166,6 +166,11 @@ bool CallOverdue(lua_State* L) {
   return ls->abort != Abort::kNone || Clock::now() >= ls->deadline;
 }
 
+void ExtendDeadline(lua_State* L, std::chrono::steady_clock::duration d) {
+  LimitState* ls = LimitStateOf(L);
+  if (ls != nullptr && ls->call_depth > 0 && ls->abort == Abort::kNone) ls->deadline += d;
+}
+
 void CheckDeadline(lua_State* L) {
   LimitState* ls = LimitStateOf(L);
   if (ls == nullptr || ls->call_depth == 0) return;

@@ -105,6 +105,11 @@ bool CallOverdue(lua_State* L);
 // call is running. For C functions that run long without Lua instructions.
 void CheckDeadline(lua_State* L);
 
+// Moves the running call's deadline later by `d` (no call running: nothing):
+// for a C function that waits on something outside the state — a Lambda
+// invocation (lambda_binding.cc) — whose time is not the Lua code's.
+void ExtendDeadline(lua_State* L, std::chrono::steady_clock::duration d);
+
 // Raises "stack overflow (C stack)" when the running call has used more than
 // its C-stack budget. For C functions that call back into Lua.
 void CheckCStack(lua_State* L);

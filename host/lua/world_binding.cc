@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "lua/lambda_binding.h"
 #include "lua/marshal.h"
 #include "lua/readonly.h"
 #include "lua/runtime.h"
@@ -223,6 +224,7 @@ int Open(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "moonstack.world");
+  OpenLambdaRunner(L);  // wherever simulated actions run, Lambda functions can
   return 0;
 }
 

@@ -111,6 +111,14 @@ function S.call(svc, action, params, opts)
     account = opts.account or S.DEFAULT_ACCOUNT,
     new_id = new_id,
   }
+  -- An action a service lists in UNLOCKED takes the world's lock itself,
+  -- around its reads and writes only: Lambda's Invoke runs a function for
+  -- seconds, and the function's own calls (under serve) need the world.
+  local unlocked = rawget(mod, "UNLOCKED")
+  if type(unlocked) == "table" and unlocked[action] and not in_action then
+    env.now_ms = world.now_ms()
+    return fn(params or {}, env)
+  end
   return world.atomic(function()
     env.now_ms = world.now_ms()
     if in_action then return fn(params or {}, env) end  -- an action's action: the outer one saves

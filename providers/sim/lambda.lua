@@ -1,9 +1,10 @@
 -- sim.lambda: simulated Lambda functions, their published versions and
 -- aliases — the bookkeeping AWS::Lambda::Function / Version / Alias and a
--- CodeDeploy traffic shift need. No code runs (invocation is issue 18).
+-- CodeDeploy traffic shift need — and Invoke, which runs the function's code
+-- locally (sim/lambda_invoke.lua).
 --
--- Records: "lambda.function" "<region>:<name>" (configuration, code hash,
--- published versions), "lambda.alias" "<region>:<name>:<alias>".
+-- Records: "lambda.function" "<region>:<name>" (configuration, the code as
+-- given — Code: ZipFile text or S3Bucket/S3Key — and its hash, published versions), "lambda.alias" "<region>:<name>:<alias>".
 -- PublishVersion publishes "1", "2", ... and, as Lambda does, returns the
 -- latest version instead when neither the code nor the configuration
 -- changed since it was published. An alias points at a version, optionally
@@ -60,6 +61,15 @@ end
 
 local function save_fn(env, rec) world.put(FN, fkey(env, rec.FunctionName), rec) end
 
+-- The code as given (CreateFunction's Code, UpdateFunctionCode's
+-- parameters): what Invoke runs.
+local CODE_FIELDS = { "ZipFile", "S3Bucket", "S3Key", "S3ObjectVersion", "ImageUri" }
+local function code_of(code)
+  local out = {}
+  for _, k in ipairs(CODE_FIELDS) do out[k] = type(code) == "table" and code[k] or nil end
+  return out
+end
+
 -- A hash of the code as given (ZipFile text, S3 location, image URI), in
 -- the shape of Lambda's base64 SHA-256.
 local function code_sha(code)
@@ -111,7 +121,7 @@ function A.CreateFunction(p, env)
     fail("1 validation error detected: Value null at 'role' failed to satisfy constraint: Member must not be null",
       "ValidationException")
   end
-  local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code),
+  local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code), Code = code_of(p.Code),
                 LastModified = util.iso8601(env.now_ms) }
   for _, k in ipairs(CONFIG) do rec[k] = p[k] end
   save_fn(env, rec)
@@ -146,6 +156,7 @@ end
 function A.UpdateFunctionCode(p, env)
   local rec = load_fn(env, p.FunctionName)
   rec.CodeSha256 = code_sha(p)
+  rec.Code = code_of(p)
   rec.LastModified = util.iso8601(env.now_ms)
   save_fn(env, rec)
   return configuration(env, rec)
@@ -163,7 +174,7 @@ function A.PublishVersion(p, env)
   if last and last.Fingerprint == fingerprint(rec) then return configuration(env, rec, last) end
   local config = {}
   for _, k in ipairs(CONFIG) do config[k] = rec[k] end
-  local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, Description = p.Description or "",
+  local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, Code = rec.Code, Description = p.Description or "",
               Fingerprint = fingerprint(rec), Config = config }
   counter.Next, counter.Latest = counter.Next + 1, v.Version
   world.put(COUNTER, ck, counter, { live = false })
@@ -313,8 +324,10 @@ end
 -- Permissions, layer versions and event source mappings live in their own
 -- files; they get the helpers above (lower-case fields of L, not actions).
 L.load_fn, L.fn_arn, L.fkey, L.code_sha, L.json = load_fn, fn_arn, fkey, code_sha, util.json
+L.configuration, L.VERSION = configuration, VERSION
 require("sim.lambda_permissions")(A, L)
 require("sim.lambda_layers")(A, L)
 require("sim.lambda_event_sources")(A, L)
+require("sim.lambda_invoke")(A, L)
 
 return A

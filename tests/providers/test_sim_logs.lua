@@ -1,4 +1,5 @@
--- The simulated CloudWatch Logs: log groups, retention values, tags by ARN.
+-- The simulated CloudWatch Logs: log groups, retention values, tags by ARN,
+-- streams and their events.
 local H = require("harness")
 local T = H.suite("sim logs")
 
@@ -25,6 +26,39 @@ T.case("log groups: names, duplicates, retention values, tags", function()
   logs.DeleteLogGroup({ logGroupName = "/app/web" })
   H.eq(H.raises(function() logs.DeleteLogGroup({ logGroupName = "/app/web" }) end,
     "The specified log group does not exist.").code, "ResourceNotFoundException")
+end)
+
+T.case("log streams: events in order, filtered, gone with their group", function()
+  local _, sim = fresh()
+  local logs = sim.client().logs
+  H.eq(H.raises(function() logs.CreateLogStream({ logGroupName = "/g", logStreamName = "s" }) end,
+    "The specified log group does not exist.").code, "ResourceNotFoundException")
+  logs.CreateLogGroup({ logGroupName = "/g" })
+  logs.CreateLogStream({ logGroupName = "/g", logStreamName = "2024/01/31/[$LATEST]ab" })
+  logs.CreateLogStream({ logGroupName = "/g", logStreamName = "b" })
+  H.eq(H.raises(function() logs.CreateLogStream({ logGroupName = "/g", logStreamName = "b" }) end,
+    "The specified log stream already exists").code, "ResourceAlreadyExistsException")
+  H.eq(H.raises(function() logs.PutLogEvents({ logGroupName = "/g", logStreamName = "zz", logEvents = {} }) end,
+    "The specified log stream does not exist.").code, "ResourceNotFoundException")
+  logs.PutLogEvents({ logGroupName = "/g", logStreamName = "2024/01/31/[$LATEST]ab",
+                      logEvents = { { timestamp = 5, message = "START one" }, { timestamp = 5, message = "two" } } })
+  logs.PutLogEvents({ logGroupName = "/g", logStreamName = "b", logEvents = { { timestamp = 3, message = "START b" } } })
+  local got = logs.GetLogEvents({ logGroupName = "/g", logStreamName = "2024/01/31/[$LATEST]ab" }).events
+  H.eq(#got, 2)
+  H.eq(got[1].message, "START one")
+  H.eq(got[2].message, "two")
+  local messages = {}
+  for _, e in ipairs(logs.FilterLogEvents({ logGroupName = "/g" }).events) do messages[#messages + 1] = e.message end
+  H.same(messages, { "START b", "START one", "two" })
+  messages = {}
+  for _, e in ipairs(logs.FilterLogEvents({ logGroupName = "/g", filterPattern = "START" }).events) do
+    messages[#messages + 1] = e.message
+  end
+  H.same(messages, { "START b", "START one" })
+  H.eq(#logs.DescribeLogStreams({ logGroupName = "/g" }).logStreams, 2)
+  logs.DeleteLogGroup({ logGroupName = "/g" })
+  logs.CreateLogGroup({ logGroupName = "/g" })
+  H.eq(#logs.DescribeLogStreams({ logGroupName = "/g" }).logStreams, 0)
 end)
 
 return T

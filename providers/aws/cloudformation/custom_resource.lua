@@ -8,8 +8,13 @@
 -- module `custom/<name>.lua` on the provider path (directories named
 -- `custom` are never loaded as providers), returning
 -- `function(request) -> response` (see lua-sdk/moonstack/custom.lua for both
--- shapes). Every other property is free-form and reaches the handler
--- stringified, in ResourceProperties.
+-- shapes). Without one, a function of that name in the simulated Lambda
+-- (created by this stack or before) is invoked with the request and runs
+-- locally (python3/node: host/lambda/); its answer is what it PUTs to the
+-- ResponseURL (cfnresponse / cfn-response). Without either, under `serve`,
+-- the request waits for a handler outside moonstack (sim/custom_resources.lua).
+-- Every other property is free-form and reaches the handler stringified, in
+-- ResourceProperties.
 --
 -- What CloudFormation does, and so this provider:
 --   - any property change is an Update request (no interruption); changing
@@ -26,7 +31,8 @@
 --     tests) the resource fails with CloudFormation's "did not receive a
 --     response" message;
 --   - a ServiceToken whose function does not exist fails with "Template error:
---     Function <name> doesn't exist".
+--     Function <name> doesn't exist"; one that exists under --no-lambda fails
+--     with "Function <name> was not run: Lambda execution is turned off (--no-lambda)".
 -- PhysicalResourceId on Create, when the response has none: cfn-response
 -- (AWS's helper for Lambda handlers) sends the Lambda log stream name, e.g.
 -- "2024/01/31/[$LATEST]0123456789abcdef0123456789abcdef"; moonstack makes one
@@ -78,10 +84,26 @@ local function external_endpoint(ctx)
   return nil
 end
 
--- The handler function of a ServiceToken, or the failure AWS reports when the
--- function does not exist. Also returns the module name for messages. With
--- an external endpoint, a missing handler is answered from outside: then
--- the fourth result is true.
+-- The simulated Lambda function a ServiceToken names, when it exists.
+local function lambda_function(token, ctx)
+  local ok, c = pcall(function() return ctx.world.lambda.GetFunctionConfiguration { FunctionName = token } end)
+  return ok and type(c) == "table" and c or nil
+end
+
+-- Whether Lambda functions run here (not under --no-lambda, and a host that
+-- has the runner: host/lua/lambda_binding.h).
+local function lambda_runs()
+  local ok, runner = pcall(require, "moonstack.lambda_runner")
+  return ok and runner.enabled()
+end
+
+-- Who answers a ServiceToken's requests, in this order: a Lua handler
+-- custom/<name>.lua (returns the handler function and the module name, or
+-- nil, the module name and why its code fails to load); a function in the
+-- simulated Lambda (nil, its name, nil, "lambda"); the server's endpoint
+-- for handlers outside moonstack (nil, module, nil, "external"). Otherwise
+-- the failure AWS reports for a function that does not exist, or, for one
+-- that exists under --no-lambda, why it was not run.
 local function handler_of(token, ctx)
   local name = custom.handler_name(token)
   if not name then P.fail(custom.missing_function_message(tostring(token)), "NotFound") end
@@ -90,7 +112,13 @@ local function handler_of(token, ctx)
   if not ok then
     local m = P.error_message(h)
     if m:find("module '" .. module .. "' not found", 1, true) then
-      if external_endpoint(ctx) then return nil, module, nil, true end
+      local fn = lambda_function(token, ctx)
+      if fn and lambda_runs() then return nil, fn.FunctionName, nil, "lambda" end
+      if external_endpoint(ctx) then return nil, module, nil, "external" end
+      if fn then
+        P.fail("Function " .. fn.FunctionName .. " was not run: Lambda execution is turned off (--no-lambda)",
+          "NotFound")
+      end
       P.fail(custom.missing_function_message(name), "NotFound")
     end
     return nil, module, m  -- the handler's code fails to load: it never answers
@@ -132,6 +160,30 @@ local function await_external(ctx, wait)
   return checked(got.Response, wait.request.ResponseURL, wait.request), wait.request
 end
 
+-- The request sent to a simulated Lambda function (CloudFormation invokes it
+-- asynchronously); its response is what it PUT to the ResponseURL, which
+-- the invocation serves itself (sim.lambda's CaptureResponseURL). No
+-- response (it failed, timed out or never sent one) is CloudFormation's
+-- wait until ServiceTimeout; a function that cannot run fails at once.
+local function invoke_lambda(ctx, name, request, props)
+  local ok, r = pcall(function()
+    return ctx.world.lambda.Invoke { FunctionName = props.ServiceToken, InvocationType = "Event", Payload = request,
+                                     CaptureResponseURL = true }
+  end)
+  if not ok then P.fail(P.error_message(r), "GeneralServiceException") end
+  local response = r.CapturedResponses and r.CapturedResponses[1]
+  if type(response) == "table" then
+    for k, v in pairs(response) do
+      if values.is_null(v) then response[k] = nil end  -- cfnresponse sends "Data": null
+    end
+    return checked(response, "function " .. name, request), request
+  end
+  P.log(ctx).error("function " .. name .. ": no response to " .. request.RequestType .. " request "
+    .. request.RequestId .. " (see its log group /aws/lambda/" .. name .. ")")
+  return P.in_progress({ after = timeout_seconds(props),
+                         context = { no_response = true, request_id = request.RequestId } })
+end
+
 -- Sends one request and returns the checked response, or P.in_progress while
 -- CloudFormation would wait for a response that never comes (or, answered
 -- from outside, has not come yet).
@@ -140,7 +192,7 @@ local function invoke(ctx, request_type, id, props, old)
     P.fail(custom.no_response_message(ctx.progress.request_id), "NotStabilized")
   end
   if type(ctx.progress) == "table" and ctx.progress.external then return await_external(ctx, ctx.progress) end
-  local fn, module, load_error, external = handler_of(props.ServiceToken, ctx)
+  local fn, module, load_error, answered_by = handler_of(props.ServiceToken, ctx)
   -- RequestIds are deterministic: a function of everything the request says.
   local request_id = custom.uuid_of({ stack_id(ctx), ctx.logical_id, request_type, id or "", props, old or {},
                                       now_ms(ctx) })
@@ -150,7 +202,8 @@ local function invoke(ctx, request_type, id, props, old)
     logical_id = ctx.logical_id,
     physical_id = id, properties = props, old_properties = old,
   })
-  if external then
+  if answered_by == "lambda" then return invoke_lambda(ctx, module, request, props) end
+  if answered_by == "external" then
     -- No Lua handler: posted for a handler outside moonstack, which answers
     -- through the request's ResponseURL, as a Lambda function does.
     request.ResponseURL = ctx.world.custom_resources.PostRequest({ Request = request }).ResponseURL

@@ -1,0 +1,169 @@
+# moonstack's runtime harness for Lambda's python3.x runtimes: runs ONE
+# invocation in this process, as Lambda's runtime interface client would.
+#
+#   python3 -u bootstrap.py <spec.json>
+#
+# spec.json (written by host/lambda/runner.cc): handler, task_dir, zip (a
+# code archive to extract into task_dir, or ""), event, context fields,
+# deadline_epoch_ms, capture_response_url, result_path, site_packages. The result goes to
+# result_path as JSON: {"ok": bool, "payload": <handler's result or Lambda's
+# error object>, "responses": [<bodies PUT to the ResponseURL>], "handler_ms"}.
+# What the handler prints goes to stdout/stderr, which the host collects as
+# the invocation's log.
+import json
+import os
+import sys
+import time
+
+
+def error_object(exc, request_id=None):
+    import traceback
+    obj = {"errorMessage": str(exc), "errorType": type(exc).__name__}
+    if request_id:
+        obj["requestId"] = request_id
+    obj["stackTrace"] = traceback.format_list(traceback.extract_tb(exc.__traceback__)[1:])
+    return obj
+
+
+def runtime_error(error_type, message):
+    return {"errorMessage": message, "errorType": error_type, "requestId": "", "stackTrace": []}
+
+
+class LambdaContext:
+    """The context object Lambda passes to a Python handler."""
+
+    def __init__(self, c, deadline_epoch_ms):
+        self.function_name = c["function_name"]
+        self.function_version = c["function_version"]
+        self.invoked_function_arn = c["invoked_function_arn"]
+        self.memory_limit_in_mb = c["memory_limit_in_mb"]
+        self.aws_request_id = c["aws_request_id"]
+        self.log_group_name = c["log_group_name"]
+        self.log_stream_name = c["log_stream_name"]
+        self.identity = None
+        self.client_context = None
+        self._deadline_epoch_ms = deadline_epoch_ms
+
+    def get_remaining_time_in_millis(self):
+        return max(0, int(self._deadline_epoch_ms - time.time() * 1000))
+
+
+class ResponseCapture:
+    """Serves ResponseURL on 127.0.0.1 inside this process: each PUT's body
+    is kept and answered 200, as S3 answers a presigned PUT. For embedded
+    mode, where no server listens for custom-resource responses."""
+
+    def __init__(self):
+        import socket
+        import threading
+        self.bodies = []
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(8)
+        self.url = "http://127.0.0.1:%d/cloudformation-custom-resource-response" % self._sock.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            conn, _ = self._sock.accept()
+            try:
+                self._answer(conn)
+            except OSError:
+                pass
+            finally:
+                conn.close()
+
+    def _answer(self, conn):
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return
+            data += chunk
+        head, body = data.split(b"\r\n\r\n", 1)
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        while len(body) < length:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        if head.split(b" ", 1)[0] == b"PUT":
+            self.bodies.append(body[:length].decode("utf-8", "replace"))
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        else:
+            conn.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+
+
+def load_handler(spec):
+    """The handler function, or Lambda's error object when it cannot be found."""
+    name = spec["handler"]
+    module_name, _, function_name = name.rpartition(".")
+    if not module_name:
+        return None, runtime_error("Runtime.MalformedHandlerName", "Bad handler '%s': not enough values to unpack "
+                                   "(expected 2, got 1)" % name)
+    import importlib
+    try:
+        module = importlib.import_module(module_name.replace("/", "."))
+    except ImportError as e:
+        return None, runtime_error("Runtime.ImportModuleError", "Unable to import module '%s': %s" % (module_name, e))
+    except Exception as e:  # a syntax error or an exception at import time
+        return None, runtime_error("Runtime.UserCodeSyntaxError" if isinstance(e, SyntaxError)
+                                   else type(e).__name__, "%s" % e)
+    fn = getattr(module, function_name, None)
+    if fn is None:
+        return None, runtime_error("Runtime.HandlerNotFound",
+                                   "Handler '%s' missing on module '%s'" % (function_name, module_name))
+    return fn, None
+
+
+def main():
+    spec_path = sys.argv[1]
+    with open(spec_path) as f:
+        spec = json.load(f)
+    task_dir = spec["task_dir"]
+    if spec.get("zip"):
+        import zipfile
+        with zipfile.ZipFile(spec["zip"]) as z:
+            z.extractall(task_dir)
+    sys.path[0:0] = [task_dir, os.path.dirname(os.path.abspath(__file__))]
+    # Run with -S: the interpreter's site-packages (boto3, if installed), as
+    # the host found them, without their .pth files (runner.cc).
+    sys.path.extend(p for p in spec.get("site_packages", []) if p not in sys.path)
+    event = spec["event"]
+    capture = None
+    if spec.get("capture_response_url") and isinstance(event, dict) and "ResponseURL" in event:
+        capture = ResponseCapture()
+        event["ResponseURL"] = capture.url
+    context = LambdaContext(spec["context"], spec["deadline_epoch_ms"])
+    fn, payload = load_handler(spec)  # importing the code is init, as on Lambda
+    started = time.perf_counter()
+    ok = fn is not None
+    if ok:
+        try:
+            result = fn(event, context)
+            payload = json.loads(json.dumps(result))
+        except TypeError as e:
+            if "JSON serializable" in str(e):
+                ok, payload = False, runtime_error("Runtime.MarshalError", "Unable to marshal response: %s" % e)
+            else:
+                ok, payload = False, error_object(e, context.aws_request_id)
+        except Exception as e:
+            ok, payload = False, error_object(e, context.aws_request_id)
+        if not ok and payload.get("errorType") != "Runtime.MarshalError":
+            print("[ERROR] %s: %s" % (payload["errorType"], payload["errorMessage"]), file=sys.stderr)
+            print("Traceback (most recent call last):\n" + "".join(payload["stackTrace"]), end="", file=sys.stderr)
+    else:
+        print("[ERROR] %s: %s" % (payload["errorType"], payload["errorMessage"]), file=sys.stderr)
+    handler_ms = (time.perf_counter() - started) * 1000
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with open(spec["result_path"], "w") as f:
+        json.dump({"ok": ok, "payload": payload, "responses": capture.bodies if capture else [],
+                   "handler_ms": handler_ms}, f)
+
+
+main()

@@ -1,0 +1,80 @@
+// Runs one Lambda invocation locally: the function's code in a real python3
+// or node subprocess (child_process.h), through a harness of ours per runtime
+// (harness/bootstrap.py, harness/bootstrap.js) that loads the handler, builds
+// Lambda's event and context, and reports the result or the error as Lambda
+// reports it. The simulated Lambda (providers/sim/lambda.lua) calls this
+// through the Lua binding host/lua/lambda_binding.*.
+//
+// Containment, per invocation: a temporary directory of its own (the code in
+// task/, the harness in runtime/, TMPDIR in tmp/; removed afterwards), the
+// function's Timeout as a wall-clock limit (the process group is killed),
+// its MemorySize as the address-space limit (node: plus the 1 GiB V8
+// reserves up front, and --max-old-space-size=MemorySize), and an
+// environment holding only what Lambda gives a function
+// (LambdaEnvironment below) plus the function's Environment variables.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ms::lambda {
+
+struct Invocation {
+  std::string function_name;
+  std::string function_arn;
+  std::string runtime;  // "python3.12", "nodejs20.x", ...
+  std::string handler;  // "index.handler"
+  std::string region = "us-east-1";
+  int timeout_seconds = 3;
+  int memory_mb = 128;
+  std::string inline_code;  // Code.ZipFile: written as index.py / index.js
+  std::string zip;          // or a zip archive's bytes (code from S3)
+  std::vector<std::pair<std::string, std::string>> environment;  // Environment.Variables
+  std::string event_json = "{}";
+  std::string request_id;
+  std::string log_stream_name;
+  // moonstack serve's base URL when one runs: the function's SDK calls go
+  // there (AWS_ENDPOINT_URL, dummy credentials).
+  std::string endpoint_url;
+  // The harness serves the event's ResponseURL itself and reports the
+  // bodies PUT to it (custom resources in embedded mode).
+  bool capture_response_url = false;
+  // Where python3 and node are looked up ($PATH when empty).
+  std::string search_path;
+};
+
+struct Outcome {
+  // False: the function did not run (no interpreter, execution turned
+  // off, ...); `error` says why.
+  bool ran = false;
+  std::string error;
+  // The handler's result, or Lambda's error object ({errorMessage,
+  // errorType, stackTrace|trace}), as JSON text.
+  std::string payload = "null";
+  bool function_error = false;
+  bool timed_out = false;
+  std::string log;  // what the function printed
+  std::vector<std::string> responses;  // bodies PUT to the ResponseURL (capture_response_url)
+  double duration_ms = 0;  // the whole invocation: process start to end
+  double handler_ms = 0;   // the handler alone (as the harness measured it)
+  int64_t max_memory_mb = 0;
+};
+
+// Turns execution on or off for the process (`--no-lambda`): while off, Run
+// returns ran = false with kDisabledReason.
+void SetExecutionEnabled(bool enabled);
+bool ExecutionEnabled();
+inline constexpr const char* kDisabledReason = "Lambda execution is turned off (--no-lambda)";
+
+// The interpreter a runtime needs ("python3", "node"), or "" for a runtime
+// moonstack does not run (java21, provided.al2023, ...).
+std::string InterpreterFor(const std::string& runtime);
+
+// Lambda's "Task timed out after 3.00 seconds".
+std::string TimeoutMessage(int timeout_seconds);
+
+Outcome Run(const Invocation& invocation);
+
+}  // namespace ms::lambda

@@ -1,0 +1,150 @@
+#include "lua/lambda_binding.h"
+
+#include <lua.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "lambda/runner.h"
+#include "lua/limits.h"
+#include "lua/marshal.h"
+#include "template/parse.h"
+
+namespace ms::lua {
+namespace {
+
+std::string StringField(lua_State* L, int t, const char* name) {
+  lua_getfield(L, t, name);
+  size_t n = 0;
+  const char* s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &n) : nullptr;
+  std::string out = s ? std::string(s, n) : std::string();
+  lua_pop(L, 1);
+  return out;
+}
+
+int IntField(lua_State* L, int t, const char* name, int fallback) {
+  lua_getfield(L, t, name);
+  const int out = lua_isnumber(L, -1) ? static_cast<int>(lua_tointeger(L, -1)) : fallback;
+  lua_pop(L, 1);
+  return out;
+}
+
+lambda::Invocation ReadInvocation(lua_State* L) {
+  lambda::Invocation inv;
+  inv.function_name = StringField(L, 1, "function_name");
+  inv.function_arn = StringField(L, 1, "function_arn");
+  inv.runtime = StringField(L, 1, "runtime");
+  inv.handler = StringField(L, 1, "handler");
+  if (std::string region = StringField(L, 1, "region"); !region.empty()) inv.region = region;
+  // Lambda's bounds: 1-900 seconds, 128-10240 MB.
+  inv.timeout_seconds = std::min(900, std::max(1, IntField(L, 1, "timeout", 3)));
+  inv.memory_mb = std::min(10240, std::max(128, IntField(L, 1, "memory", 128)));
+  inv.inline_code = StringField(L, 1, "inline_code");
+  inv.zip = StringField(L, 1, "zip");
+  if (std::string event = StringField(L, 1, "event"); !event.empty()) inv.event_json = event;
+  inv.request_id = StringField(L, 1, "request_id");
+  inv.log_stream_name = StringField(L, 1, "log_stream_name");
+  inv.endpoint_url = StringField(L, 1, "endpoint_url");
+  lua_getfield(L, 1, "capture_response_url");
+  inv.capture_response_url = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "environment");
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+      if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TSTRING) {
+        inv.environment.emplace_back(lua_tostring(L, -2), lua_tostring(L, -1));
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return inv;
+}
+
+void SetString(lua_State* L, const char* name, const std::string& s) {
+  lua_pushlstring(L, s.data(), s.size());
+  lua_setfield(L, -2, name);
+}
+
+void SetNumber(lua_State* L, const char* name, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, name);
+}
+
+void SetBool(lua_State* L, const char* name, bool v) {
+  lua_pushboolean(L, v);
+  lua_setfield(L, -2, name);
+}
+
+int Run(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const lambda::Invocation inv = ReadInvocation(L);
+  // The function's time is its own, not the provider call's (limits.h).
+  const auto begin = std::chrono::steady_clock::now();
+  const lambda::Outcome o = lambda::Run(inv);
+  ExtendDeadline(L, std::chrono::steady_clock::now() - begin);
+  lua_createtable(L, 0, 12);
+  SetBool(L, "ran", o.ran);
+  if (!o.ran) SetString(L, "error", o.error);
+  SetString(L, "payload", o.payload);
+  SetBool(L, "function_error", o.function_error);
+  SetBool(L, "timed_out", o.timed_out);
+  SetString(L, "log", o.log);
+  lua_createtable(L, static_cast<int>(o.responses.size()), 0);
+  for (size_t i = 0; i < o.responses.size(); ++i) {
+    lua_pushlstring(L, o.responses[i].data(), o.responses[i].size());
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+  lua_setfield(L, -2, "responses");
+  SetNumber(L, "duration_ms", o.duration_ms);
+  SetNumber(L, "handler_ms", o.handler_ms);
+  SetNumber(L, "max_memory_mb", static_cast<double>(o.max_memory_mb));
+  return 1;
+}
+
+// decode_json(text) -> value, or nil and why: the payloads and response
+// bodies run() hands back are JSON text.
+int DecodeJson(lua_State* L) {
+  size_t n = 0;
+  const char* text = luaL_checklstring(L, 1, &n);
+  Value v;
+  Status s = ParseJson(std::string_view(text, n), &v);
+  std::string error;
+  if (s.ok() && PushValue(L, v, MarshalOptions(), &error)) return 1;
+  lua_pushnil(L);
+  const std::string why = s.ok() ? error : s.message();
+  lua_pushlstring(L, why.data(), why.size());
+  return 2;
+}
+
+int Enabled(lua_State* L) {
+  lua_pushboolean(L, lambda::ExecutionEnabled());
+  return 1;
+}
+
+int TimeoutMessage(lua_State* L) {
+  const std::string m = lambda::TimeoutMessage(static_cast<int>(luaL_checkinteger(L, 1)));
+  lua_pushlstring(L, m.data(), m.size());
+  return 1;
+}
+
+}  // namespace
+
+void OpenLambdaRunner(lua_State* L) {
+  static const luaL_Reg kFunctions[] = {
+      {"run", Run}, {"enabled", Enabled}, {"timeout_message", TimeoutMessage},
+      {"decode_json", DecodeJson}, {nullptr, nullptr}};
+  lua_newtable(L);
+  for (const luaL_Reg* f = kFunctions; f->name; ++f) {
+    lua_pushcfunction(L, f->func);
+    lua_setfield(L, -2, f->name);
+  }
+  lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "moonstack.lambda_runner");
+  lua_pop(L, 2);
+}
+
+}  // namespace ms::lua

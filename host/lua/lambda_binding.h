@@ -1,0 +1,31 @@
+// The `moonstack.lambda_runner` module: how the simulated Lambda
+// (providers/sim/lambda.lua) runs a function's code, through the runner in
+// host/lambda/. Installed with moonstack.world (world_binding.cc), so it is
+// there wherever simulated actions run: provider sessions, `world call`,
+// the server's runtimes.
+//
+//   run{ function_name=, function_arn=, runtime=, handler=, region=,
+//        timeout=, memory=, inline_code=, zip=, environment={NAME=value},
+//        event=<JSON text>, request_id=, log_stream_name=, endpoint_url=,
+//        capture_response_url=bool }
+//     -> { ran=bool, error=, payload=<JSON text>, function_error=bool,
+//          timed_out=bool, log=, responses={<JSON text>...},
+//          duration_ms=, handler_ms=, max_memory_mb= }
+//   enabled() -> bool           false under --no-lambda
+//   timeout_message(seconds)    "Task timed out after 3.00 seconds"
+//   decode_json(text)           -> value, or nil and why
+//
+// run() blocks for as long as the function runs (up to its Timeout, 900 s
+// at most); that time is not the Lua call's: the call's deadline moves by
+// it (limits.h ExtendDeadline). Call it without the world's lock held: the
+// function's SDK calls may need the world (sim.lambda does).
+#pragma once
+
+struct lua_State;
+
+namespace ms::lua {
+
+// Sets package.loaded["moonstack.lambda_runner"]. Protected mode.
+void OpenLambdaRunner(lua_State* L);
+
+}  // namespace ms::lua

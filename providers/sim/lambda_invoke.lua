@@ -1,0 +1,179 @@
+-- sim.lambda's Invoke: runs a function's code locally, in a python3 or node
+-- subprocess (host/lambda/, reached through moonstack.lambda_runner), and
+-- writes what it printed to the CloudWatch Logs group /aws/lambda/<name>.
+--
+--   Invoke { FunctionName, Qualifier, InvocationType = "RequestResponse" |
+--            "Event" | "DryRun", LogType = "None" | "Tail", Payload }
+--     -> { StatusCode = 200 (202 Event, 204 DryRun), ExecutedVersion,
+--          Payload (JSON text), FunctionError = "Unhandled" (an error
+--          payload), LogResult (Tail: the log's last 4 KB, base64) }
+--   Payload is JSON text (a table is encoded). An Event invocation runs
+--   before Invoke returns, as the synchronous one does.
+--   Sim-only: CaptureResponseURL = true — the event's ResponseURL is served
+--   by the invocation itself and the bodies PUT to it come back as
+--   CapturedResponses (decoded), how a custom resource hears from its
+--   function where no server listens (providers/aws/cloudformation/custom_resource.lua).
+--
+-- Invoke is UNLOCKED (sim/init.lua): it holds the world's lock only for its
+-- reads and writes, never while the function runs.
+--
+-- Log stream (one per invocation): "<yyyy/mm/dd>/[$LATEST]<32 hex>"; lines:
+--   START RequestId: <id> Version: $LATEST
+--   <what the function printed, one event per line>
+--   END RequestId: <id>
+--   REPORT RequestId: <id>\tDuration: 1.23 ms\tBilled Duration: 2 ms\tMemory Size: 128 MB\tMax Memory Used: 38 MB\tInit Duration: 40.12 ms
+--   <date> <id> Task timed out after 3.00 seconds        (a timeout)
+-- Messages: "Could not parse request body into json: ..." (Lambda's
+-- InvalidRequestContentException); a function moonstack cannot run (no
+-- interpreter, --no-lambda, another runtime) fails the call with
+-- ServiceException and the runner's reason.
+local world = require("moonstack.world")
+local util = require("sim.cloudformation_util")
+
+return function(A, L)
+  local function sim() return require("sim") end
+  local function fail(message, code) sim().fail(message, code) end
+
+  A.UNLOCKED = { Invoke = true }
+
+  local function runner()
+    local ok, r = pcall(require, "moonstack.lambda_runner")
+    if not ok then fail("This moonstack runtime cannot run Lambda functions", "ServiceException") end
+    return r
+  end
+
+  local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+  local function base64(s)
+    return (s:gsub(".?.?.?", function(chunk)
+      if chunk == "" then return "" end
+      local a, b, c = chunk:byte(1, 3)
+      local n = a * 65536 + (b or 0) * 256 + (c or 0)
+      local out = {}
+      for i = 1, 4 do
+        local d = math.floor(n / 64 ^ (4 - i)) % 64
+        out[i] = B64:sub(d + 1, d + 1)
+      end
+      if not b then out[3], out[4] = "=", "=" elseif not c then out[4] = "=" end
+      return table.concat(out)
+    end))
+  end
+
+  -- What the runner runs: inline text, or a zip archive (ZipFile bytes, or
+  -- the object S3Bucket/S3Key name in the simulated S3).
+  local function code_to_run(env, code)
+    code = code or {}
+    if type(code.ZipFile) == "string" then
+      if code.ZipFile:sub(1, 4) == "PK\3\4" then return { zip = code.ZipFile } end
+      return { inline_code = code.ZipFile }
+    end
+    if code.S3Bucket and code.S3Key then
+      local ok, obj = pcall(sim().call, "s3", "GetObject",
+        { Bucket = code.S3Bucket, Key = code.S3Key, VersionId = code.S3ObjectVersion },
+        { region = env.region, account = env.account })
+      if not ok then
+        fail("Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error Message: The specified key does not "
+          .. "exist.", "InvalidParameterValueException")
+      end
+      return { zip = obj.Body }
+    end
+    fail("moonstack runs code given as ZipFile or S3Bucket/S3Key, not a container image", "InvalidParameterValueException")
+  end
+
+  -- The function's configuration and code at the qualifier ($LATEST or a version).
+  local function target(env, p)
+    local rec, qualifier = L.load_fn(env, p.FunctionName)
+    qualifier = p.Qualifier or qualifier
+    if qualifier and qualifier ~= "$LATEST" then
+      local v = world.get(L.VERSION, L.fkey(env, rec.FunctionName) .. ":" .. qualifier)
+      if not v then
+        fail("Function not found: " .. L.fn_arn(env, rec.FunctionName, qualifier), "ResourceNotFoundException")
+      end
+      return L.configuration(env, rec, v), v.Code
+    end
+    return L.configuration(env, rec), rec.Code
+  end
+
+  -- Appends the invocation's log to /aws/lambda/<name> (the group is created
+  -- on first use, as Lambda's execution role does).
+  local function write_log(env, c, stream, lines)
+    local opts = { region = env.region, account = env.account }
+    local group = "/aws/lambda/" .. c.FunctionName
+    pcall(sim().call, "logs", "CreateLogGroup", { logGroupName = group }, opts)
+    sim().call("logs", "CreateLogStream", { logGroupName = group, logStreamName = stream }, opts)
+    local events = {}
+    for i, line in ipairs(lines) do events[i] = { timestamp = env.now_ms, message = line } end
+    sim().call("logs", "PutLogEvents", { logGroupName = group, logStreamName = stream, logEvents = events }, opts)
+  end
+
+  local function log_lines(c, request_id, out)
+    local lines = { "START RequestId: " .. request_id .. " Version: " .. c.Version }
+    for line in (out.log or ""):gmatch("([^\n]*)\n?") do
+      if line ~= "" then lines[#lines + 1] = line end
+    end
+    lines[#lines + 1] = "END RequestId: " .. request_id
+    -- As Lambda reports a cold start: Duration is the handler's, Init
+    -- Duration the rest (process start, harness, imports).
+    local handler_ms = out.handler_ms > 0 and out.handler_ms or out.duration_ms
+    lines[#lines + 1] = string.format(
+      "REPORT RequestId: %s\tDuration: %.2f ms\tBilled Duration: %d ms\tMemory Size: %d MB\tMax Memory Used: %d MB"
+        .. "\tInit Duration: %.2f ms",
+      request_id, handler_ms, math.ceil(handler_ms), c.MemorySize, out.max_memory_mb,
+      math.max(0, out.duration_ms - handler_ms))
+    return lines
+  end
+
+  function A.Invoke(p, env)
+    local itype = p.InvocationType or "RequestResponse"
+    if itype ~= "RequestResponse" and itype ~= "Event" and itype ~= "DryRun" then
+      fail("1 validation error detected: Value '" .. tostring(itype) .. "' at 'invocationType' failed to satisfy "
+        .. "constraint: Member must satisfy enum value set: [Event, RequestResponse, DryRun]", "ValidationException")
+    end
+    local c, code = target(env, p)
+    if itype == "DryRun" then return { StatusCode = 204 } end
+    local r = runner()
+    local payload = p.Payload
+    if payload == nil then payload = "{}" elseif type(payload) == "table" then payload = L.json(payload) end
+    local ok_json, why = r.decode_json(tostring(payload))
+    if ok_json == nil and why then
+      fail("Could not parse request body into json: " .. tostring(why), "InvalidRequestContentException")
+    end
+    local run = code_to_run(env, code)
+    local request_id, hex = world.atomic(function() return env.new_id("uuid"), env.new_id("hex", 32) end)
+    local stream = util.iso8601(env.now_ms):sub(1, 10):gsub("%-", "/") .. "/[" .. c.Version .. "]" .. hex
+    local environment = {}
+    for k, v in pairs(type(c.Environment) == "table" and c.Environment.Variables or {}) do
+      environment[tostring(k)] = tostring(v)
+    end
+    local endpoint = sim().call("custom_resources", "GetEndpoint", {}).Url
+    local out = r.run {
+      function_name = c.FunctionName, function_arn = c.FunctionArn, runtime = c.Runtime, handler = c.Handler,
+      region = env.region, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
+      inline_code = run.inline_code, zip = run.zip, environment = environment, event = tostring(payload),
+      request_id = request_id, log_stream_name = stream, endpoint_url = endpoint,
+      capture_response_url = p.CaptureResponseURL == true,
+    }
+    if not out.ran then
+      fail("Function " .. c.FunctionName .. " was not run: " .. tostring(out.error), "ServiceException")
+    end
+    local lines = log_lines(c, request_id, out)
+    if out.timed_out then
+      lines[#lines + 1] = util.iso8601(env.now_ms) .. " " .. request_id .. " "
+          .. r.timeout_message(tonumber(c.Timeout) or 3)
+    end
+    write_log(env, c, stream, lines)
+    local result = { StatusCode = itype == "Event" and 202 or 200, ExecutedVersion = c.Version }
+    if itype == "RequestResponse" then
+      result.Payload = out.payload
+      if out.function_error then result.FunctionError = "Unhandled" end
+      if p.LogType == "Tail" then
+        local text = table.concat(lines, "\n") .. "\n"
+        result.LogResult = base64(text:sub(-4096))
+      end
+    end
+    if p.CaptureResponseURL == true then
+      result.CapturedResponses = {}
+      for i, body in ipairs(out.responses) do result.CapturedResponses[i] = r.decode_json(body) or body end
+    end
+    return result
+  end
+end

@@ -45,6 +45,13 @@ for i = 0, 63 do
   DEC[ALPHABET:byte(i + 1)] = i
 end
 
+-- The first k byte values of buf appended to parts as one string; 0 (the
+-- new count).
+local function flush(parts, buf, k)
+  if k > 0 then parts[#parts + 1] = string.char(unpack(buf, 1, k)) end
+  return 0
+end
+
 function M.encode_base64(s)
   local parts, buf, k = {}, {}, 0
   local n = #s
@@ -55,12 +62,9 @@ function M.encode_base64(s)
     buf[k + 1], buf[k + 2] = ENC[rshift(v, 18)], ENC[band(rshift(v, 12), 63)]
     buf[k + 3], buf[k + 4] = ENC[band(rshift(v, 6), 63)], ENC[band(v, 63)]
     k = k + 4
-    if k >= CHUNK then
-      parts[#parts + 1] = string.char(unpack(buf, 1, k))
-      k = 0
-    end
+    if k >= CHUNK then k = flush(parts, buf, k) end
   end
-  if k > 0 then parts[#parts + 1] = string.char(unpack(buf, 1, k)) end
+  flush(parts, buf, k)
   if n > full then  -- one or two bytes left: padded
     local a, b = s:byte(full + 1, n)
     local v = bor(lshift(a, 16), lshift(b or 0, 8))
@@ -82,12 +86,9 @@ function M.decode_base64(s)
     k = k + 1
     if c ~= 61 then buf[k + 1] = band(rshift(v, 8), 255); k = k + 1 end
     if d ~= 61 then buf[k + 1] = band(v, 255); k = k + 1 end
-    if k >= CHUNK then
-      parts[#parts + 1] = string.char(unpack(buf, 1, k))
-      k = 0
-    end
+    if k >= CHUNK then k = flush(parts, buf, k) end
   end
-  if k > 0 then parts[#parts + 1] = string.char(unpack(buf, 1, k)) end
+  flush(parts, buf, k)
   return table.concat(parts)
 end
 

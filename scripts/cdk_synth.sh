@@ -50,6 +50,22 @@ for app in "${apps[@]}"; do
     mkdir -p "$dest"
     # Only the templates: assets and manifests are not what moonstack reads.
     cp "$out"/*.template.json "$dest/"
+    if [[ $app == bucket-policy ]]; then
+      # The whole cloud assembly too, for `cdk deploy --app <dir>` in
+      # tests/cdk/cdk_deploy_test.cc (no synthesis there, so no aws-cdk-lib),
+      # without the tree and feature-flag report the CLI does not need.
+      assembly="$fixtures/assembly/$app/v$v"
+      rm -rf "$assembly"
+      mkdir -p "$assembly"
+      cp "$out"/manifest.json "$out"/cdk.out "$out"/*.assets.json "$out"/*.template.json "$assembly/"
+      node -e '
+        const fs = require("fs"), f = process.argv[1], m = JSON.parse(fs.readFileSync(f));
+        for (const [k, a] of Object.entries(m.artifacts)) {
+          if (a.type !== "aws:cloudformation:stack" && a.type !== "cdk:asset-manifest") delete m.artifacts[k];
+          else delete a.additionalMetadataFile;
+        }
+        fs.writeFileSync(f, JSON.stringify(m, null, 1) + "\n");' "$assembly/manifest.json"
+    fi
     rm -rf "$out"
     echo "$app v$v: $(cd "$dest" && ls | tr '\n' ' ')"
   done

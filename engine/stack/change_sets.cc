@@ -414,7 +414,16 @@ Status ChangeSetService::Execute(const ExecuteChangeSetInput& in, std::string* s
 Status ChangeSetService::Delete(const std::string& change_set, const std::string& stack_name) {
   StackRecord stack;
   ChangeSetRecord cs;
-  MS_RETURN_IF_ERROR(Find(change_set, stack_name, &stack, &cs));
+  Status found = Find(change_set, stack_name, &stack, &cs);
+  // AWS answers a change set it does not have with success when the stack
+  // exists (only a missing stack is a ValidationError): the CDK deletes
+  // "cdk-deploy-change-set" before every deploy of a deployed stack and
+  // stops at any other answer (ministackorg/ministack#1625; the API
+  // reference lists InvalidChangeSetStatus as its only error).
+  if (found.code() == Status::Code::kChangeSetNotFound && !stack_name.empty()) {
+    return FindStackForChangeSets(stack_name, &stack);
+  }
+  MS_RETURN_IF_ERROR(found);
   // DeleteChangeSet's one error is InvalidChangeSetStatus (service model);
   // this wording follows ExecuteChangeSet's recorded one.
   if (cs.execution_status == "EXECUTE_IN_PROGRESS") {

@@ -33,6 +33,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--region", options->session.region,
                   "The region when a request's credential scope names none (default us-east-1)");
   cmd->add_option("--max-body-bytes", options->max_body_bytes, "The largest request body accepted (default 1 MiB)");
+  cmd->add_option("--max-object-bytes", options->max_object_bytes,
+                  "The largest S3 object PUT (PutObject, UploadPart) accepted, held in memory while it is stored "
+                  "(default 5 GiB, AWS's limit)");
   cmd->add_option("--max-template-body", options->max_template_body,
                   "The largest TemplateBody accepted, in bytes (default 51200, AWS's limit)")
       ->check(CLI::PositiveNumber);

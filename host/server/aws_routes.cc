@@ -5,6 +5,7 @@
 
 #include "cli/io.h"
 #include "server/aws_wire.h"
+#include "server/request_guard.h"
 #include "template/parse.h"
 
 namespace ms::server {
@@ -34,6 +35,11 @@ AwsRequest ToAwsRequest(const httplib::Request& req, std::string body) {
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     out.headers.emplace(std::move(lower), value);
   }
+  // Virtual-hosted S3 (BUCKET.localhost:PORT/KEY) as path-style (/BUCKET/KEY),
+  // the one form the S3 routes read.
+  const std::optional<std::string> host = HostName(out.Header("host"));
+  const std::string bucket = host ? LocalBucketOfHost(*host) : "";
+  if (!bucket.empty()) out.path = "/" + bucket + (out.path == "/" ? "" : out.path);
   out.body = std::move(body);
   return out;
 }

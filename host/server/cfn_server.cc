@@ -14,6 +14,7 @@
 #include "server/http_server.h"
 #include "server/operation_runner.h"
 #include "server/request_guard.h"
+#include "server/served_template_url.h"
 #include "server/session_pool.h"
 #include "server/wait_signal.h"
 #include "server/xml.h"
@@ -79,6 +80,7 @@ Status Serve(const ServeOptions& options) {
   }
   GuardPolicy policy;
   policy.max_body_bytes = options.max_body_bytes;
+  policy.max_object_bytes = options.max_object_bytes;
   for (const std::string& name : options.allowed_hosts) {
     if (!AllowHost(name, &policy)) return Status::Validation("--allow-host " + name + ": not a host name or address");
   }
@@ -96,10 +98,12 @@ Status Serve(const ServeOptions& options) {
   HttpServer::Limits limits;
   limits.read_timeout_seconds = options.read_timeout_seconds;
   HttpServer http(limits);
+  const GuardPolicy own_hosts = policy;  // whose URLs are this server's (ServedTemplateUrl)
   http.set_guard(MakeGuard(std::move(policy)));
   // Cpp-httplib's reader is not used for POST / (a content reader below),
-  // but PUT bodies go through it.
-  http.set_payload_max_length(options.max_body_bytes);
+  // but PUT bodies go through it: up to an S3 object's limit, which the
+  // guard applies to PUTs only (every other route keeps max_body_bytes).
+  http.set_payload_max_length(std::max<uint64_t>(options.max_body_bytes, options.max_object_bytes));
   // First: a second server on the port fails before it loads anything.
   MS_RETURN_IF_ERROR(http.Bind(options.host, options.port));
 
@@ -265,6 +269,9 @@ Status Serve(const ServeOptions& options) {
             request_id);
       return;
     }
+    // The CDK's TemplateURL names the object on this server (served_template_url.h).
+    auto url = params.find("TemplateURL");
+    if (url != params.end()) url->second = ServedTemplateUrl(url->second, own_hosts, options.port);
     const std::string region = RegionFromAuthorization(req.get_header_value("Authorization"), default_region);
     Reply(res, api.Handle(QueryRequest(std::move(params)), region, request_id), request_id);
   });

@@ -23,11 +23,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
 #include "cli/stack_session.h"
+#include "server/request_guard.h"
 
 namespace ms::server {
 
@@ -37,6 +39,9 @@ struct ServeOptions {
   // Host names answered besides 127.0.0.1, localhost, [::1] and `host`.
   std::vector<std::string> allowed_hosts;
   size_t max_body_bytes = 1 << 20;
+  // An S3 object's PUT (PutObject, UploadPart): AWS's 5 GiB unless
+  // configured. The body is held in memory once while it is stored.
+  uint64_t max_object_bytes = kMaxS3ObjectBytes;
   size_t max_template_body = 51200;  // AWS's TemplateBody limit unless configured
   double read_timeout_seconds = 5;   // for a request's headers, then again for its body
   int workers = 4;                   // stack operations running at once

@@ -115,9 +115,10 @@ Status CfnApi::CreateChangeSet(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "ChangeSetName", "changeSetName", &in.change_set_name));
   in.template_body = c.q.Get("TemplateBody");
   if (in.template_body.empty() && !c.q.Get("TemplateURL").empty()) {
+    // Up to AWS's 1 MB for a TemplateURL's template (stack/template_url.h),
+    // not TemplateBody's 51,200 bytes: the CDK sends every template by URL.
     MS_RETURN_IF_ERROR(ReadTemplateUrl(ctx_, c.q.Get("TemplateURL"), &in.template_body));
-  }
-  if (in.template_body.size() > kMaxTemplateBody) {
+  } else if (in.template_body.size() > kMaxTemplateBody) {
     // The same limit and message as CreateStack's (cfn_api.cc).
     return Status::Validation("1 validation error detected: Value '" + in.template_body +
                               "' at 'templateBody' failed to satisfy constraint: Member must have length less "

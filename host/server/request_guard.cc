@@ -28,9 +28,12 @@ bool IsNameChar(char c) {
 
 bool IsIpv6Char(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0 || c == ':' || c == '.'; }
 
-// The name always answered: this machine's loopback addresses.
+// The name always answered: this machine's loopback addresses, and the
+// names under localhost (RFC 6761: they resolve to loopback, browsers
+// included, so no page elsewhere can be one); an S3 client addresses a
+// bucket as BUCKET.localhost (LocalBucketOfHost).
 bool IsLoopbackName(const std::string& name) {
-  return name == "127.0.0.1" || name == "localhost" || name == "[::1]";
+  return name == "127.0.0.1" || name == "localhost" || name == "[::1]" || !LocalBucketOfHost(name).empty();
 }
 
 bool Allowed(const std::string& name, const GuardPolicy& policy) {
@@ -84,6 +87,12 @@ bool NeedsBody(const RequestHead& head) {
   return (head.method == "POST" && head.path == "/") || head.method == "PUT";
 }
 
+// S3's PutObject and UploadPart (and a presigned URL's PUT): every PUT but
+// moonstack's own (custom-resource responses).
+bool IsObjectPut(const RequestHead& head) {
+  return head.method == "PUT" && head.path.rfind("/moonstack/", 0) != 0;
+}
+
 std::optional<Refusal> CheckLength(const RequestHead& head, const GuardPolicy& policy) {
   // Chunked bodies have no length to check before reading; no AWS client
   // sends one to CloudFormation or to a presigned S3 URL.
@@ -98,7 +107,11 @@ std::optional<Refusal> CheckLength(const RequestHead& head, const GuardPolicy& p
     }
     length = n;
   }
-  if (length && *length > policy.max_body_bytes) {
+  if (length && IsObjectPut(head) && *length > policy.max_object_bytes) {
+    // S3's answer to an upload over its limit (the PutObject and UploadPart error list).
+    return Refusal{400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size"};
+  }
+  if (length && !IsObjectPut(head) && *length > policy.max_body_bytes) {
     return Refusal{413, "RequestEntityTooLarge",
                    "Request body is larger than " + std::to_string(policy.max_body_bytes) + " bytes"};
   }
@@ -189,6 +202,16 @@ bool AllowHost(std::string_view name, GuardPolicy* policy) {
   if (!host) return false;
   policy->allowed_hosts.push_back(*host);
   return true;
+}
+
+bool AnswersHost(const std::string& host, const GuardPolicy& policy) { return Allowed(host, policy); }
+
+std::string LocalBucketOfHost(const std::string& host) {
+  static const std::string kSuffix = ".localhost";
+  if (host.size() <= kSuffix.size() || host.compare(host.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
+    return "";
+  }
+  return host.substr(0, host.size() - kSuffix.size());
 }
 
 std::optional<Refusal> CheckRequest(const RequestHead& head, const GuardPolicy& policy) {

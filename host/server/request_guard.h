@@ -16,7 +16,8 @@
 //   Content-Length
 //             a request with a body says how long it is: missing where a
 //             body is needed (POST /, PUT) or chunked is 411, malformed is
-//             400, over the limit is 413, all at once.
+//             400, over the limit is 413, all at once. An S3 object's PUT
+//             has its own, larger limit (S3's 400 EntityTooLarge over it).
 //
 // Pure functions of the request's head (no HTTP library): tested and fuzzed
 // directly (fuzz/fuzz_query.cc).
@@ -38,10 +39,16 @@ struct RequestHead {
   std::vector<std::string> host, origin, content_type, content_length, transfer_encoding;
 };
 
+// AWS's largest single PUT of an S3 object, and of one multipart part: 5 GiB.
+inline constexpr uint64_t kMaxS3ObjectBytes = uint64_t{5} << 30;
+
 struct GuardPolicy {
   // Host names besides the loopback ones (lower case; an IPv6 address in brackets).
   std::vector<std::string> allowed_hosts;
   uint64_t max_body_bytes = 1 << 20;
+  // A PUT outside /moonstack/ (S3's PutObject and UploadPart) is limited by
+  // this instead: an object's bytes, not an API call's parameters.
+  uint64_t max_object_bytes = kMaxS3ObjectBytes;
 };
 
 // Why a request is refused: the HTTP status, AWS's error code and a message
@@ -53,6 +60,15 @@ struct Refusal {
 };
 
 std::optional<Refusal> CheckRequest(const RequestHead& head, const GuardPolicy& policy);
+
+// Whether `host` (as HostName gives it) is a name this server answers: a
+// loopback name or one of policy.allowed_hosts.
+bool AnswersHost(const std::string& host, const GuardPolicy& policy);
+
+// The bucket a virtual-hosted S3 address on this machine names:
+// "assets.localhost" -> "assets" (what an SDK sends for bucket "assets"
+// with AWS_ENDPOINT_URL=http://localhost:PORT); "" for any other host.
+std::string LocalBucketOfHost(const std::string& host);
 
 // Adds a host name or address ("Example.test", "10.0.0.5", "::1",
 // "[fd00::1]") to policy->allowed_hosts, as the Host header names it; false

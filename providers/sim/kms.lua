@@ -246,6 +246,17 @@ function A.DeleteAlias(p, env)
   return {}
 end
 
+---ListKeys: every key, pending deletion too (AWS lists those until they are
+---deleted), in ID order; one page.
+function A.ListKeys()
+  local out = {}
+  for _, id in ipairs(world.ids("kms.key")) do
+    local k = world.get("kms.key", id)
+    out[#out + 1] = { KeyId = k.KeyId, KeyArn = k.Arn }
+  end
+  return { Keys = out, Truncated = false }
+end
+
 ---ListAliases: KeyId (its aliases, through the key's referrers) or every alias.
 function A.ListAliases(p, env)
   local names = {}

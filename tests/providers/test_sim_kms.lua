@@ -25,6 +25,19 @@ T.case("keys: UUID IDs and ARNs; deletion is PendingDeletion for 7-30 days, canc
   H.eq(e.code, "NotFoundException")
 end)
 
+T.case("ListKeys: every key with its ARN, one pending deletion too", function()
+  local _, sim = fresh()
+  H.same(sim.call("kms", "ListKeys", {}), { Keys = {}, Truncated = false })
+  local a = sim.call("kms", "CreateKey", {}).KeyMetadata
+  local b = sim.call("kms", "CreateKey", {}).KeyMetadata
+  sim.call("kms", "ScheduleKeyDeletion", { KeyId = b.KeyId, PendingWindowInDays = 7 })
+  local keys = sim.call("kms", "ListKeys", {}).Keys
+  table.sort(keys, function(x, y) return x.KeyId < y.KeyId end)
+  local want = { { KeyId = a.KeyId, KeyArn = a.Arn }, { KeyId = b.KeyId, KeyArn = b.Arn } }
+  table.sort(want, function(x, y) return x.KeyId < y.KeyId end)
+  H.same(keys, want)
+end)
+
 T.case("aliases: the alias/ prefix, a target that exists, unique names; keys found by alias", function()
   local _, sim = fresh()
   local k = sim.call("kms", "CreateKey", {}).KeyMetadata

@@ -180,3 +180,26 @@ TEST_CASE("aws cloudformation deploy creates and updates a stack through change 
   CHECK(summaries[2]["ExecutionStatus"] == "EXECUTE_COMPLETE");
   CHECK(server.AwsJson("list-stack-resources --stack-name net")["StackResourceSummaries"].size() == 3);
 }
+
+// AWS answers DeleteChangeSet of a change set it does not have with success
+// when the stack exists; the CDK relies on it before every deploy of a
+// deployed stack ("Removing existing change set with name
+// cdk-deploy-change-set if it exists"). A missing stack stays an error.
+TEST_CASE("DeleteChangeSet of an unknown change set succeeds on an existing stack", "[server][changeset]") {
+  Server server("change_set_delete_unknown");
+  json r = server.Python(R"(
+out = {}
+cf.create_change_set(StackName='net', ChangeSetName='create', ChangeSetType='CREATE', TemplateBody=template)
+cf.get_waiter('change_set_create_complete').wait(ChangeSetName='create', StackName='net', WaiterConfig={'Delay': 1})
+out['by_name'] = cf.delete_change_set(ChangeSetName='cdk-deploy-change-set', StackName='net')['ResponseMetadata']['HTTPStatusCode']
+out['left'] = [s['ChangeSetName'] for s in cf.list_change_sets(StackName='net')['Summaries']]
+out['no_stack'] = error(cf.delete_change_set, ChangeSetName='cdk-deploy-change-set', StackName='gone')
+out['no_stack_name'] = error(cf.delete_change_set, ChangeSetName='cdk-deploy-change-set')
+print(json.dumps(out))
+)");
+  CHECK(r["by_name"] == 200);
+  CHECK(r["left"] == json::array({"create"}));
+  CHECK(r["no_stack"]["Code"] == "ValidationError");
+  CHECK(r["no_stack"]["Message"] == "Stack [gone] does not exist");
+  CHECK(r["no_stack_name"]["Message"] == "StackName must be specified if ChangeSetName is not specified as an ARN.");
+}

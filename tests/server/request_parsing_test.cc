@@ -8,6 +8,7 @@
 // library the tests link: these two files are all the tests need.
 #include "server/query_request.cc"  // NOLINT(bugprone-suspicious-include)
 #include "server/request_guard.cc"  // NOLINT(bugprone-suspicious-include)
+#include "server/served_template_url.cc"  // NOLINT(bugprone-suspicious-include)
 
 using ms::server::CheckRequest;
 using ms::server::GuardPolicy;
@@ -115,4 +116,65 @@ TEST_CASE("ParseForm decodes a form and refuses a name given twice", "[server]")
   params.clear();
   CHECK_FALSE(ms::server::ParseForm("A=1&%41=2", &params, &duplicate));  // the same name once decoded
   CHECK(duplicate == "A");
+}
+
+TEST_CASE("CheckRequest: an S3 object's PUT has S3's limit, not the API body limit", "[server][guard]") {
+  GuardPolicy policy;
+  policy.max_body_bytes = 100;
+  auto verdict = [&](const RequestHead& head) {
+    std::optional<ms::server::Refusal> r = CheckRequest(head, policy);
+    return r ? std::to_string(r->http_status) + " " + r->code + ": " + r->message : std::string("ok");
+  };
+  CHECK(policy.max_object_bytes == (uint64_t{5} << 30));  // AWS's 5 GiB single PUT
+  // PutObject and UploadPart of 5 GiB: accepted; one byte more is S3's error.
+  RequestHead put{"PUT", "/bucket/key", {"127.0.0.1:4581"}, {}, {"application/zip"}, {"5368709120"}, {}};
+  CHECK(verdict(put) == "ok");
+  put.path = "/bucket/key";  // ?partNumber=1&uploadId=... is the query, not the path
+  put.content_length = {"5368709121"};
+  CHECK(verdict(put) == "400 EntityTooLarge: Your proposed upload exceeds the maximum allowed size");
+  policy.max_object_bytes = 1000;  // serve --max-object-bytes
+  put.content_length = {"1001"};
+  CHECK(verdict(put) == "400 EntityTooLarge: Your proposed upload exceeds the maximum allowed size");
+  // moonstack's own PUTs and every other route keep the API body limit.
+  RequestHead own{"PUT", "/moonstack/custom-resource-response/1", {"localhost"}, {}, {}, {"101"}, {}};
+  CHECK(verdict(own) == "413 RequestEntityTooLarge: Request body is larger than 100 bytes");
+  RequestHead post{"POST", "/bucket?delete", {"localhost"}, {}, {"application/xml"}, {"101"}, {}};
+  post.path = "/bucket";
+  CHECK(verdict(post) == "413 RequestEntityTooLarge: Request body is larger than 100 bytes");
+}
+
+TEST_CASE("ServedTemplateUrl: the CDK's TemplateURL on this server is an S3 URL", "[server][template_url]") {
+  using ms::server::ServedTemplateUrl;
+  GuardPolicy policy;
+  ms::server::AllowHost("moon.test", &policy);
+  // aws-cdk's restUrlFromManifest with AWS_ENDPOINT_URL=http://127.0.0.1:4581
+  CHECK(ServedTemplateUrl("http://127.0.0.1:4581/cdk-hnb659fds-assets-123456789012-us-east-1/abc.json", policy,
+                          4581) == "https://s3.amazonaws.com/cdk-hnb659fds-assets-123456789012-us-east-1/abc.json");
+  CHECK(ServedTemplateUrl("http://LocalHost:4581/b/dir/k%20x.json?versionId=1", policy, 4581) ==
+        "https://s3.amazonaws.com/b/dir/k%20x.json?versionId=1");
+  CHECK(ServedTemplateUrl("http://[::1]:4581/b/k", policy, 4581) == "https://s3.amazonaws.com/b/k");
+  CHECK(ServedTemplateUrl("https://moon.test/b/k", policy, 443) == "https://s3.amazonaws.com/b/k");
+  CHECK(ServedTemplateUrl("http://moon.test/b/k", policy, 80) == "https://s3.amazonaws.com/b/k");
+  // Not this server: unchanged (the engine reads or refuses it).
+  for (const char* other : {"http://127.0.0.1:4582/b/k", "http://[::1]/b/k", "http://evil.example:4581/b/k",
+                            "https://s3.amazonaws.com/b/k", "https://b.s3.us-east-1.amazonaws.com/k",
+                            "http://127.0.0.1:4581/", "http://127.0.0.1:4581", "s3://b/k", "file:///tmp/t.json"}) {
+    INFO(other);
+    CHECK(ServedTemplateUrl(other, policy, 4581) == other);
+  }
+}
+
+TEST_CASE("LocalBucketOfHost: a virtual-hosted S3 bucket under localhost is answered", "[server][guard]") {
+  CHECK(ms::server::LocalBucketOfHost("assets.localhost") == "assets");
+  CHECK(ms::server::LocalBucketOfHost("my.bucket.localhost") == "my.bucket");
+  CHECK(ms::server::LocalBucketOfHost("localhost").empty());
+  CHECK(ms::server::LocalBucketOfHost(".localhost").empty());
+  CHECK(ms::server::LocalBucketOfHost("assets.localhost.evil.example").empty());
+  CHECK(ms::server::LocalBucketOfHost("127.0.0.1").empty());
+  GuardPolicy policy;
+  const RequestHead get{"GET", "/key", {"Assets.LocalHost:4581"}, {}, {}, {}, {}};
+  CHECK_FALSE(CheckRequest(get, policy).has_value());
+  RequestHead evil = get;
+  evil.host = {"assets.localhost.evil.example"};
+  CHECK(CheckRequest(evil, policy)->code == "AccessDenied");
 }

@@ -83,6 +83,19 @@ TEST_CASE("nested stacks cli: create with outputs across the boundary, update, d
   CHECK(child["RootId"] == parent_id);
   CHECK(child["TimeoutInMinutes"] == 10);
   CHECK(child["StackStatus"] == "CREATE_COMPLETE");
+  // list-stacks: a nested stack's summary names its parent and root as
+  // DescribeStacks does (StackSummary's ParentId, RootId); the root's none.
+  const json listed = cli.Json("list-stacks");
+  REQUIRE(listed["StackSummaries"].size() == 2);
+  for (const auto& summary : listed["StackSummaries"]) {
+    if (summary["StackId"] == child_id) {
+      CHECK(summary.value("ParentId", "") == parent_id);
+      CHECK(summary.value("RootId", "") == parent_id);
+    } else {
+      CHECK_FALSE(summary.contains("ParentId"));
+      CHECK_FALSE(summary.contains("RootId"));
+    }
+  }
   CHECK(cli.Json("describe-stack-resource --stack-name app --logical-resource-id Child")
             ["StackResourceDetail"]["PhysicalResourceId"] == child_id);
   CHECK(EventsOf(cli, child_id) == std::vector<std::string>{

@@ -120,6 +120,12 @@ std::vector<std::string> operator+(std::vector<std::string> a, const std::vector
 
 const char* kBadFailed = "The following resource(s) failed to create: [Bad]. ";
 
+// The parent's events as its update goes through Child and After.
+const std::vector<std::string> kParentUpdatesChild{
+    "app UPDATE_IN_PROGRESS User Initiated", "Child UPDATE_IN_PROGRESS ", "Child UPDATE_COMPLETE ",
+    "After UPDATE_IN_PROGRESS ",           "After UPDATE_COMPLETE ",
+};
+
 }  // namespace
 
 TEST_CASE("nested update cli: the child's cleanup runs in the parent's cleanup phase", "[cli][nested]") {
@@ -136,12 +142,7 @@ TEST_CASE("nested update cli: the child's cleanup runs in the parent's cleanup p
                                                             "Q DELETE_COMPLETE ",
                                                             c + " UPDATE_COMPLETE ",
                                                         });
-  CHECK(app.ParentEvents() == std::vector<std::string>{
-                                  "app UPDATE_IN_PROGRESS User Initiated",
-                                  "Child UPDATE_IN_PROGRESS ",
-                                  "Child UPDATE_COMPLETE ",
-                                  "After UPDATE_IN_PROGRESS ",
-                                  "After UPDATE_COMPLETE ",
+  CHECK(app.ParentEvents() == kParentUpdatesChild + std::vector<std::string>{
                                   "app UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",
                                   "app UPDATE_COMPLETE ",
                               });
@@ -173,12 +174,7 @@ TEST_CASE("nested update cli: a parent's failure rolls the updated child back in
                                                             "Q DELETE_COMPLETE ",
                                                             c + " UPDATE_ROLLBACK_COMPLETE ",
                                                         });
-  CHECK(app.ParentEvents() == std::vector<std::string>{
-                                  "app UPDATE_IN_PROGRESS User Initiated",
-                                  "Child UPDATE_IN_PROGRESS ",
-                                  "Child UPDATE_COMPLETE ",
-                                  "After UPDATE_IN_PROGRESS ",
-                                  "After UPDATE_COMPLETE ",
+  CHECK(app.ParentEvents() == kParentUpdatesChild + std::vector<std::string>{
                                   "Bad CREATE_IN_PROGRESS ",
                                   "Bad CREATE_FAILED Encountered unsupported property Nope",
                                   std::string("app UPDATE_ROLLBACK_IN_PROGRESS ") + kBadFailed,

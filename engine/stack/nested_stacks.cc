@@ -200,6 +200,12 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
   if (child.status == StackStatus::kUpdateInProgress) return StillRunning(child);  // interrupted
   // Failed: UPDATE_ROLLBACK_IN_PROGRESS (the parent's rollback rolls it
   // back) or, rollback disabled, UPDATE_FAILED.
+  return NotUpdated(child);
+}
+
+// AWS's reason for a nested resource whose child stack's update (or its
+// rollback) failed: the child's status when it stopped, and its reason.
+HookOutcome NestedStackHooks::NotUpdated(const StackRecord& child) {
   return Failed("Embedded stack " + child.id + " was not successfully updated. Currently in " +
                 StackStatusName(child.status) + " with reason: " + FailureReason(child));
 }
@@ -241,8 +247,7 @@ HookOutcome NestedStackHooks::Rollback(const HookCall& call) {
     return Done(child);  // rolled back (its cleanup waits for the parent's), or never changed
   }
   if (IsInProgress(child.status)) return StillRunning(child);  // interrupted
-  return Failed("Embedded stack " + child.id + " was not successfully updated. Currently in " +
-                StackStatusName(child.status) + " with reason: " + FailureReason(child));
+  return NotUpdated(child);
 }
 
 HookOutcome NestedStackHooks::FinishCleanup(const HookCall& call) {

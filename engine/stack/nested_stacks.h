@@ -60,6 +60,7 @@ class NestedStackHooks {
   // cleanup phase it stopped at (OperationContext::parent_runs_cleanup).
   HookOutcome FinishCleanup(const HookCall& call);
   HookOutcome StillRunning(const StackRecord& child);
+  HookOutcome NotUpdated(const StackRecord& child);
   // Runs the child's operation in progress to its end (or to an interrupt,
   // or to where it leaves its parent to go on), when `runs` its status.
   Status RunChild(const std::string& child_id, StackRecord* child, bool (*runs)(StackStatus) = IsInProgress);

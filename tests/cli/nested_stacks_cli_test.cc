@@ -153,7 +153,7 @@ TEST_CASE("nested stacks cli: create with outputs across the boundary, update, d
   CHECK(cli.Json("world list --kind sqs.queue")["Records"].empty());
 }
 
-TEST_CASE("nested stacks cli: a child's failure fails the parent's resource; the parent's rollback deletes it",
+TEST_CASE("nested stacks cli: a child's failure fails the parent's resource, whose rollback deletes it",
           "[cli][nested]") {
   ms::test::CliFixture cli("nested_cli", "failure");
   PutChild(cli, kBadChild);

@@ -190,7 +190,7 @@ TEST_CASE("nested update cli: a parent's failure rolls the updated child back in
   CHECK(Queues(app.cli) == std::vector<std::string>{"us-east-1:dev-q"});
 }
 
-TEST_CASE("nested update cli: a child's failure fails the parent's resource; the parent's rollback rolls it back",
+TEST_CASE("nested update cli: a child's failure fails the parent's resource, whose rollback rolls it back",
           "[cli][nested]") {
   App app("child_fails");
   app.Update("ParameterKey=Env,ParameterValue=prod ParameterKey=ChildBreak,ParameterValue=yes");

@@ -138,6 +138,9 @@ const EdgeTable& StackEdges() {
     allow({S::kUpdateInProgress}, {S::kUpdateCompleteCleanupInProgress, S::kUpdateComplete,
                                    S::kUpdateRollbackInProgress});
     allow({S::kUpdateCompleteCleanupInProgress}, {S::kUpdateComplete});
+    // Neither seed: a nested stack waits in its cleanup phase for its
+    // parent's (AWS), and the parent's rollback rolls it back from there.
+    allow({S::kUpdateCompleteCleanupInProgress}, {S::kUpdateRollbackInProgress});
     // 001 only (002 has no UPDATE_FAILED): no-rollback update fails; from
     // UPDATE_FAILED the user continues (update again) or rolls back
     // (rollback-stack).

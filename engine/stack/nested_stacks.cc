@@ -81,21 +81,22 @@ HookOutcome NestedStackHooks::Call(const HookCall& call) {
   switch (call.hook) {
     case Hook::kCreate: return Create(call);
     case Hook::kUpdate: return Update(call, call.properties);
-    case Hook::kRollback: return Update(call, call.properties);
+    case Hook::kRollback: return Rollback(call);
     case Hook::kDelete: return Delete(call);
-    case Hook::kRead: break;
+    case Hook::kRead: return FinishCleanup(call);
   }
-  HookOutcome o;
-  o.physical_id = call.physical_id;
-  return o;
+  return Failed("unknown hook");
 }
 
-Status NestedStackHooks::RunChild(const std::string& child_id, StackRecord* child) {
+Status NestedStackHooks::RunChild(const std::string& child_id, StackRecord* child, bool (*runs)(StackStatus)) {
   bool found = false;
   MS_RETURN_IF_ERROR(LoadStack(ctx_.db, child_id, child, &found));
   if (!found) return Status::Internal("nested stack " + child_id + " is missing");
-  if (IsInProgress(child->status)) {
-    MS_RETURN_IF_ERROR(RunOperation(ctx_, child_id));
+  if (runs(child->status)) {
+    OperationContext child_ctx = ctx_;
+    child_ctx.parent_runs_cleanup = true;
+    child_ctx.outer_restrictions = outer_;
+    MS_RETURN_IF_ERROR(RunOperation(child_ctx, child_id));
     MS_RETURN_IF_ERROR(LoadStack(ctx_.db, child_id, child, &found));
   }
   return Status::OK();
@@ -108,7 +109,8 @@ std::string NestedStackHooks::FailureReason(const StackRecord& child) {
   for (const StackEvent& e : events) {
     if (e.logical_id != child.name) continue;
     if (e.status == "CREATE_FAILED" || e.status == "ROLLBACK_IN_PROGRESS" || e.status == "UPDATE_FAILED" ||
-        e.status == "UPDATE_ROLLBACK_IN_PROGRESS" || e.status == "DELETE_FAILED") {
+        e.status == "UPDATE_ROLLBACK_IN_PROGRESS" || e.status == "UPDATE_ROLLBACK_FAILED" ||
+        e.status == "DELETE_FAILED") {
       reason = e.reason;
       break;
     }
@@ -169,6 +171,9 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
   bool found = false;
   Status s = LoadStack(ctx_.db, call.physical_id, &child, &found);
   if (!s.ok() || !found) return Failed(s.ok() ? "Stack with id " + call.physical_id + " does not exist" : s.message());
+  // The parent resource's UpdatePolicy.Allow holds inside the child (seed 003).
+  s = ReadOuterRestrictions(call.ctx.logical_id, call.ctx.update_policy, &outer_);
+  if (!s.ok()) return Failed(s.message());
   if (!IsInProgress(child.status)) {
     UpdateStackInput in;
     in.stack_name = child.id;
@@ -184,17 +189,73 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
       return Failed(s.message());
     }
   }
-  s = RunChild(child.id, &child);
+  // A child already stopped at its cleanup or failure (the parent resumed
+  // after a restart) is not run further here.
+  s = RunChild(child.id, &child, [](StackStatus st) { return st == StackStatus::kUpdateInProgress; });
   if (!s.ok()) return Failed(s.message());
-  if (child.status == StackStatus::kUpdateComplete) return Done(child);
-  if (IsInProgress(child.status)) {
-    HookOutcome o;
-    o.kind = HookOutcome::Kind::kInProgress;
-    o.physical_id = child.id;
-    return o;
+  // Its cleanup waits for the parent's cleanup phase.
+  if (child.status == StackStatus::kUpdateComplete || child.status == StackStatus::kUpdateCompleteCleanupInProgress) {
+    return Done(child);
   }
+  if (child.status == StackStatus::kUpdateInProgress) return StillRunning(child);  // interrupted
+  // Failed: UPDATE_ROLLBACK_IN_PROGRESS (the parent's rollback rolls it
+  // back) or, rollback disabled, UPDATE_FAILED.
+  return NotUpdated(child);
+}
+
+// AWS's reason for a nested resource whose child stack's update (or its
+// rollback) failed: the child's status when it stopped, and its reason.
+HookOutcome NestedStackHooks::NotUpdated(const StackRecord& child) {
   return Failed("Embedded stack " + child.id + " was not successfully updated. Currently in " +
                 StackStatusName(child.status) + " with reason: " + FailureReason(child));
+}
+
+HookOutcome NestedStackHooks::StillRunning(const StackRecord& child) {
+  HookOutcome o;
+  o.kind = HookOutcome::Kind::kInProgress;
+  o.physical_id = child.id;
+  return o;
+}
+
+HookOutcome NestedStackHooks::Rollback(const HookCall& call) {
+  StackRecord child;
+  bool found = false;
+  Status s = LoadStack(ctx_.db, call.physical_id, &child, &found);
+  if (!s.ok() || !found) return Failed(s.ok() ? "Stack with id " + call.physical_id + " does not exist" : s.message());
+  if (child.status == StackStatus::kUpdateCompleteCleanupInProgress || child.status == StackStatus::kUpdateFailed) {
+    // Updated, waiting for the parent's cleanup (or stopped by a disabled
+    // rollback): its own update is rolled back, as AWS rolls a nested stack
+    // back with its parent.
+    s = CommitStackStatus(ctx_, &child, StackStatus::kUpdateRollbackInProgress, parent_.reason);
+    if (!s.ok()) return Failed(s.message());
+  } else if (child.status == StackStatus::kUpdateRollbackFailed) {
+    // The parent's continue-update-rollback: the child's rollback goes on,
+    // skipping what the parent's ResourcesToSkip names as `<Logical>.<Resource>`.
+    child.resources_to_skip.clear();
+    const std::string prefix = call.ctx.logical_id + ".";
+    for (const std::string& skip : parent_.resources_to_skip) {
+      if (skip.compare(0, prefix.size(), prefix) == 0) child.resources_to_skip.push_back(skip.substr(prefix.size()));
+    }
+    s = CommitStackStatus(ctx_, &child, StackStatus::kUpdateRollbackInProgress, parent_.reason);
+    if (!s.ok()) return Failed(s.message());
+  }
+  s = RunChild(child.id, &child, [](StackStatus st) { return st == StackStatus::kUpdateRollbackInProgress; });
+  if (!s.ok()) return Failed(s.message());
+  if (child.status == StackStatus::kUpdateRollbackCompleteCleanupInProgress ||
+      child.status == StackStatus::kUpdateRollbackComplete || child.status == StackStatus::kUpdateComplete ||
+      child.status == StackStatus::kCreateComplete) {
+    return Done(child);  // rolled back (its cleanup waits for the parent's), or never changed
+  }
+  if (IsInProgress(child.status)) return StillRunning(child);  // interrupted
+  return NotUpdated(child);
+}
+
+HookOutcome NestedStackHooks::FinishCleanup(const HookCall& call) {
+  StackRecord child;
+  Status s = RunChild(call.physical_id, &child);
+  if (!s.ok()) return Failed(s.message());
+  if (IsInProgress(child.status)) return StillRunning(child);  // interrupted
+  return Done(child);
 }
 
 HookOutcome NestedStackHooks::Delete(const HookCall& call) {

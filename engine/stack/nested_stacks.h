@@ -11,8 +11,13 @@
 //             StackId as attributes. Not: "Embedded stack <arn> was not
 //             successfully created: <the child's reason>".
 //   update    the child is updated to the new TemplateURL and Parameters
-//             ("No updates are to be performed." is a success); rollback is
-//             the same, back to the old ones.
+//             ("No updates are to be performed." is a success) and stops at
+//             its cleanup phase, or at UPDATE_ROLLBACK_IN_PROGRESS when it
+//             fails ("Embedded stack <arn> was not successfully updated.
+//             Currently in UPDATE_ROLLBACK_IN_PROGRESS with reason: ...").
+//   rollback  the child's update is rolled back in place, stopping at its
+//             rollback cleanup phase.
+//   read      in the parent's cleanup phase: the child runs its own cleanup.
 //   delete    the child is deleted (its resources in reverse order).
 //
 // Crash safety: the child's name is a hash of the parent's ID and the
@@ -48,13 +53,23 @@ class NestedStackHooks {
   HookOutcome Create(const HookCall& call);
   HookOutcome Update(const HookCall& call, const Value& properties);
   HookOutcome Delete(const HookCall& call);
-  // Runs the child's operation in progress to its end (or to an interrupt).
-  Status RunChild(const std::string& child_id, StackRecord* child);
+  // The parent's rollback: the child's update is rolled back in place
+  // (UPDATE_ROLLBACK_IN_PROGRESS), its cleanup left to the parent's.
+  HookOutcome Rollback(const HookCall& call);
+  // A read call, made in the parent's cleanup phase: the child runs the
+  // cleanup phase it stopped at (OperationContext::parent_runs_cleanup).
+  HookOutcome FinishCleanup(const HookCall& call);
+  HookOutcome StillRunning(const StackRecord& child);
+  HookOutcome NotUpdated(const StackRecord& child);
+  // Runs the child's operation in progress to its end (or to an interrupt,
+  // or to where it leaves its parent to go on), when `runs` its status.
+  Status RunChild(const std::string& child_id, StackRecord* child, bool (*runs)(StackStatus) = IsInProgress);
   // The child's failure reason (its first *_FAILED or rollback event's).
   std::string FailureReason(const StackRecord& child);
 
   const OperationContext& ctx_;
   const StackRecord& parent_;
+  OuterRestrictions outer_;  // an update's: the child's operation runs under them
 };
 
 }  // namespace ms

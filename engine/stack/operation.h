@@ -33,6 +33,7 @@
 #include "run/scheduler.h"
 #include "stack/cancel_requests.h"
 #include "stack/observer.h"
+#include "stack/outer_restrictions.h"
 #include "records/stack.h"
 #include "store/database.h"
 #include "world/world.h"
@@ -62,6 +63,15 @@ struct OperationContext {
   // Whether a TemplateURL may be file://PATH (stack/template_url.h): the
   // embedded CLI reads the caller's files, a server never does.
   bool allow_file_template_urls = false;
+  // Set on a nested stack's operation run by its parent (NestedStackHooks):
+  // as AWS runs a nested stack, its update stops at its cleanup phase
+  // (UPDATE_COMPLETE_CLEANUP_IN_PROGRESS, UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS)
+  // and at a failure (UPDATE_ROLLBACK_IN_PROGRESS), and the parent goes on
+  // from there in its own cleanup phase or rollback (stack/NESTED.md).
+  bool parent_runs_cleanup = false;
+  // Set with it: the parent resource's UpdatePolicy.Allow, which restricts
+  // the child's resources too (seed 003; stack/outer_restrictions.h).
+  OuterRestrictions outer_restrictions;
   std::string region = "us-east-1";
   std::string account_id = "123456789012";
 };

@@ -48,6 +48,7 @@ Status OperationCore::RunToEnd() {
   MS_RETURN_IF_ERROR(error_);
   MS_RETURN_IF_ERROR(Flush());  // after an interrupt: what the calls in flight answered
   if (interrupted_) return Status::OK();  // left in progress; the next start resumes it
+  if (left_to_parent_) return Status::OK();  // in progress; the parent's operation goes on with it
   if (!IsTerminal(stack_.status)) {
     return Status::Internal(std::string("operation stopped with the stack in ") + StackStatusName(stack_.status));
   }

@@ -86,6 +86,10 @@ class OperationCore {
   // After the executor has started its phase: runs the scheduler until
   // nothing is left, commits, and checks the stack reached a terminal status.
   Status RunToEnd();
+  // Set by an executor stopping a nested stack where its parent's operation
+  // goes on (OperationContext::parent_runs_cleanup): RunToEnd accepts the
+  // stack still in progress.
+  bool left_to_parent_ = false;
 
   // --- calls ---
   // `update_policy` evaluated (EvaluatedPolicy), as every hook sees it.

@@ -11,6 +11,7 @@
 #include "plan/policy_checks.h"
 #include "policy/stack_policy.h"
 #include "records/stack_name.h"
+#include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
 #include "stack/resource_metadata.h"
@@ -301,6 +302,42 @@ Status NotFromCurrentStatus(const std::string& action) {
   return Status::Validation(action + " cannot be called from current stack status");
 }
 
+// Whether continue-update-rollback may skip `path` in stack `stack_id`: a
+// resource in UPDATE_FAILED because its rollback failed (AWS: "You can
+// specify only resources that are in the UPDATE_FAILED state because a
+// rollback failed"; a nested stack resource only once its stack is being
+// or was deleted), or, as AWS takes a nested stack's resource,
+// `Child.Resource` (any depth): Resource skippable in the nested stack of
+// Child, whose own rollback failed.
+Status Skippable(Database* db, const std::string& stack_id, const std::string& path, bool* ok) {
+  *ok = false;
+  const size_t dot = path.find('.');
+  const std::string head = path.substr(0, dot);
+  std::vector<ResourceRecord> resources;
+  MS_RETURN_IF_ERROR(LoadResources(db, stack_id, &resources));
+  auto it = std::find_if(resources.begin(), resources.end(),
+                         [&](const ResourceRecord& r) { return r.logical_id == head; });
+  if (it == resources.end() || it->status != ResourceStatus::kUpdateFailed || it->update_step != UpdateStep::kUpdated) {
+    return Status::OK();
+  }
+  if (it->type == kNestedStackType && dot == std::string::npos) {
+    // AWS: a stack resource may be skipped only when "its corresponding
+    // embedded stack" is in DELETE_IN_PROGRESS, DELETE_COMPLETE or DELETE_FAILED.
+    StackRecord child;
+    bool found = false;
+    MS_RETURN_IF_ERROR(LoadStack(db, it->physical_id, &child, &found));
+    *ok = !found || child.status == StackStatus::kDeleteInProgress || child.status == StackStatus::kDeleteComplete ||
+          child.status == StackStatus::kDeleteFailed;
+    return Status::OK();
+  }
+  if (dot == std::string::npos) {
+    *ok = true;
+    return Status::OK();
+  }
+  if (it->type != kNestedStackType || it->physical_id.empty()) return Status::OK();
+  return Skippable(db, it->physical_id, path.substr(dot + 1), ok);
+}
+
 }  // namespace
 
 // Saves the stack in `to` with its "User Initiated" event.
@@ -316,15 +353,10 @@ Status StackService::StartContinueUpdateRollback(const ContinueUpdateRollbackInp
   MS_RETURN_IF_ERROR(found);
   if (s.status != StackStatus::kUpdateRollbackFailed) return NotFromCurrentStatus("ContinueUpdateRollback");
   if (!in.resources_to_skip.empty()) {
-    std::vector<ResourceRecord> resources;
-    MS_RETURN_IF_ERROR(LoadResources(ctx_.db, s.id, &resources));
     for (const std::string& skip : in.resources_to_skip) {
-      auto it = std::find_if(resources.begin(), resources.end(),
-                             [&](const ResourceRecord& r) { return r.logical_id == skip; });
-      // AWS: "You can specify only resources that are in the UPDATE_FAILED
-      // state because a rollback failed."
-      if (it == resources.end() || it->status != ResourceStatus::kUpdateFailed ||
-          it->update_step != UpdateStep::kUpdated) {
+      bool ok = false;
+      MS_RETURN_IF_ERROR(Skippable(ctx_.db, s.id, skip, &ok));
+      if (!ok) {
         return Status::Validation("Invalid ResourcesToSkip [" + skip + "]: only resources in the UPDATE_FAILED "
                                   "state because their rollback failed can be skipped");
       }

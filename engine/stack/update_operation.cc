@@ -14,6 +14,7 @@
 #include "plan/policy_checks.h"
 #include "stack/custom_names.h"
 #include "stack/dynamic_references.h"
+#include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
 #include "stack/stack_environment.h"
@@ -498,7 +499,9 @@ class UpdateOp : public OperationCore {
     }
     // The stack policy and the update restrictions (seed 003), now that
     // what the update does to the resource is known.
-    const std::string refusal = UpdateRefusal(*r.plan, behavior);
+    std::string refusal = UpdateRefusal(*r.plan, behavior);
+    // A nested stack's: its parent resource's restrictions too.
+    if (refusal.empty()) refusal = OuterRefusal(ctx_.outer_restrictions, r.decl->logical_id, r.decl->update_policy, behavior);
     if (!refusal.empty()) {
       ResourceFailed(r, ResourceStatus::kUpdateFailed, refusal);
       return;
@@ -717,7 +720,17 @@ class UpdateOp : public OperationCore {
         !SetStackStatus(StackStatus::kUpdateRollbackInProgress, reason)) {
       return;
     }
+    if (LeaveToParent()) return;  // the parent's rollback rolls this stack back
     StartRollback();
+  }
+
+  // A nested stack run by its parent stops at a phase its parent goes on
+  // with (OperationContext::parent_runs_cleanup): its cleanup runs in the
+  // parent's cleanup phase, its rollback in the parent's rollback.
+  bool LeaveToParent() {
+    if (!ctx_.parent_runs_cleanup) return false;
+    ended_ = left_to_parent_ = true;
+    return true;
   }
 
   // --- update rollback --------------------------------------------------------------
@@ -770,6 +783,18 @@ class UpdateOp : public OperationCore {
           CallRollback(r);
           break;
         case UpdateStep::kNone:
+          if (r.rec.type == kNestedStackType && r.rec.status == ResourceStatus::kUpdateFailed && !skip) {
+            // A nested stack whose own update failed waits for this
+            // rollback in UPDATE_ROLLBACK_IN_PROGRESS: the rollback hook
+            // rolls it back; its properties stay as they are.
+            r.rec.update_step = UpdateStep::kUpdated;
+            r.rec.rollback_properties = r.rec.properties;
+            r.rec.rollback_attributes = r.rec.attributes;
+            if (!SetStatus(r, ResourceStatus::kUpdateInProgress, "")) return;
+            CallRollback(r);
+            break;
+          }
+          [[fallthrough]];
         case UpdateStep::kRestored:
           // A failed (or cancelled) update that changed nothing.
           if (r.rec.status == ResourceStatus::kUpdateFailed &&
@@ -867,6 +892,7 @@ class UpdateOp : public OperationCore {
     stack_.parameters = stack_.previous_parameters;
     stack_dirty_ = true;
     if (!SetStackStatus(StackStatus::kUpdateRollbackCompleteCleanupInProgress, "")) return;
+    if (LeaveToParent()) return;
     StartCleanup();
   }
 
@@ -889,6 +915,7 @@ class UpdateOp : public OperationCore {
     }
     stack_.imports.assign(env_.imports().begin(), env_.imports().end());
     if (!SetStackStatus(StackStatus::kUpdateCompleteCleanupInProgress, "")) return;
+    if (LeaveToParent()) return;
     StartCleanup();
   }
 
@@ -909,6 +936,7 @@ class UpdateOp : public OperationCore {
       r.cleanup_waiting = 0;
       if (r.cleanup) ++cleanup_left_;
     }
+    StartNestedCleanups();  // counted before any item can end the phase
     // An item waits for the cleanup items that depended on it.
     for (Res& r : res_) {
       const int node = CleanupNode(r);
@@ -924,6 +952,35 @@ class UpdateOp : public OperationCore {
     }
     for (Res& r : res_) TryCleanup(r);
     MaybeEndCleanup();
+  }
+
+  // The nested stacks this operation updated or rolled back wait in their
+  // own cleanup phase (LeaveToParent): each runs it now, through the nested
+  // stack hooks (a read call), as AWS runs a child's cleanup in its
+  // parent's. Their journal (update_step) is kept until the end of this
+  // cleanup, so a restart finds them again.
+  void StartNestedCleanups() {
+    for (Res& r : res_) {
+      if (!r.has_record || r.drop || r.rec.type != kNestedStackType || r.rec.physical_id.empty()) continue;
+      if (r.rec.update_step != UpdateStep::kUpdated && r.rec.update_step != UpdateStep::kRestored) continue;
+      ++cleanup_left_;
+      CallNestedCleanup(r);
+    }
+  }
+
+  void CallNestedCleanup(Res& r) {
+    HookCall call = NewCall(r, Hook::kRead);
+    call.physical_id = r.rec.physical_id;
+    call.properties = r.rec.properties;
+    Dispatch(r, std::move(call), [this, &r](const HookOutcome& o) {
+      if (o.kind == HookOutcome::Kind::kInProgress) {  // interrupted: a restart runs it again
+        Poll(r, o, [this, &r] { CallNestedCleanup(r); });
+        return;
+      }
+      EndCall(r);
+      --cleanup_left_;
+      MaybeEndCleanup();
+    });
   }
 
   int CleanupNode(const Res& r) const { return rolling_ ? r.node : r.old_node; }

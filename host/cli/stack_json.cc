@@ -82,6 +82,8 @@ Json StackSummaryJson(const StackRecord& s) {
   if (s.deleted_ms != 0) j["DeletionTime"] = CliTimestamp(s.deleted_ms);
   j["StackStatus"] = StackStatusName(s.status);
   if (!s.reason.empty()) j["StackStatusReason"] = s.reason;
+  if (!s.parent_id.empty()) j["ParentId"] = s.parent_id;  // as in DescribeStacks (StackSummary's members)
+  if (!s.root_id.empty()) j["RootId"] = s.root_id;
   j["DriftInformation"] = Drift("StackDriftStatus");
   return j;
 }

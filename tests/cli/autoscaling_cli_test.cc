@@ -78,7 +78,7 @@ const char* kRolling = R"({
 
 }  // namespace
 
-TEST_CASE("autoscaling: a rolling update replaces every instance; the old ones are terminated", "[cli][autoscaling]") {
+TEST_CASE("autoscaling: a rolling update replaces every instance, the old ones are terminated", "[cli][autoscaling]") {
   Cli cli("rolling");
   const std::string t = cli.Write("t.json", kRolling);
   cli.Json("create-stack --stack-name s --template-body file://" + t);
@@ -107,7 +107,7 @@ TEST_CASE("autoscaling: a rolling update replaces every instance; the old ones a
   CHECK(nlohmann::json::parse(gone.out)["LaunchConfigurations"].empty());  // the old configuration deleted in cleanup
 }
 
-TEST_CASE("autoscaling: a batch that never signals fails the update; the rollback restores the old instances",
+TEST_CASE("autoscaling: a batch that never signals fails the update, the rollback restores the old instances",
           "[cli][autoscaling]") {
   Cli cli("failing");
   const std::string t = cli.Write("t.json", kRolling);
@@ -132,7 +132,7 @@ TEST_CASE("autoscaling: a batch that never signals fails the update; the rollbac
   CHECK(cli.Group(group)["SuspendedProcesses"].empty());  // resumed after the failure too
 }
 
-TEST_CASE("autoscaling: WillReplace makes a new group; the old one is deleted in cleanup, or kept on failure",
+TEST_CASE("autoscaling: WillReplace makes a new group, the old one is deleted in cleanup, or kept on failure",
           "[cli][autoscaling]") {
   Cli cli("replace");
   std::string tmpl = kRolling;

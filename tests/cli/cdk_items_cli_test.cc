@@ -78,7 +78,7 @@ TEST_CASE("cdk: a missing bootstrap parameter refuses create-stack synchronously
                                                     "from parameter store for this account."));
 }
 
-TEST_CASE("cdk: Rules see the SSM parameter's value; CheckBootstrapVersion fires below version 6", "[cli][cdk]") {
+TEST_CASE("cdk: Rules see the SSM parameter's value, CheckBootstrapVersion fires below version 6", "[cli][cdk]") {
   Cli cli("bootstrap_rule");
   const std::string t = cli.Write("t.json", kCdkStack);
   cli.PutParameter("/cdk-bootstrap/hnb659fds/version", "5");

@@ -97,7 +97,7 @@ TEST_CASE("create-change-set CREATE: REVIEW_IN_PROGRESS, describe, execute, list
                         stack_id + "\tapp\tCREATE_COMPLETE\n");
 }
 
-TEST_CASE("create-change-set UPDATE: the cascade, then executed; errors as the aws CLI prints them",
+TEST_CASE("create-change-set UPDATE: the cascade, then executed, errors as the aws CLI prints them",
           "[cli][changeset]") {
   Cli cli("update");
   const std::string t = cli.Write("t.json", kNet), more = cli.Write("more.json", kNetMore);

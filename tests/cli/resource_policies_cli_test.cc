@@ -80,7 +80,7 @@ TEST_CASE("validate-template refuses a bad policy written in the template", "[cl
   CHECK(cli("validate-template --template-body file://group.json").exit_code == 0);
 }
 
-TEST_CASE("create-stack refuses a policy made bad by its parameters; nothing is created", "[cli][policy]") {
+TEST_CASE("create-stack refuses a policy made bad by its parameters, nothing is created", "[cli][policy]") {
   Cli cli("create");
   cli.Write("group.json", kGroup);
   const std::string create = "create-stack --stack-name g --template-body file://group.json --parameters ";
@@ -109,7 +109,7 @@ TEST_CASE("create-stack refuses a policy made bad by its parameters; nothing is 
   CHECK(ok.exit_code == 0);
 }
 
-TEST_CASE("update-stack and create-change-set refuse a bad policy; the stack is unchanged", "[cli][policy]") {
+TEST_CASE("update-stack and create-change-set refuse a bad policy, the stack is unchanged", "[cli][policy]") {
   Cli cli("update");
   cli.Write("v1.json", R"({"Resources": {"P": {"Type": "AWS::SSM::Parameter",
     "Properties": {"Type": "String", "Value": "one"}}}})");

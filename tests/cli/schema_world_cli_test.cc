@@ -39,7 +39,7 @@ struct Cli : ms::test::CliFixture {
 
 }  // namespace
 
-TEST_CASE("an invalid nested property fails the create with the registry's message; nothing is created",
+TEST_CASE("an invalid nested property fails the create with the registry's message, nothing is created",
           "[cli][schema]") {
   Cli cli("invalid_nested");
   std::string t = cli.Write("t.json", R"({"Resources": {"Repo": {"Type": "AWS::ECR::Repository", "Properties": {

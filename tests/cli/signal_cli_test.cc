@@ -43,7 +43,7 @@ const char* kVpcWaiting = R"({"Resources": {"Net": {"Type": "AWS::EC2::VPC",
 
 }  // namespace
 
-TEST_CASE("signal-resource: a scenario's signals complete the create; refusals", "[cli][signal]") {
+TEST_CASE("signal-resource: a scenario's signals complete the create, refusals", "[cli][signal]") {
   Cli cli("scenario");
   cli.Write("t.json", kVpcWaiting);
   const std::string scenario = cli.Write("signal.lua", R"(

@@ -126,7 +126,7 @@ TEST_CASE("a failed create: events, waiter failure, the world cleaned up", "[cli
   CHECK(cli.Json("world list --kind ec2.security_group")["Records"].size() <= 1);  // at most the default VPC's group
 }
 
-TEST_CASE("deploy: live progress, summary, exit status; nothing to deploy", "[cli][stacks]") {
+TEST_CASE("deploy: live progress, summary, exit status, nothing to deploy", "[cli][stacks]") {
   Cli cli("deploy");
   std::string t = cli.Write("t.json", kTemplate);
   Run r = cli("deploy --template-file " + t + " --stack-name web --parameter-overrides Env=qa");

@@ -25,7 +25,7 @@ const char* kServerTemplate = R"({
 
 }  // namespace
 
-TEST_CASE("a reader never resumes a crashed operation; a writer resumes it with its recorded providers",
+TEST_CASE("a reader never resumes a crashed operation, a writer resumes it with its recorded providers",
           "[cli][state]") {
   ms::test::CliFixture cli("state", "recorded_providers");
   const std::string providers = cli.dir + "/my-providers";

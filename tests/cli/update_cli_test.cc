@@ -87,7 +87,7 @@ TEST_CASE("update-stack: errors, a replacement cascade, use-previous values", "[
                 ["PhysicalResourceId"] == new_vpc);
 }
 
-TEST_CASE("deploy updates an existing stack; parameters not overridden keep their values", "[cli][stacks][update]") {
+TEST_CASE("deploy updates an existing stack, parameters not overridden keep their values", "[cli][stacks][update]") {
   Cli cli("deploy");
   std::string t = cli.Write("t.json", kNet);
   Run created = cli("deploy --template-file " + t + " --stack-name web --parameter-overrides Cidr=10.0.0.0/16");
@@ -172,7 +172,7 @@ std::string Error(const std::string& op, const std::string& message) {
 
 }  // namespace
 
-TEST_CASE("rollback-stack after update-stack --disable-rollback; its refusals", "[cli][stacks][update]") {
+TEST_CASE("rollback-stack after update-stack --disable-rollback, its refusals", "[cli][stacks][update]") {
   Cli cli("rollback_stack");
   const std::string t = cli.Write("t.json", kGroups), u = cli.Write("u.json", kGroupsPlus);
   const std::string fail = cli.Write("fail.lua", R"(fail({ logical_id = "Extra", action = "create" }, { message = "no" }))");
@@ -206,7 +206,7 @@ TEST_CASE("rollback-stack after update-stack --disable-rollback; its refusals", 
   CHECK(live == 2);
 }
 
-TEST_CASE("continue-update-rollback after a rollback step failed; cancel-update-stack refusals",
+TEST_CASE("continue-update-rollback after a rollback step failed, cancel-update-stack refusals",
           "[cli][stacks][update]") {
   Cli cli("continue");
   // Extra fails to create; the rollback of the VPC's in-place tag update
@@ -254,7 +254,7 @@ fail({ logical_id = "Vpc", action = "rollback" }, { message = "the VPC is busy" 
   CHECK(rec["Tags"] == nlohmann::json::parse(R"([{"Key": "v", "Value": "1"}])"));
 }
 
-TEST_CASE("a scenario's cancel_update() cancels the update in flight; it rolls back", "[cli][stacks][update]") {
+TEST_CASE("a scenario's cancel_update() cancels the update in flight, it rolls back", "[cli][stacks][update]") {
   Cli cli("cancel");
   const std::string t = cli.Write("t.json", kGroups), u = cli.Write("u.json", kGroupsPlus);
   const std::string cancel = cli.Write("cancel.lua", R"(

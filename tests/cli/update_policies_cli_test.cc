@@ -91,7 +91,7 @@ long Between(const json& events, const std::string& logical, const std::string& 
 }
 
 const std::string kReplacing =
-    "UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one";
+    "UPDATE_IN_PROGRESS Requested update requires the creation of a new physical resource; hence creating one.";
 
 // A replication group of `Shards` shards; `policy`: its UpdatePolicy or "".
 std::string Cache(const std::string& policy) {
@@ -111,7 +111,7 @@ std::vector<std::string> NodeGroupIds(const Cli& cli, const std::string& id) {
 
 }  // namespace
 
-TEST_CASE("UseOnlineResharding: a shard change in place, the group kept; without it a replacement",
+TEST_CASE("UseOnlineResharding: a shard change in place, the group kept, without it a replacement",
           "[cli][update_policy]") {
   SECTION("with the policy") {
     Cli cli("resharding");
@@ -139,7 +139,7 @@ TEST_CASE("UseOnlineResharding: a shard change in place, the group kept; without
     CHECK(Lines(cli.CreateThenUpdate("rg", Cache(""), "Cache", "Shards", "2", "3", &old_id)) == std::vector<std::string>{
                                                       "rg UPDATE_IN_PROGRESS User Initiated",
                                                       "Cache " + kReplacing,
-                                                      "Cache UPDATE_IN_PROGRESS Resource creation initiated",
+                                                      "Cache UPDATE_IN_PROGRESS Resource creation Initiated",
                                                       "Cache UPDATE_COMPLETE ",
                                                       "rg UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",
                                                       "Cache DELETE_IN_PROGRESS ",
@@ -155,7 +155,7 @@ TEST_CASE("UseOnlineResharding: a shard change in place, the group kept; without
   }
 }
 
-TEST_CASE("EnableVersionUpgrade: an engine upgrade in place; a downgrade fails as AWS does; without it a replacement",
+TEST_CASE("EnableVersionUpgrade: an engine upgrade in place, a downgrade fails as AWS does, without it a replacement",
           "[cli][update_policy]") {
   auto domain = [](const std::string& policy) {
     return R"({"Parameters": {"Version": {"Type": "String"}},
@@ -210,7 +210,7 @@ TEST_CASE("EnableVersionUpgrade: an engine upgrade in place; a downgrade fails a
     CHECK(Lines(events) == std::vector<std::string>{
                                "search UPDATE_IN_PROGRESS User Initiated",
                                "Domain " + kReplacing,
-                               "Domain UPDATE_IN_PROGRESS Resource creation initiated",
+                               "Domain UPDATE_IN_PROGRESS Resource creation Initiated",
                                "Domain UPDATE_COMPLETE ",
                                "search UPDATE_COMPLETE_CLEANUP_IN_PROGRESS ",
                                "Domain DELETE_IN_PROGRESS ",
@@ -275,7 +275,7 @@ std::vector<std::string> NewVersion() {
       "Fn UPDATE_IN_PROGRESS ",
       "Fn UPDATE_COMPLETE ",
       "Version " + kReplacing,
-      "Version UPDATE_IN_PROGRESS Resource creation initiated",
+      "Version UPDATE_IN_PROGRESS Resource creation Initiated",
       "Version UPDATE_COMPLETE ",
       "Alias UPDATE_IN_PROGRESS ",
   };
@@ -283,7 +283,7 @@ std::vector<std::string> NewVersion() {
 
 }  // namespace
 
-TEST_CASE("CodeDeployLambdaAliasUpdate: a version change is a CodeDeploy deployment; a failed hook fails it",
+TEST_CASE("CodeDeployLambdaAliasUpdate: a version change is a CodeDeploy deployment, a failed hook fails it",
           "[cli][update_policy]") {
   const std::vector<std::string> moved_on = {
       "Alias UPDATE_COMPLETE ",
@@ -440,7 +440,7 @@ const std::vector<std::string> kFleetUpdated = {
 
 }  // namespace
 
-TEST_CASE("StopBeforeUpdate / StartAfterUpdate: the fleet stopped, updated, started; without them AWS's refusal",
+TEST_CASE("StopBeforeUpdate / StartAfterUpdate: the fleet stopped, updated, started, without them AWS's refusal",
           "[cli][update_policy]") {
   SECTION("without the policy a running fleet refuses the change") {
     Cli cli("fleet_running");

@@ -114,7 +114,7 @@ TEST_CASE("hooks see the UpdatePolicy and CreationPolicy evaluated, and report p
                                 });
 }
 
-TEST_CASE("a provider's update behaviour reads the evaluated UpdatePolicy; a rollback sees the old template's",
+TEST_CASE("a provider's update behaviour reads the evaluated UpdatePolicy, a rollback sees the old template's",
           "[cli][update_policy]") {
   Probe t("update");
   REQUIRE(t.Run("create-stack", "probe", Template("1", "false", false)).exit_code == 0);

@@ -26,7 +26,7 @@ TEST_CASE("dynamic references resolve inside strings, lists and maps", "[stack][
         R"({"ImageId":"ami-0123456789abcdef0","Args":["--port=8080","plain"],"Other":"{{resolve:s3:x}}"})");
 }
 
-TEST_CASE("a missing SSM parameter fails with AWS's message; secrets are refused", "[stack][dynref]") {
+TEST_CASE("a missing SSM parameter fails with AWS's message, secrets are refused", "[stack][dynref]") {
   Value v = Value::String("{{resolve:ssm:/nope}}");
   CHECK(ms::ResolveDynamicReferences(&v, Ssm).message() == "Parameters: [ssm:/nope] cannot be found.");
   Value s = Value::String("{{resolve:secretsmanager:db:SecretString:password}}");

@@ -227,7 +227,7 @@ TEST_CASE("JSON parses a 10,000-resource template", "[parse][json]") {
 
 // ---------------------------------------------------------------- YAML
 
-TEST_CASE("YAML plain scalars follow the core schema; dates and Yes stay strings", "[parse][yaml]") {
+TEST_CASE("YAML plain scalars follow the core schema, dates and Yes stay strings", "[parse][yaml]") {
   Value v = Yaml(
       "version: 2010-09-09\n"
       "yes: Yes\nno: No\non: on\noff: off\ny: y\n"

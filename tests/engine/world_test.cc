@@ -170,7 +170,7 @@ TEST_CASE("store: a resource row's JSON reads back as the record it was written 
   CHECK(o.status == ms::ResourceStatus::kCreateComplete);
 }
 
-TEST_CASE("store: a stack's templates are rows of their own; older rows still read", "[store]") {
+TEST_CASE("store: a stack's templates are rows of their own, older rows still read", "[store]") {
   std::unique_ptr<ms::Database> db;
   REQUIRE(ms::OpenStore(":memory:", &db).ok());
   ms::StoreBatch batch;
@@ -222,7 +222,7 @@ TEST_CASE("store: a stack's templates are rows of their own; older rows still re
 }
 
 
-TEST_CASE("store: rows name their stack by its key; a schema-5 state file migrates", "[store]") {
+TEST_CASE("store: rows name their stack by its key, a schema-5 state file migrates", "[store]") {
   const std::string path = std::filesystem::temp_directory_path() / "moonstack_store_schema5.db";
   std::filesystem::remove(path);
   const std::string a = "arn:aws:cloudformation:us-east-1:1:stack/a/1", b = "arn:aws:cloudformation:us-east-1:1:stack/b/2";

@@ -360,7 +360,7 @@ TEST_CASE("plan: an in-place role update leaves its policy alone (seed 000 test 
   CHECK(Actions(p) == std::vector<std::string>{"Role Modify False", "Policy None"});
 }
 
-TEST_CASE("plan: GetAtt of a resource updated in place is Dynamic; of a metadata-only update is not", "[plan]") {
+TEST_CASE("plan: GetAtt of a resource updated in place is Dynamic, of a metadata-only update is not", "[plan]") {
   Harness h;
   const std::string by_arn = R"([{"Fn::GetAtt": ["Role", "Arn"]}])";
   Deployed d = h.Deploy(Iam(R"({"Path": "/a/"})", by_arn));
@@ -570,7 +570,7 @@ TEST_CASE("plan: a property whose update is unsupported is a modify that fails a
   CHECK(Details(p, "W") == std::vector<std::string>{"Properties.Timeout Never Static DirectModification"});
 }
 
-TEST_CASE("plan: values compare as CloudFormation sends them; removed properties", "[plan]") {
+TEST_CASE("plan: values compare as CloudFormation sends them, removed properties", "[plan]") {
   Harness h;
   Deployed d = h.Deploy(R"({"Resources": {"W": {"Type": "Test::CFN::WaitCondition",
     "Properties": {"Timeout": 300, "Count": "1.10", "Handle": "h"}}}})");
@@ -590,7 +590,7 @@ TEST_CASE("plan: values compare as CloudFormation sends them; removed properties
   CHECK(Details(p, "W") == std::vector<std::string>{"Properties.Handle Never Static DirectModification"});
 }
 
-TEST_CASE("plan: new properties are coerced by the provider before comparing; invalid ones fail at run time", "[plan]") {
+TEST_CASE("plan: new properties are coerced by the provider before comparing, invalid ones fail at run time", "[plan]") {
   Harness h;
   Deployed d = h.Deploy(R"({"Resources": {"I": {"Type": "Test::EC2::Instance", "Properties": {"Ports": ["80", "443"]}}}})");
   CHECK(h.MakePlan(d, R"({"Resources": {"I": {"Type": "Test::EC2::Instance", "Properties": {"Ports": "80,443"}}}})").empty());
@@ -602,7 +602,7 @@ TEST_CASE("plan: new properties are coerced by the provider before comparing; in
   CHECK(Res(p, "I").error == "Encountered unsupported property Bogus");
 }
 
-TEST_CASE("plan: Fn::ImportValue resolves through the export lookup; a missing export fails that resource", "[plan]") {
+TEST_CASE("plan: Fn::ImportValue resolves through the export lookup, a missing export fails that resource", "[plan]") {
   Harness h;
   Deployed d = h.Deploy(R"({"Resources": {"S": {"Type": "Test::EC2::Subnet", "Properties": {"VpcId": "vpc-shared"}}}})");
   CHECK(h.MakePlan(d, R"({"Resources": {"S": {"Type": "Test::EC2::Subnet",

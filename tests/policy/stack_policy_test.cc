@@ -81,7 +81,7 @@ TEST_CASE("stack policy: allow matrix per action, Resource and NotResource", "[p
   }
 }
 
-TEST_CASE("stack policy: deny matrix per action, Resource and NotResource; explicit Deny wins", "[policy]") {
+TEST_CASE("stack policy: deny matrix per action, Resource and NotResource, explicit Deny wins", "[policy]") {
   for (PolicyAction a : kActions) {
     const std::string name = ms::PolicyActionName(a);
     INFO(name);

@@ -169,7 +169,7 @@ print(json.dumps({'Value': one['Value'], 'Version': one['Version'],
                               {"Status", 400}}));
 }
 
-TEST_CASE("ec2 over the ec2 protocol sees a stack's security group; unknown actions per protocol", "[server][aws]") {
+TEST_CASE("ec2 over the ec2 protocol sees a stack's security group, unknown actions per protocol", "[server][aws]") {
   Server s("aws_ec2");
   s.AwsJson("create-stack --stack-name net --template-body file://" + s.dir() + "/t.json");
   s.AwsJson("wait stack-create-complete --stack-name net");

@@ -32,7 +32,7 @@ std::string PrepareState(const std::string& name, const std::vector<std::pair<st
 
 }  // namespace
 
-TEST_CASE("template url server: every action reads the simulated S3; AWS's errors", "[server][template_url]") {
+TEST_CASE("template url server: every action reads the simulated S3, AWS's errors", "[server][template_url]") {
   const char* one = R"({"Parameters": {"N": {"Type": "String", "Default": "a"}},
                         "Resources": {"Q": {"Type": "AWS::SQS::Queue"}}})";
   const char* two = R"({"Parameters": {"N": {"Type": "String", "Default": "a"}},

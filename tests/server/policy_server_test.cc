@@ -7,7 +7,7 @@
 
 using namespace ms::test::server;
 
-TEST_CASE("boto3 sets and gets stack policies; UpdateStack refused by an UpdatePolicy restriction", "[server][policy]") {
+TEST_CASE("boto3 sets and gets stack policies, UpdateStack refused by an UpdatePolicy restriction", "[server][policy]") {
   Server server("policy");
   json r = server.Python(R"(
 allow = json.dumps({'Statement': [{'Effect': 'Allow', 'Action': 'Update:*', 'Principal': '*', 'Resource': '*'}]})

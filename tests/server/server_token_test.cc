@@ -9,7 +9,7 @@
 using namespace ms::test::server;  // NOLINT: the fixture
 using nlohmann::json;
 
-TEST_CASE("a request retried with its ClientRequestToken starts nothing; a token reused elsewhere is refused",
+TEST_CASE("a request retried with its ClientRequestToken starts nothing, a token reused elsewhere is refused",
           "[server]") {
   Server server("token");
   json r = server.Python(R"(

@@ -302,7 +302,7 @@ TEST_CASE("change set errors: duplicates, missing change sets and stacks, wrong 
   CHECK(h.Stack(id).status == ms::StackStatus::kCreateComplete);  // nothing ran
 }
 
-TEST_CASE("executing one change set makes the stack's others OBSOLETE; update-stack does too", "[changeset]") {
+TEST_CASE("executing one change set makes the stack's others OBSOLETE, update-stack does too", "[changeset]") {
   Harness h;
   h.Create("s", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
   REQUIRE(h.CreateChangeSet("s", "small", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.small")}).ok());

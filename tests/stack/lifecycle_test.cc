@@ -176,7 +176,7 @@ TEST_CASE("on-failure DELETE: rollback, then the stack is deleted", "[stack]") {
   CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("DELETE_COMPLETE"));  // found by its ID
 }
 
-TEST_CASE("delete: reverse dependency order; DeletionPolicy Retain gives DELETE_SKIPPED", "[stack]") {
+TEST_CASE("delete: reverse dependency order, DeletionPolicy Retain gives DELETE_SKIPPED", "[stack]") {
   Harness h;
   std::string id = h.Create("s6", R"({"Resources": {
     "A": {"Type": "Test::Fake::Thing", "DeletionPolicy": "Retain"},
@@ -234,7 +234,7 @@ TEST_CASE("retain-resources is refused unless the stack is DELETE_FAILED", "[sta
                            "]: RetainResources can only be specified when the stack is in the DELETE_FAILED state");
 }
 
-TEST_CASE("exports: Fn::ImportValue across stacks; an imported export blocks the delete", "[stack]") {
+TEST_CASE("exports: Fn::ImportValue across stacks, an imported export blocks the delete", "[stack]") {
   Harness h;
   std::string producer = h.Create("producer", kChain);
   std::string consumer = h.Create("consumer", R"({"Resources": {

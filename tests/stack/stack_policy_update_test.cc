@@ -146,7 +146,7 @@ TEST_CASE("seed 003: the five base cases for an update and a replacement", "[pol
   }
 }
 
-TEST_CASE("seed 003: adding a restriction alone changes nothing; removing it lifts it", "[policy][update]") {
+TEST_CASE("seed 003: adding a restriction alone changes nothing, removing it lifts it", "[policy][update]") {
   Harness h;
   const std::string id = h.Create("s", One("ami-1", "t2.micro", R"({"Replace": false})"));
   // UpdatePolicy changes alone are no change (seed 000 tests 27-30).

@@ -85,7 +85,7 @@ TEST_CASE("run 5: an add and a some-interruption update in parallel", "[update]"
   CHECK(h.Resources(id)["Instance2"] == "UPDATE_COMPLETE Instance2-1");
 }
 
-TEST_CASE("run 6: replacement wins over some interruption; the old one goes in cleanup", "[update]") {
+TEST_CASE("run 6: replacement wins over some interruption, the old one goes in cleanup", "[update]") {
   Harness h;
   std::string id = h.Create("s6", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
   Lines events = h.Update(id, kTwoNext, {P("ImageId", "ami-2"), P("InstanceType", "t2.small")});
@@ -117,7 +117,7 @@ TEST_CASE("run 6: replacement wins over some interruption; the old one goes in c
   for (const auto& r : rs) CHECK(r.old_physical_id.empty());
 }
 
-TEST_CASE("run 7: a replacement cascades through references; cleanup in reverse order", "[update]") {
+TEST_CASE("run 7: a replacement cascades through references, cleanup in reverse order", "[update]") {
   Harness h;
   std::string id = h.Create("s7", kNet, {P("CidrBlock", "10.0.0.0/16"), P("ImageId", "ami-1")});
   Lines events = h.Update(id, kNet, {P("CidrBlock", "10.1.0.0/16"), P("ImageId", "ami-1")});
@@ -350,7 +350,7 @@ TEST_CASE("disable-rollback: a failed update stops UPDATE_FAILED and keeps what 
   CHECK(h.providers.live() == std::set<std::string>{"A-1", "A-2", "B-1"});
 }
 
-TEST_CASE("a failed replacement leaves the old resource in place; rollback marks it UPDATE_COMPLETE", "[update]") {
+TEST_CASE("a failed replacement leaves the old resource in place, rollback marks it UPDATE_COMPLETE", "[update]") {
   Harness h;
   std::string id = h.Create("s31", R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}}})");
   Lines events = h.Update(id, R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/b/", "CreateFails": "boom"}}}})");
@@ -492,7 +492,7 @@ TEST_CASE("a rollback cleanup interrupted by a restart resumes", "[update]") {
   CHECK(std::count(log.begin(), log.end(), "delete B-1") == 1);
 }
 
-TEST_CASE("run 34: a failed update cancels a sibling's create; rollback deletes what it made", "[update]") {
+TEST_CASE("run 34: a failed update cancels a sibling's create, rollback deletes what it made", "[update]") {
   Harness h;
   std::string id = h.Create("s34", kTwo, {P("ImageId", "ami-1"), P("InstanceType", "t2.micro")});
   // Instance2 was terminated by hand: its update fails (after 10 s) while
@@ -529,7 +529,7 @@ TEST_CASE("run 34: a failed update cancels a sibling's create; rollback deletes 
                                                               {"Instance2", "UPDATE_COMPLETE Instance2-1"}});
 }
 
-TEST_CASE("a failure cancels an update in flight; what it changed is rolled back", "[update]") {
+TEST_CASE("a failure cancels an update in flight, what it changed is rolled back", "[update]") {
   Harness h;
   std::string id = h.Create("sc", R"({"Resources": {"A": {"Type": "Test::Upd::Thing", "Properties": {"InstanceType": "t2.micro"}}}})");
   Lines events = h.Update(id, R"({"Resources": {
@@ -1081,7 +1081,7 @@ class SignalOn : public ms::OperationObserver {
 
 }  // namespace
 
-TEST_CASE("CreationPolicy in an update: an added resource waits for its signal; a replacement times out",
+TEST_CASE("CreationPolicy in an update: an added resource waits for its signal, a replacement times out",
           "[update][signal]") {
   Harness h;
   std::string id = h.Create("cp", R"({"Resources": {"B": {"Type": "Test::Upd::Thing", "Properties": {"Path": "/a/"}}}})");

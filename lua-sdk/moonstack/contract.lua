@@ -571,16 +571,22 @@ local function fails_with(fn, code)
   return (got and ("failed with code " .. got) or "failed with no code") .. ": " .. tostring(m)
 end
 
+-- cloudformation-cli's checks below are the handler contract of registry
+-- types; a custom resource's handler decides what such calls mean. True
+-- when `name` was skipped for that reason.
+local function skipped_for_custom_resources(run, name, what)
+  if not run.decl.replaces_in_update then return false end
+  record(run.report, "skip", name, "skipped: a custom resource's handler decides what " .. what .. " means")
+  return true
+end
+
 -- create_create (cloudformation-cli's contract): the same properties created
 -- again must answer AlreadyExists, or (a generated name) make a second
 -- resource, deleted here; the same physical ID twice would be two stack
 -- resources owning one thing.
 local function create_twice(run, state)
   local name = "a second create with the same properties fails with AlreadyExists or makes another resource"
-  if run.decl.replaces_in_update then
-    record(run.report, "skip", name, "skipped: a custom resource's handler decides what a second create means")
-    return
-  end
+  if skipped_for_custom_resources(run, name, "a second create") then return end
   check(run, name, function()
     local why, out = fails_with(function() return call(run, "create", nil, state.props) end, "AlreadyExists")
     if why == "" then return end
@@ -599,10 +605,7 @@ end
 -- engine never sends an update that changes nothing).
 local function update_after_delete(run, state)
   local name = "an update of the deleted resource fails with NotFound"
-  if run.decl.replaces_in_update then
-    record(run.report, "skip", name, "skipped: a custom resource's handler decides what an update of it means")
-    return
-  end
+  if skipped_for_custom_resources(run, name, "an update of it") then return end
   local change = state.in_place_change
   if not run.decl.update or change == nil then
     record(run.report, "skip", name, "skipped: " .. (run.decl.update and "no fixture update changes a property in place"

@@ -39,15 +39,8 @@ constexpr const char* kCounter =
     "    return {'count': count, 'pid': os.getpid(), 'tmp': os.environ['TMPDIR'], 'stream': c.log_stream_name}\n";
 
 Invocation Counter(const std::string& event = "{}") {
-  Invocation inv;
-  inv.function_name = "counter";
-  inv.function_arn = "arn:aws:lambda:us-east-1:123456789012:function:counter";
-  inv.runtime = "python3.12";
-  inv.handler = "index.handler";
-  inv.inline_code = kCounter;
+  Invocation inv = ms::test::PythonInvocation("counter", kCounter);
   inv.event_json = event;
-  inv.request_id = "11111111-2222-4333-8444-555555555555";
-  inv.log_stream_name = "2024/01/31/[$LATEST]00000000000000000000000000000001";
   return inv;
 }
 
@@ -93,7 +86,7 @@ TEST_CASE("warm environments: module state persists and Init runs once", "[lambd
   CHECK(b["pid"] == a["pid"]);
   CHECK(b["tmp"] == a["tmp"]);
   CHECK(second.log_stream_name == first.log_stream_name);
-  CHECK(b["stream"] == "2024/01/31/[$LATEST]00000000000000000000000000000001");
+  CHECK(b["stream"] == Counter().log_stream_name);
   CHECK(ms::lambda::IdleEnvironmentCount() == 1);
 }
 

@@ -188,10 +188,11 @@ namespace {
 constexpr size_t kMaxLogBytes = size_t{1} << 20;  // per invocation; more is dropped
 
 // What makes environments interchangeable: the same function, code and
-// configuration (a new code or configuration version never gets an old
-// environment) and the same interpreter and endpoint.
+// configuration, last changed at the same time (a new code or configuration
+// version, or a re-created function, never gets an old environment), and
+// the same interpreter and endpoint.
 std::string EnvironmentKey(const Invocation& inv, const std::string& program) {
-  std::string key = inv.function_arn + '\n' + inv.runtime + '\n' + inv.handler + '\n' + program + '\n' +
+  std::string key = inv.function_arn + '\n' + inv.last_modified + '\n' + inv.runtime + '\n' + inv.handler + '\n' + program + '\n' +
                     std::to_string(inv.timeout_seconds) + '\n' + std::to_string(inv.memory_mb) + '\n' +
                     inv.region + '\n' + inv.endpoint_url + '\n';
   for (const auto& [name, value] : inv.environment) key += name + '=' + value + '\n';

@@ -39,6 +39,10 @@ struct Invocation {
   std::string event_json = "{}";
   std::string request_id;
   std::string log_stream_name;
+  // When the function's code or configuration last changed (its
+  // LastModified): with the code and settings themselves, what keeps a
+  // changed or re-created function from reusing an older one's environments.
+  std::string last_modified;
   // moonstack serve's base URL when one runs: the function's SDK calls go
   // there (AWS_ENDPOINT_URL, dummy credentials).
   std::string endpoint_url;

@@ -46,6 +46,7 @@ lambda::Invocation ReadInvocation(lua_State* L) {
   if (std::string event = StringField(L, 1, "event"); !event.empty()) inv.event_json = event;
   inv.request_id = StringField(L, 1, "request_id");
   inv.log_stream_name = StringField(L, 1, "log_stream_name");
+  inv.last_modified = StringField(L, 1, "last_modified");
   inv.endpoint_url = StringField(L, 1, "endpoint_url");
   lua_getfield(L, 1, "capture_response_url");
   inv.capture_response_url = lua_toboolean(L, -1) != 0;

@@ -14,7 +14,7 @@
 // The runner:
 //   run{ function_name=, function_arn=, runtime=, handler=, region=,
 //        timeout=, memory=, inline_code=, zip=, environment={NAME=value},
-//        event=<JSON text>, request_id=, log_stream_name=, endpoint_url=,
+//        event=<JSON text>, request_id=, log_stream_name=, last_modified=, endpoint_url=,
 //        capture_response_url=bool }
 //     -> { ran=bool, error=, payload=<JSON text>, function_error=bool,
 //          timed_out=bool, log=, responses={<JSON text>...},

@@ -162,7 +162,7 @@ return function(A, L)
       function_name = c.FunctionName, function_arn = c.FunctionArn, runtime = c.Runtime, handler = c.Handler,
       region = env.region, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
       inline_code = run.inline_code, zip = run.zip, environment = environment, event = tostring(payload),
-      request_id = request_id, log_stream_name = stream, endpoint_url = endpoint,
+      request_id = request_id, log_stream_name = stream, endpoint_url = endpoint, last_modified = c.LastModified,
       capture_response_url = p.CaptureResponseURL == true,
     }
     if not out.ran then

@@ -63,6 +63,22 @@ struct FreshPool {
   }
 };
 
+// A Lua runtime over a world of its own, with the simulated cloud.
+struct SimRuntime {
+  ms::World world;
+  std::unique_ptr<ms::lua::Runtime> rt;
+  std::unique_ptr<ms::lua::WorldBinding> binding;
+  SimRuntime() {
+    ms::lua::RuntimeOptions o;
+    o.module_roots = {std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk",
+                      std::string(MOONSTACK_SOURCE_DIR) + "/providers"};
+    ms::Status s;
+    rt = ms::lua::Runtime::Create(o, &s);
+    REQUIRE(rt);
+    REQUIRE(ms::lua::WorldBinding::Install(rt.get(), &world, &binding).ok());
+  }
+};
+
 }  // namespace
 
 TEST_CASE("warm environments: module state persists and Init runs once", "[lambda]") {
@@ -228,15 +244,8 @@ TEST_CASE("warm environments: the pool is bounded and reaps idle ones", "[lambda
 TEST_CASE("warm environments: sim.lambda's REPORT has Init Duration on a cold start only", "[lambda][lua]") {
   if (!ms::test::HaveInterpreter("python3")) return;
   FreshPool fresh;
-  ms::World world;
-  ms::lua::RuntimeOptions o;
-  o.module_roots = {std::string(MOONSTACK_SOURCE_DIR) + "/lua-sdk", std::string(MOONSTACK_SOURCE_DIR) + "/providers"};
-  ms::Status s;
-  auto rt = ms::lua::Runtime::Create(o, &s);
-  REQUIRE(rt);
-  std::unique_ptr<ms::lua::WorldBinding> binding;
-  REQUIRE(ms::lua::WorldBinding::Install(rt.get(), &world, &binding).ok());
-  auto r = rt->Eval(R"(
+  SimRuntime sim;
+  auto r = sim.rt->Eval(R"(
     local sim = require("sim")
     sim.call("lambda", "CreateFunction", { FunctionName = "warm", Runtime = "python3.12",
       Handler = "index.handler", Role = "arn:aws:iam::123456789012:role/r",
@@ -286,4 +295,35 @@ TEST_CASE("warm environments: one environment answers many custom-resource reque
       CHECK(json::parse(o.responses[0])["PhysicalResourceId"] == "res-" + std::to_string(i));
     }
   }
+}
+
+TEST_CASE("warm environments: an updated or re-created function gets fresh environments", "[lambda][lua]") {
+  if (!ms::test::HaveInterpreter("python3")) return;
+  FreshPool fresh;
+  SimRuntime sim;
+  // The same code and settings each time: only LastModified tells the
+  // versions apart, as a new RevisionId does on Lambda.
+  auto r = sim.rt->Eval(R"(
+    local sim, world = require("sim"), require("moonstack.world")
+    local fn = { FunctionName = "again", Runtime = "python3.12", Handler = "index.handler", Timeout = 3,
+      Role = "arn:aws:iam::123456789012:role/r",
+      Code = { ZipFile = "n = 0\ndef handler(e, c):\n    global n\n    n += 1\n    return n\n" } }
+    local function invoke() return sim.call("lambda", "Invoke", { FunctionName = "again" }).Payload end
+    local seen = {}
+    sim.call("lambda", "CreateFunction", fn)
+    seen[#seen + 1] = invoke()
+    seen[#seen + 1] = invoke()
+    world.set_now_ms(world.now_ms() + 1000)
+    sim.call("lambda", "UpdateFunctionConfiguration", { FunctionName = "again", Timeout = 3 })
+    seen[#seen + 1] = invoke()
+    seen[#seen + 1] = invoke()
+    world.set_now_ms(world.now_ms() + 1000)
+    sim.call("lambda", "DeleteFunction", { FunctionName = "again" })
+    sim.call("lambda", "CreateFunction", fn)
+    seen[#seen + 1] = invoke()
+    return table.concat(seen, ",")
+  )");
+  INFO(r.status().message());
+  REQUIRE(r.ok());
+  CHECK(r.value().str() == "1,2,1,2,1");
 }

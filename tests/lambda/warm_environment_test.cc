@@ -7,8 +7,11 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -326,4 +329,44 @@ TEST_CASE("warm environments: an updated or re-created function gets fresh envir
   INFO(r.status().message());
   REQUIRE(r.ok());
   CHECK(r.value().str() == "1,2,1,2,1");
+}
+
+TEST_CASE("warm environments: a host that dies takes its environments and their directories along", "[lambda]") {
+  // A host process that keeps a warm environment and then ends without its
+  // exit handlers (as a crash or SIGKILL would): the environment sees EOF on
+  // its stdin, removes its directory and ends.
+  for (const char* runtime : {"python3.12", "nodejs20.x"}) {
+    const bool python = std::string(runtime) == "python3.12";
+    if (!ms::test::HaveInterpreter(python ? "python3" : "node")) continue;
+    int report[2];
+    REQUIRE(pipe(report) == 0);
+    const pid_t host = fork();
+    if (host == 0) {
+      close(report[0]);
+      Invocation inv = Counter();
+      inv.runtime = runtime;
+      inv.inline_code = python ? "import os\ndef handler(e, c):\n    return [os.getpid(), os.environ['TMPDIR']]\n"
+                               : "exports.handler = async () => [process.pid, process.env.TMPDIR];\n";
+      const Outcome o = ms::lambda::Run(inv);
+      const std::string line = o.payload + "\n";
+      (void)!write(report[1], line.data(), line.size());
+      _exit(0);  // no atexit: the pool is not cleared
+    }
+    close(report[1]);
+    std::string text;
+    char buf[512];
+    for (ssize_t n; (n = read(report[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+    close(report[0]);
+    waitpid(host, nullptr, 0);
+    INFO(runtime << ": " << text);
+    const json got = json::parse(text);
+    const int pid = got[0];
+    const std::filesystem::path tmp = got[1].get<std::string>();
+    bool gone = false;
+    for (int i = 0; i < 200 && !gone; ++i) {
+      gone = ProcessGone(pid) && !std::filesystem::exists(tmp.parent_path());
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(gone);
+  }
 }

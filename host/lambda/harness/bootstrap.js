@@ -47,11 +47,16 @@ function readExactly(n) {
   return buf;
 }
 
-// The next request, or the end of the process at EOF (the host is done).
+// The next request, or the end of the process at EOF: the host ended
+// without stopping this environment (it would have killed it), and the
+// environment's directory, the parent of this file's, goes with it.
 function receive() {
   const head = readExactly(4);
   const body = head && readExactly(head.readUInt32BE(0));
-  if (!body) process.exit(0);
+  if (!body) {
+    fs.rmSync(path.dirname(__dirname), { recursive: true, force: true });
+    process.exit(0);
+  }
   return JSON.parse(body.toString('utf8'));
 }
 

@@ -15,7 +15,8 @@
 #   request:     {"event", "context": {...}, "deadline_epoch_ms", "capture_response_url"}
 #   answer:      {"ok": bool, "payload": <handler's result or Lambda's error
 #                object>, "responses": [<bodies PUT to the ResponseURL>], "handler_ms"}
-# EOF on stdin (the host closed it, or ended) ends the process.
+# EOF on stdin (the host ended without stopping it) ends the process and
+# removes the environment's directory, the parent of this file's.
 import json
 import os
 import struct
@@ -222,6 +223,10 @@ def main():
     while True:
         request = receive(requests)
         if request is None:
+            # The host ended without stopping this environment (it would
+            # have killed it): the environment's directory goes with it.
+            import shutil
+            shutil.rmtree(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ignore_errors=True)
             return
         answer = invoke(fn, request)
         sys.stdout.flush()

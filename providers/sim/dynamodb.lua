@@ -268,13 +268,7 @@ end
 
 ---ListTagsOfResource: ResourceArn -> { Tags }, sorted by key.
 function A.ListTagsOfResource(p, env)
-  local t = by_arn(env, p.ResourceArn)
-  local keys = {}
-  for k in pairs(t.Tags) do keys[#keys + 1] = k end
-  table.sort(keys)
-  local out = {}
-  for i, k in ipairs(keys) do out[i] = { Key = k, Value = t.Tags[k] } end
-  return { Tags = out }
+  return { Tags = require("moonstack.tags").from_map(by_arn(env, p.ResourceArn).Tags) }
 end
 
 ---UpdateTimeToLive: TableName, TimeToLiveSpecification {Enabled, AttributeName}.

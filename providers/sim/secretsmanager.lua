@@ -23,6 +23,7 @@
 
 local world = require("moonstack.world")
 local errors = require("moonstack.errors")
+local tag_list = require("moonstack.tags").from_map  -- {k=v} -> [{Key, Value}] sorted by key
 
 local A = {}
 
@@ -120,15 +121,6 @@ local function tag_map(list)
     end
     out[t.Key] = t.Value or ""
   end
-  return out
-end
-
-local function tag_list(map)
-  local keys = {}
-  for k in pairs(map or {}) do keys[#keys + 1] = k end
-  table.sort(keys)
-  local out = {}
-  for i, k in ipairs(keys) do out[i] = { Key = k, Value = map[k] } end
   return out
 end
 

@@ -64,12 +64,7 @@ end)
 T.case("table.lua passes the contract kit", function()
   local _, sim = fresh()
   sim.seed("contract")
-  local report = require("moonstack.contract").run(MOONSTACK_ROOT .. "/providers/aws/dynamodb/table.lua")
-  local failed = {}
-  for _, c in ipairs(report.checks) do
-    if c.status == "FAIL" then failed[#failed + 1] = c.name .. ": " .. tostring(c.reason) end
-  end
-  H.same(failed, {})
+  H.same(D.contract_failures(MOONSTACK_ROOT .. "/providers/aws/dynamodb/table.lua"), {})
 end)
 
 return T

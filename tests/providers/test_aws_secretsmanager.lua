@@ -51,12 +51,7 @@ end)
 T.case("secret.lua passes the contract kit", function()
   local _, sim = fresh()
   sim.seed("contract")
-  local report = require("moonstack.contract").run(MOONSTACK_ROOT .. "/providers/aws/secretsmanager/secret.lua")
-  local failed = {}
-  for _, c in ipairs(report.checks) do
-    if c.status == "FAIL" then failed[#failed + 1] = c.name .. ": " .. tostring(c.reason) end
-  end
-  H.same(failed, {})
+  H.same(D.contract_failures(MOONSTACK_ROOT .. "/providers/aws/secretsmanager/secret.lua"), {})
 end)
 
 return T

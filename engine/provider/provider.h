@@ -176,6 +176,22 @@ class ProviderSession {
     (void)name, (void)region, (void)value;
     return false;
   }
+  // The value of a SecureString SSM parameter (`{{resolve:ssm-secure:NAME[:VERSION]}}`);
+  // false when there is none.
+  virtual bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) {
+    (void)name, (void)region, (void)value;
+    return false;
+  }
+  // The SecretString of a Secrets Manager secret (name or ARN) at a version
+  // stage or version ID (empty: AWSCURRENT): true with the value, else false
+  // with Secrets Manager's message.
+  virtual bool SecretString(std::string_view secret_id, std::string_view version_stage,
+                            std::string_view version_id, std::string_view region, std::string* value,
+                            std::string* error) {
+    (void)secret_id, (void)version_stage, (void)version_id, (void)region, (void)value;
+    *error = "Secrets Manager can't find the specified secret.";
+    return false;
+  }
   // An object of the simulated S3 (a TemplateURL's template), read with S3's
   // GetObject: true with its body, else false with S3's error code
   // (NoSuchBucket, NoSuchKey, ...) and message.

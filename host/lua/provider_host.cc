@@ -264,6 +264,34 @@ class LuaProviderSession : public ProviderSession {
     return true;
   }
 
+  bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) override {
+    Value n = Value::String(std::string(name)), r = Value::String(std::string(region));
+    CallResult res = rt_->CallField(host_, "ssm_secure_parameter", {n, r});
+    if (!res.ok() || !res.value().is_string()) return false;
+    *value = res.value().str();
+    return true;
+  }
+
+  bool SecretString(std::string_view secret_id, std::string_view version_stage, std::string_view version_id,
+                    std::string_view region, std::string* value, std::string* error) override {
+    Value id = Value::String(std::string(secret_id)), stage = Value::String(std::string(version_stage)),
+          version = Value::String(std::string(version_id)), r = Value::String(std::string(region));
+    CallResult res = rt_->CallField(host_, "secret_string", {id, stage, version, r});
+    if (!res.ok()) {
+      *error = res.error->message;
+      return false;
+    }
+    const Value& v = res.value();
+    const Value* got = v.is_map() ? v.find("SecretString") : nullptr;
+    if (got != nullptr && got->is_string()) {
+      *value = got->str();
+      return true;
+    }
+    const Value* message = v.is_map() ? v.find("Message") : nullptr;
+    *error = message != nullptr && message->is_string() ? message->str() : "Secrets Manager can't find the specified secret.";
+    return false;
+  }
+
   bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
                 std::string* error_message) override {
     Value b = Value::String(std::string(bucket)), k = Value::String(std::string(key));

@@ -170,6 +170,24 @@ function H.ssm_parameter(name, region)
   return nil
 end
 
+---The value of a SecureString SSM parameter ({{resolve:ssm-secure:...}}), or nil.
+function H.ssm_secure_parameter(name, region)
+  local mod = sim_service("ssm")
+  if mod and type(mod.resolve_secure) == "function" then return mod.resolve_secure(name, { region = region }) end
+  return nil
+end
+
+---A secret's SecretString ({{resolve:secretsmanager:...}}): {SecretString = text},
+---or {Message = Secrets Manager's text}.
+function H.secret_string(id, stage, version_id, region)
+  local mod = sim_service("secretsmanager")
+  if not mod then return { Message = "Secrets Manager can't find the specified secret." } end
+  local value, why = mod.resolve(id, stage ~= "" and stage or nil, version_id ~= "" and version_id or nil,
+    { region = region })
+  if value then return { SecretString = value } end
+  return { Message = why }
+end
+
 ---An object of the simulated S3, read with its GetObject (a TemplateURL's
 ---template): {Body = text}, or {Code = S3's error code, Message = its text}.
 function H.s3_object(bucket, key)

@@ -58,7 +58,7 @@ T.case("Table: an update of billing waits for ACTIVE again; DynamoDB's validatio
     .. "specified when BillingMode is PAY_PER_REQUEST")
   H.eq(D.failure(function()
     D.run(world, decl, "create", ctx, decl:validate(props({ TableName = "orders" }), ctx))
-  end), "Table already exists: orders")
+  end), "Resource of type 'AWS::DynamoDB::Table' with identifier 'orders' already exists.")
 end)
 
 T.case("table.lua passes the contract kit", function()

@@ -99,14 +99,15 @@ return P.define {
     local name = ctx.progress and ctx.progress.name
     if not name then
       name = props.TableName or props_lib.name(ctx, MAX_NAME)
-      ctx.world.dynamodb.CreateTable {
+      local _, exists = props_lib.call(ctx.world.dynamodb.CreateTable, {
         TableName = name, AttributeDefinitions = props.AttributeDefinitions, KeySchema = props.KeySchema,
         BillingMode = props.BillingMode, ProvisionedThroughput = props.ProvisionedThroughput,
         GlobalSecondaryIndexes = props.GlobalSecondaryIndexes, LocalSecondaryIndexes = props.LocalSecondaryIndexes,
         StreamSpecification = stream(props.StreamSpecification), SSESpecification = props.SSESpecification,
         DeletionProtectionEnabled = props.DeletionProtectionEnabled,
         Tags = tags.from_map(tags.for_resource(ctx, props.Tags)),
-      }
+      }, { "ResourceInUseException" })
+      if exists then props_lib.already_exists("AWS::DynamoDB::Table", name) end
     end
     local t, wait = when_active(ctx, name, { name = name })
     if wait then return wait end
@@ -116,6 +117,7 @@ return P.define {
 
   update = function(ctx, id, new, old, changed)
     local db = ctx.world.dynamodb
+    if not status(ctx, id) then props_lib.not_found("AWS::DynamoDB::Table", id) end
     if not (ctx.progress and ctx.progress.updating) then
       local req, any = { TableName = id }, false
       for _, name in ipairs(changed) do

@@ -68,15 +68,18 @@ return P.define {
 
   create = function(ctx, props)
     local name = props.Name or require("sim.cloudformation_names").prefixed(ctx.logical_id, MAX_NAME)
-    local r = ctx.world.secretsmanager.CreateSecret {
+    local r, exists = props_lib.call(ctx.world.secretsmanager.CreateSecret, {
       Name = name, Description = props.Description, KmsKeyId = props.KmsKeyId,
       SecretString = secret_value(ctx, props), Tags = tag_list(ctx, props.Tags),
-    }
+    }, { "ResourceExistsException" })
+    if exists then props_lib.already_exists("AWS::SecretsManager::Secret", name) end
     return { id = r.ARN, attributes = { Id = r.ARN } }
   end,
 
   update = function(ctx, id, new, old, changed)
     local sm = ctx.world.secretsmanager
+    local d = props_lib.call(sm.DescribeSecret, { SecretId = id }, { "ResourceNotFoundException" })
+    if not d or d.DeletedDate then props_lib.not_found("AWS::SecretsManager::Secret", id) end
     local meta, value = {}, false
     for _, name in ipairs(changed) do
       if name == "Tags" then

@@ -107,6 +107,18 @@ const char* const kMigrations[] = {
     "ALTER TABLE stacks ADD COLUMN deleted_ms INTEGER NOT NULL DEFAULT 0;"
     "UPDATE stacks SET deleted_ms = COALESCE(json_extract(data, '$.deleted_ms'), 0) WHERE deleted = 1;"
     "CREATE INDEX stacks_by_deleted_ms ON stacks (deleted_ms) WHERE deleted = 1;",
+    // 9: drift detection (store/drift_table.h): each stack drift detection,
+    // and each resource's drift as last detected.
+    "CREATE TABLE drift_detections ("
+    "  id TEXT PRIMARY KEY,"
+    "  stack_id TEXT NOT NULL,"
+    "  data TEXT NOT NULL);"
+    "CREATE INDEX drift_detections_by_stack ON drift_detections (stack_id);"
+    "CREATE TABLE resource_drifts ("
+    "  stack_id TEXT NOT NULL,"
+    "  logical_id TEXT NOT NULL,"
+    "  data TEXT NOT NULL,"
+    "  UNIQUE (stack_id, logical_id));",
 };
 
 }  // namespace

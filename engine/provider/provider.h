@@ -40,6 +40,9 @@ struct PropertySchema {
   bool required = false;
   bool conditional = false;  // a provider function decides the update at run time
   UpdateBehavior update = UpdateBehavior::kReplace;  // when !conditional
+  // What the provider's validation fills in when the template omits the
+  // property (deployed properties hold it); null: no default.
+  Value default_value;
 };
 
 // AWS's default for a resource handler's timeoutInMinutes: 120 minutes.

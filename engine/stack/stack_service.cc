@@ -450,4 +450,14 @@ Status StackService::Events(const std::string& stack_id, std::vector<StackEvent>
   return LoadEvents(ctx_.db, stack_id, out);
 }
 
+Status StackService::ResourcePage(const std::string& stack_id, const PageRequest& page,
+                                  std::vector<ResourceRecord>* out, PageResult* result) {
+  return LoadResourcePage(ctx_.db, stack_id, page, out, result);
+}
+
+Status StackService::EventPage(const std::string& stack_id, const PageRequest& page, std::vector<StackEvent>* out,
+                               PageResult* result) {
+  return LoadEventPage(ctx_.db, stack_id, page, out, result);
+}
+
 }  // namespace ms

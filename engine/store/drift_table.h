@@ -1,4 +1,4 @@
-// Persistence of drift detection (schema migration 9): one row per stack
+// Persistence of drift detection (schema migration 10): one row per stack
 // drift detection (DescribeStackDriftDetectionStatus), one per resource with
 // its drift as last detected (DescribeStackResourceDrifts, the describe
 // calls' DriftInformation). A detection and its resources' drifts are

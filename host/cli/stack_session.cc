@@ -18,6 +18,8 @@ namespace {
 // The world record that remembers how far the virtual clock got.
 constexpr const char* kClockKind = "moonstack";
 constexpr const char* kClockId = "clock";
+// How often a writer's log is copied into the database while it runs.
+constexpr int kWalCheckpointIntervalMs = 100;
 
 // Provider directories as recorded with an operation: absolute, so another
 // process in another working directory loads the same ones.
@@ -52,11 +54,24 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   MS_RETURN_IF_ERROR(OpenStore(state_path_, &db_));
   // A command's operation commits often (a checkpoint per step), and the same
   // records change from one commit to the next: the log is copied into the
-  // database when it passes 64 MiB and when the command closes the state
-  // (SQLite checkpoints on the last close), not every 4 MiB.
-  if (access == Access::kWrite) MS_RETURN_IF_ERROR(db_->SetAutoCheckpointPages(16384));
-  MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
-  MS_RETURN_IF_ERROR(LoadProviders(options.providers, &providers_, options.stub_unknown_types, &world_));
+  // database by a thread of its own every 100 ms (store/wal_checkpointer.h),
+  // when it passes 64 MiB, and when the command closes the state (SQLite
+  // checkpoints on the last close), not every 4 MiB on the operation's path.
+  if (access == Access::kWrite) {
+    MS_RETURN_IF_ERROR(db_->SetAutoCheckpointPages(16384));
+    checkpointer_ = std::make_unique<WalCheckpointer>(state_path_, kWalCheckpointIntervalMs);
+  }
+  // The state's world and the providers' declarations load at once, on two
+  // cores: neither needs the other (a provider file that touched the world
+  // while loading would wait for the world's lock, which LoadWorld holds).
+  Status providers_loaded;
+  std::thread probe([&] {
+    providers_loaded = LoadProviders(options.providers, &providers_, options.stub_unknown_types, &world_);
+  });
+  Status world_loaded = LoadWorld(db_.get(), &world_);
+  probe.join();
+  MS_RETURN_IF_ERROR(world_loaded);
+  MS_RETURN_IF_ERROR(providers_loaded);
   if (options.time_scale <= 0) {
     int64_t start = WallMs();
     if (const WorldRecord* saved = world_.Find(kClockKind, kClockId)) {

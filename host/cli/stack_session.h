@@ -21,6 +21,7 @@
 #include "store/database.h"
 #include "store/stack_lock.h"
 #include "store/state_lock.h"
+#include "store/wal_checkpointer.h"
 #include "world/world.h"
 
 namespace ms::cli {
@@ -86,6 +87,9 @@ class StackSession {
   std::string state_path_;
   World world_;
   std::unique_ptr<Database> db_;
+  // Writers: the log copied into the database while the command runs.
+  // Declared after db_, so it stops (and closes its connection) first.
+  std::unique_ptr<WalCheckpointer> checkpointer_;
   std::unique_ptr<lua::LuaProviderRuntime> providers_;
   std::unique_ptr<Clock> clock_;
   std::unique_ptr<StackService> service_;

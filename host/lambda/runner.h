@@ -1,13 +1,17 @@
 // Runs one Lambda invocation locally: the function's code in a real python3
-// or node subprocess (child_process.h), through a harness of ours per runtime
-// (harness/bootstrap.py, harness/bootstrap.js) that loads the handler, builds
-// Lambda's event and context, and reports the result or the error as Lambda
-// reports it. The simulated Lambda (providers/sim/lambda.lua) calls this
+// or node process, through a harness of ours per runtime (harness/bootstrap.py,
+// harness/bootstrap.js) that loads the handler, builds Lambda's event and
+// context, and reports the result or the error as Lambda reports it. The
+// process is a warm execution environment (execution_environment.h): after a
+// clean invocation it stays up in environment_pool.h and the next invocation
+// of the same function, code and configuration reuses it (module-level state
+// persists, Init runs once), as Lambda reuses execution environments. The simulated Lambda (providers/sim/lambda.lua) calls this
 // through the Lua binding host/lua/lambda_binding.*.
 //
-// Containment, per invocation: a temporary directory of its own (the code in
-// task/, the harness in runtime/, TMPDIR in tmp/; removed afterwards), the
-// function's Timeout as a wall-clock limit (the process group is killed),
+// Containment, per environment: a temporary directory of its own (the code in
+// task/, the harness in runtime/, TMPDIR in tmp/; removed with it), per
+// invocation the function's Timeout as a wall-clock limit (the process group
+// is killed, the environment gone; a crash ends it too),
 // its MemorySize as the address-space limit (node: plus the 1 GiB V8
 // reserves up front, and --max-old-space-size=MemorySize), and an
 // environment holding only what Lambda gives a function
@@ -35,6 +39,10 @@ struct Invocation {
   std::string event_json = "{}";
   std::string request_id;
   std::string log_stream_name;
+  // When the function's code or configuration last changed (its
+  // LastModified): with the code and settings themselves, what keeps a
+  // changed or re-created function from reusing an older one's environments.
+  std::string last_modified;
   // moonstack serve's base URL when one runs: the function's SDK calls go
   // there (AWS_ENDPOINT_URL, dummy credentials).
   std::string endpoint_url;
@@ -57,8 +65,11 @@ struct Outcome {
   bool timed_out = false;
   std::string log;  // what the function printed
   std::vector<std::string> responses;  // bodies PUT to the ResponseURL (capture_response_url)
-  double duration_ms = 0;  // the whole invocation: process start to end
+  double duration_ms = 0;  // the whole invocation, Init included on a cold start
   double handler_ms = 0;   // the handler alone (as the harness measured it)
+  bool cold_start = false;  // a new environment ran Init for this invocation
+  double init_ms = 0;       // its Init: process start to the handler loaded (cold starts)
+  std::string log_stream_name;  // the environment's stream (a warm one keeps its first invocation's)
   int64_t max_memory_mb = 0;
 };
 

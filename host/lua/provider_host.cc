@@ -71,6 +71,7 @@ TypeSchema SchemaFrom(const Value& d) {
       ps.type = p.find("type")->str();
       if (const Value* items = p.find("items"); items && items->is_string()) ps.item_type = items->str();
       ps.required = p.find("required") && p.find("required")->as_bool();
+      if (const Value* def = p.find("default")) ps.default_value = *def;
       const std::string update = p.find("update") ? p.find("update")->str() : "replace";
       ps.conditional = update == "conditional";
       if (!ps.conditional) ParseUpdateBehavior(update, &ps.update);

@@ -83,12 +83,14 @@ constexpr size_t kPageSize = 100;
 // The page of `ids` (in listing order) that NextToken starts: the token is the
 // id of the page's first item, so items added to the front meanwhile (newer
 // events) do not shift the pages. *end is one past the page.
+Status InvalidNextToken(const std::string& token) { return Status::Validation("Invalid NextToken: " + token); }
+
 Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t* begin, size_t* end) {
   *begin = 0;
   if (q.Has("NextToken")) {
     const std::string token = q.Get("NextToken");
     auto it = std::find(ids.begin(), ids.end(), token);
-    if (it == ids.end()) return Status::Validation("Invalid NextToken: " + token);
+    if (it == ids.end()) return InvalidNextToken(token);
     *begin = static_cast<size_t>(it - ids.begin());
   }
   *end = std::min(ids.size(), *begin + kPageSize);
@@ -310,20 +312,19 @@ Status CfnApi::DescribeStackEvents(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
   StackRecord stack;
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  PageRequest page{c.q.Get("NextToken"), kPageSize};
   std::vector<StackEvent> events;
-  MS_RETURN_IF_ERROR(c.service.Events(stack.id, &events));
-  std::vector<std::string> ids;
-  for (const StackEvent& e : events) ids.push_back(e.event_id);
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
+  PageResult result;
+  MS_RETURN_IF_ERROR(c.service.EventPage(stack.id, page, &events, &result));
+  if (!result.found) return InvalidNextToken(page.from);
+  if (events.empty()) {
     c.w.Empty("StackEvents");
   } else {
     c.w.Open("StackEvents");
-    for (size_t i = begin; i < end; ++i) WriteEvent(c.w, events[i]);
+    for (const StackEvent& e : events) WriteEvent(c.w, e);
     c.w.Close();
   }
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
+  if (!result.next.empty()) c.w.Text("NextToken", result.next);
   return Status::OK();
 }
 
@@ -491,22 +492,21 @@ Status CfnApi::ListStackResources(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
   StackRecord stack;
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  PageRequest page{c.q.Get("NextToken"), kPageSize};
   std::vector<ResourceRecord> resources;
-  MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
-  std::vector<std::string> ids;
-  for (const ResourceRecord& r : resources) ids.push_back(r.logical_id);
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
+  PageResult result;
+  MS_RETURN_IF_ERROR(c.service.ResourcePage(stack.id, page, &resources, &result));
+  if (!result.found) return InvalidNextToken(page.from);
+  if (resources.empty()) {
     c.w.Empty("StackResourceSummaries");
     return Status::OK();
   }
   c.w.Open("StackResourceSummaries");
   std::map<std::string, DriftInformation> drifts;
   MS_RETURN_IF_ERROR(DriftDetection(c.service).ResourceInformation(stack.id, &drifts));
-  for (size_t i = begin; i < end; ++i) WriteStackResourceSummary(c.w, resources[i], drifts[resources[i].logical_id]);
+  for (const ResourceRecord& r : resources) WriteStackResourceSummary(c.w, r, drifts[r.logical_id]);
   c.w.Close();
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
+  if (!result.next.empty()) c.w.Text("NextToken", result.next);
   return Status::OK();
 }
 

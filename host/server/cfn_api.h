@@ -30,6 +30,8 @@ struct ApiResponse {
 
 // <ErrorResponse><Error><Type>Sender</Type><Code>..</Code><Message>..</Message></Error>
 // <RequestId>..</RequestId></ErrorResponse>, as botocore's query parser reads it.
+// AWS's answer to a NextToken that names no page.
+Status InvalidNextToken(const std::string& token);
 // The page of `ids` (in listing order) that the request's NextToken starts
 // (100 items, as AWS pages): the token is the id of the page's first item.
 // *end is one past the page; "Invalid NextToken: x" for an unknown token.

@@ -97,6 +97,8 @@ void WriteStackSummary(XmlWriter& w, const StackRecord& s, const DriftInformatio
   if (s.deleted_ms != 0) Timestamp(w, "DeletionTime", s.deleted_ms);
   w.Text("StackStatus", StackStatusName(s.status));
   w.Optional("StackStatusReason", s.reason);
+  w.Optional("ParentId", s.parent_id);  // a nested stack's, as in DescribeStacks
+  w.Optional("RootId", s.root_id);
   Drift(w, "StackDriftStatus", drift);
   w.Close();
 }

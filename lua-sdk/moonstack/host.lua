@@ -45,6 +45,7 @@ function H.describe(decl)
       items = p.items,
       required = p.required == true,
       update = p.update,  -- a behaviour, or "conditional"
+      default = p.default,  -- what validation fills in when the template omits it
     }
   end
   return {

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   ms::cli::AddChangeSetCommands(app, &exit_code);
   ms::cli::AddPlanCommand(app, &exit_code);
   ms::cli::AddSignalCommands(app, &exit_code);
+  ms::cli::AddDriftCommands(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

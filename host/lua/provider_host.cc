@@ -332,6 +332,7 @@ class LuaProviderSession : public ProviderSession {
                                   {p->decl, hook, ctx, id, call.properties, call.old_properties, changed},
                                   kHookOptions);
     if (!r.ok()) return Failed(*r.error);
+    if (call.hook == Hook::kRead && r.value().find("gone") != nullptr) return NotFound(call);
     return OutcomeFrom(r.value());
   }
 
@@ -424,6 +425,16 @@ class LuaProviderSession : public ProviderSession {
     if (!described.ok()) return nullptr;
     Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
     return &fallbacks_.emplace(type, std::move(loaded)).first->second;
+  }
+
+  // A read that found no resource (the hook answered nil), as cloudformation-cli's
+  // contract has a read handler answer: NotFound, with the registry handlers' text.
+  static HookOutcome NotFound(const HookCall& call) {
+    HookOutcome o;
+    o.kind = HookOutcome::Kind::kFailed;
+    o.error_code = "NotFound";
+    o.reason = "Resource of type '" + call.type + "' with identifier '" + call.physical_id + "' was not found.";
+    return o;
   }
 
   static HookOutcome OutcomeFrom(const Value& v) {

@@ -113,7 +113,7 @@ function H.decide_update(decl, name, old, new, ctx, old_props, new_props)
 end
 
 ---Runs one hook and describes what came back:
----  { state = "done", id = ..., attributes = {...}, properties = {...} }
+---  { state = "done", id = ..., attributes = {...}, properties = {...} } (read: gone = true when nil)
 ---  { state = "in_progress", after = seconds, progress = {...}, reasons = {...} }
 ---@param decl moonstack.Declaration
 ---@param hook "create"|"update"|"delete"|"rollback"|"read"
@@ -137,6 +137,9 @@ function H.call(decl, hook, ctx, id, props, old, changed)
     return { state = "in_progress", after = r.after, progress = r.context, id = r.id, reasons = r.reasons }
   end
   local out = { state = "done" }
+  -- read: nil is "the resource is gone"; the engine hears cloudformation-cli's
+  -- NotFound (provider_host.cc). Without a read hook: done with no properties.
+  if hook == "read" and r == nil then out.gone = true end
   if r ~= nil then
     out.id, out.attributes, out.properties = r.id, r.attributes, r.properties
   end

@@ -286,7 +286,7 @@ T.case("fixtures: loading, their path, their mistakes", function()
   local f = C.load_fixture("return { create = { A = 1 }, updates = {} }", "t.lua")
   H.same(f.create, { A = 1 })
   H.raises(function() C.load_fixture("return { create = {}, update = {} }", "t.lua") end,
-    't.lua: unknown field "update" (expected setup, create, updates, verify, ctx)')
+    't.lua: unknown field "update" (expected setup, create, updates, verify, ctx, invalid)')
   H.raises(function() C.load_fixture("return { }", "t.lua") end, "t.lua: missing create (the properties to create with)")
   H.raises(function() C.load_fixture("return 1", "t.lua") end, "t.lua: a fixture must return a table")
   local report = C.run("nope/missing.lua", nil, {})

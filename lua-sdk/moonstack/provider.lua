@@ -87,6 +87,7 @@ local P = {}
 ---@field delete fun(ctx: moonstack.Context, id: string, props: table): moonstack.InProgress|nil
 ---@field rollback (fun(ctx: moonstack.Context, id: string, restore: table, current: table, changed: string[]): moonstack.UpdateResult|moonstack.InProgress|nil)?  default: update(ctx, id, restore, current, changed)
 ---@field read (fun(ctx: moonstack.Context, id: string, props: table): moonstack.ReadResult|nil)?  nil result: the resource is gone
+---@field list (fun(ctx: moonstack.Context): string[])?  the physical IDs of every resource of the type (the registry's list handler)
 
 ---One declared property, normalized.
 ---@class moonstack.Property
@@ -258,6 +259,7 @@ P.deep_copy = values.deep_copy
 ---@field rollback function?
 ---@field rollback_is_default boolean       rollback is update with old and new swapped
 ---@field read function?
+---@field list function?
 local Declaration = {}
 Declaration.__index = Declaration
 
@@ -265,6 +267,7 @@ local KNOWN_FIELDS = {
   type = true, source = true, description = true, properties = true, attributes = true,
   primary_identifier = true, additional_properties = true, leaves_partial_updates = true,
   replaces_in_update = true, any_attributes = true, timeout_minutes = true, create = true, update = true, delete = true, rollback = true, read = true,
+  list = true,
 }
 local KNOWN_OPTIONS = {
   required = true, default = true, allowed = true, pattern = true, update = true, description = true,
@@ -613,7 +616,7 @@ function P.define(input, source)
     if input[flag] ~= nil and type(input[flag]) ~= "boolean" then bad(flag .. " must be true or false") end
   end
 
-  for _, hook in ipairs({ "create", "update", "delete", "rollback", "read" }) do
+  for _, hook in ipairs({ "create", "update", "delete", "rollback", "read", "list" }) do
     local f = input[hook]
     if f ~= nil and type(f) ~= "function" then bad(hook .. " must be a function") end
   end
@@ -635,6 +638,7 @@ function P.define(input, source)
     if input.rollback ~= nil then bad("rollback without an update hook") end
   end
   decl.create, decl.update, decl.delete, decl.read = input.create, input.update, input.delete, input.read
+  decl.list = input.list
   if input.rollback then
     decl.rollback = input.rollback
   elseif input.update then

@@ -19,6 +19,7 @@ local SUITES = {
   "test_sandbox",
   "test_contract",
   "test_constraints",
+  "test_from_schema",
 }
 
 if arg and arg[1] then SUITES = { unpack(arg) } end

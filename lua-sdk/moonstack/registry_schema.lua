@@ -215,6 +215,10 @@ end
 
 -- Export --------------------------------------------------------------------------
 
+-- Empty tables marked for the host, which cannot tell an empty [] from {}.
+local function empty_array() return setmetatable({}, { __jsontype = "array" }) end
+local function empty_object() return setmetatable({}, { __jsontype = "object" }) end
+
 local function ordered_list(t) local o = {} for i, v in ipairs(t) do o[i] = v end return o end
 
 local property_schema  -- forward
@@ -235,7 +239,7 @@ local function spec_schema(spec, defs)
     return s
   end
   if t == "map" then
-    return { type = "object", patternProperties = { [".+"] = spec.items and spec_schema(spec.items, defs) or {} } }
+    return { type = "object", patternProperties = { [".+"] = spec.items and spec_schema(spec.items, defs) or empty_object() } }
   end
   if t == "object" then
     local s = { type = "object", additionalProperties = false, properties = {} }
@@ -247,7 +251,7 @@ local function spec_schema(spec, defs)
     if #req > 0 then s.required = req end
     return s
   end
-  return {}  -- json: any value
+  return empty_object()  -- json: any value
 end
 
 property_schema = function(p, defs)
@@ -265,6 +269,18 @@ property_schema = function(p, defs)
   end
   if p.regex then s.pattern = p.regex end
   if p.default ~= nil then s.default = values.deep_copy(p.default) end
+  return s
+end
+
+---A property's constraints as registry-schema keywords (its schema less
+---type, description and default), or nil when it has none: what
+---`provider describe` shows beside the type.
+---@param p moonstack.Property
+---@return table?
+function M.constraints_of(p)
+  local s = property_schema(p, {})
+  s.type, s.description, s.default, s.items = nil, nil, nil, s.items and s.items.properties and s.items or nil
+  if next(s) == nil then return nil end
   return s
 end
 
@@ -311,7 +327,7 @@ function M.export(decl)
   end
   local handlers = {}
   for _, h in ipairs({ "create", "read", "update", "delete", "list" }) do
-    if decl[h] then handlers[h] = { permissions = {} } end
+    if decl[h] then handlers[h] = { permissions = empty_array() } end
   end
   if decl.timeout_minutes then
     for _, h in pairs(handlers) do h.timeoutInMinutes = decl.timeout_minutes end

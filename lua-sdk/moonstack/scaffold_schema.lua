@@ -283,10 +283,10 @@ return P.define({
   properties = {
 {{DECLARATIONS}}
   },
-  attributes = {{ATTRIBUTE_NAMES}},
+  attributes = {{ATTRNAMES}},
   primary_identifier = {{PRIMARY}},
 
-{{PERM_CREATE}}  create = function(ctx, props)
+{{PERMCREATE}}  create = function(ctx, props)
     local attributes, name = new_attributes(ctx)
     local record = {}
     for _, key in ipairs(PROPERTIES) do record[key] = props[key] end
@@ -300,25 +300,25 @@ return P.define({
     return { id = id, attributes = attributes }
   end,
 
-{{PERM_READ}}  read = function(ctx, id, props)
+{{PERMREAD}}  read = function(ctx, id, props)
     local r = world.get(KIND, id)
     if not r then return nil end  -- gone
     return { properties = r.properties, attributes = r.attributes }
   end,
 
-{{PERM_UPDATE}}  update = function(ctx, id, new, old, changed)
+{{PERMUPDATE}}  update = function(ctx, id, new, old, changed)
     local r = world.get(KIND, id)
     if not r then not_found(id) end
     for _, key in ipairs(changed) do r.properties[key] = new[key] end
     world.put(KIND, id, r)
   end,
 
-{{PERM_DELETE}}  delete = function(ctx, id, props)
+{{PERMDELETE}}  delete = function(ctx, id, props)
     if not world.get(KIND, id) then not_found(id) end
     world.remove(KIND, id)
   end,
 
-{{PERM_LIST}}  list = function(ctx)
+{{PERMLIST}}  list = function(ctx)
     return world.ids(KIND, true)
   end,
 })
@@ -381,22 +381,14 @@ local function invalid_code(cases)
   return table.concat(lines, "\n")
 end
 
-local function fill(text, vars)
-  return (text:gsub("{{([%u_]+)}}", function(k) return vars[k] end))
-end
-
 ---The provider and fixture for a registry schema. Raises on a schema it
 ---cannot use (no typeName, no primaryIdentifier, an invalid type name).
 ---@param schema table the decoded JSON
 ---@return { type: string, provider_path: string, fixture_path: string, provider: string, fixture: string }
 function S.files(schema)
   local model = registry.read(schema)
-  local parts, why = scaffold.type_parts(model.type)
-  if not parts then error(why, 0) end
-  local lower = {}
-  for i, p in ipairs(parts) do lower[i] = p:lower() end
-  local dir = lower[1] .. "/" .. lower[2]
-  local file = dir .. "/" .. lower[3] .. ".lua"
+  local layout = scaffold.layout(model.type)
+  local lower, file = layout.lower, layout.provider_path
 
   local decls, names = {}, {}
   for _, p in ipairs(model.properties) do
@@ -410,14 +402,14 @@ function S.files(schema)
   end
   local pid = model.primary_identifier
   local vars = {
-    TYPE = model.type, KIND = table.concat(lower, "."), FILE = file, LOWER = lower[3],
+    TYPE = model.type, KIND = layout.kind, FILE = file, LOWER = lower[3],
     IDENTIFIER = lit(pid), PROPERTIES = lit(names, ""),
     DESCRIPTION = lit(model.description or ("Resource Type definition for " .. model.type)),
     DECLARATIONS = table.concat(decls, "\n"), ATTRIBUTES = table.concat(attr_lines, "\n"),
-    ATTRIBUTE_NAMES = lit(attr_names, "  "), PRIMARY = #pid == 1 and lit(pid[1]) or lit(pid),
-    PERM_CREATE = permissions_comment(model, "create"), PERM_READ = permissions_comment(model, "read"),
-    PERM_UPDATE = permissions_comment(model, "update"), PERM_DELETE = permissions_comment(model, "delete"),
-    PERM_LIST = permissions_comment(model, "list"),
+    ATTRNAMES = lit(attr_names, "  "), PRIMARY = #pid == 1 and lit(pid[1]) or lit(pid),
+    PERMCREATE = permissions_comment(model, "create"), PERMREAD = permissions_comment(model, "read"),
+    PERMUPDATE = permissions_comment(model, "update"), PERMDELETE = permissions_comment(model, "delete"),
+    PERMLIST = permissions_comment(model, "list"),
   }
 
   local create = {}
@@ -433,9 +425,9 @@ function S.files(schema)
   return {
     type = model.type,
     provider_path = file,
-    fixture_path = dir .. "/tests/" .. lower[3] .. ".lua",
-    provider = fill(PROVIDER, vars),
-    fixture = fill(FIXTURE, fixture_vars),
+    fixture_path = layout.fixture_path,
+    provider = scaffold.fill(PROVIDER, vars),
+    fixture = scaffold.fill(FIXTURE, fixture_vars),
   }
 end
 

@@ -8,13 +8,7 @@ local T = H.suite("contract")
 
 -- The kit runs providers against the simulated cloud: providers/ on the path,
 -- the in-memory world as moonstack.world.
-local here = package.searchpath("harness", package.path):match("^(.*)[/\\]")
-local root = here .. "/../.."
-package.path = package.path .. ";" .. root .. "/providers/?.lua;" .. root .. "/providers/?/init.lua"
-if package.loaded["moonstack.world"] == nil then
-  package.loaded["moonstack.world"] = require("moonstack.world_memory").new()
-end
-local world = require("moonstack.world")
+local world = H.simulated_cloud()
 local C = require("moonstack.contract")
 local custom = require("moonstack.custom")
 local stub = require("moonstack.stub")

@@ -5,13 +5,7 @@ local H = require("harness")
 local J = require("json_decode")
 local T = H.suite("from schema")
 
-local here = package.searchpath("harness", package.path):match("^(.*)[/\\]")
-local root = here .. "/../.."
-package.path = package.path .. ";" .. root .. "/providers/?.lua;" .. root .. "/providers/?/init.lua"
-if package.loaded["moonstack.world"] == nil then
-  package.loaded["moonstack.world"] = require("moonstack.world_memory").new()
-end
-local world = require("moonstack.world")
+local world, root = H.simulated_cloud()
 local C = require("moonstack.contract")
 local host = require("moonstack.host")
 local S = require("moonstack.scaffold_schema")

@@ -56,6 +56,9 @@ TypeSchema SchemaFrom(const Value& d) {
     for (const Value& a : attrs->list()) s.attributes.push_back(a.str());
   }
   if (const Value* pid = d.find("primary_identifier")) s.primary_identifier = pid->str();
+  if (const Value* pids = d.find("primary_identifiers"); pids && pids->is_list()) {
+    for (const Value& p : pids->list()) s.primary_identifiers.push_back(p.str());
+  }
   s.accepts_undeclared_properties = d.find("additional_properties") != nullptr &&
                                     d.find("additional_properties")->is_string();
   s.accepts_any_attribute = d.find("any_attributes") != nullptr && d.find("any_attributes")->as_bool();
@@ -69,9 +72,13 @@ TypeSchema SchemaFrom(const Value& d) {
       PropertySchema ps;
       ps.name = p.find("name")->str();
       ps.type = p.find("type")->str();
-      if (const Value* items = p.find("items"); items && items->is_string()) ps.item_type = items->str();
+      if (const Value* items = p.find("items"); items && items->is_map() && items->find("type")) {
+        ps.item_type = items->find("type")->str();
+      }
       ps.required = p.find("required") && p.find("required")->as_bool();
       if (const Value* def = p.find("default")) ps.default_value = *def;
+      ps.write_only = p.find("write_only") && p.find("write_only")->as_bool();
+      if (const Value* c = p.find("constraints")) ps.constraints = *c;
       const std::string update = p.find("update") ? p.find("update")->str() : "replace";
       ps.conditional = update == "conditional";
       if (!ps.conditional) ParseUpdateBehavior(update, &ps.update);

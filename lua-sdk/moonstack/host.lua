@@ -7,6 +7,7 @@
 
 local P = require("moonstack.provider")
 local values = require("moonstack.values")
+local registry = require("moonstack.registry_schema")
 
 local H = {}
 
@@ -46,6 +47,10 @@ function H.describe(decl)
       required = p.required == true,
       update = p.update,  -- a behaviour, or "conditional"
       default = p.default,  -- what validation fills in when the template omits it
+      write_only = p.write_only == true,
+      -- The registry schema of the property less its type: minimum, enum,
+      -- pattern, properties of an object, ... (nil when none).
+      constraints = registry.constraints_of(p),
     }
   end
   return {
@@ -53,6 +58,7 @@ function H.describe(decl)
     source = decl.source,
     attributes = decl.attributes,
     primary_identifier = decl.primary_identifier,
+    primary_identifiers = decl.primary_identifiers,
     additional_properties = decl.additional_properties,
     any_attributes = decl.any_attributes == true,
     leaves_partial_updates = decl.leaves_partial_updates == true,

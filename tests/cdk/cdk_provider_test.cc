@@ -19,6 +19,7 @@
 #include <regex>
 
 #include "../lambda/lambda_test_support.h"
+#include "cdk/install_script.h"
 #include "cli/cli_fixture.h"
 #include "server/server_fixture.h"
 
@@ -31,13 +32,7 @@ const std::string kBootstrap = std::string(MOONSTACK_SOURCE_DIR) + "/tests/cdk/f
 // The node_modules directory holding the AWS SDK v3, or "" with `why` set.
 std::string FindNodeSdk(std::string* why) {
   if (const char* given = std::getenv("MOONSTACK_NODE_SDK"); given != nullptr && *given != '\0') return given;
-  Run r = ms::test::RunCommand("timeout 60 " + std::string(MOONSTACK_SOURCE_DIR) + "/scripts/install_node_sdk.sh 2>&1");
-  if (r.exit_code != 0) {
-    *why = "no AWS SDK for node (scripts/install_node_sdk.sh: " + r.out + ")";
-    return "";
-  }
-  std::string path = r.out.substr(0, r.out.find_last_not_of("\n") + 1);
-  return path.substr(path.rfind('\n') + 1);  // its last line: npm may have written before it
+  return ms::test::RunInstallScript("install_node_sdk.sh", "AWS SDK for node", why, 60);
 }
 
 const std::string kScript = R"(
@@ -228,7 +223,8 @@ TEST_CASE("cdk Provider framework: onEvent in Python through create, replacement
   REQUIRE(r["failed_reason"].size() == 1);
   CheckFailedReason(r["failed_reason"][0]);
   std::vector<std::string> requests;
-  for (const std::string& m : r["on_event_log"]) {
+  for (const json& line : r["on_event_log"]) {
+    const std::string m = line;
     if (m.rfind("Create ", 0) == 0 || m.rfind("Update ", 0) == 0 || m.rfind("Delete ", 0) == 0) requests.push_back(m);
   }
   CHECK(requests == kOnEventRequests);

@@ -1,6 +1,7 @@
 #include "stack/operation_core.h"
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 #include "catalog/resource_catalog.h"
@@ -32,7 +33,11 @@ Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vect
   bool found = false;
   MS_RETURN_IF_ERROR(LoadStack(ctx_.db, stack_id, &stack_, &found));
   if (!found) return Status::NotFound("Stack with id " + stack_id + " does not exist");
-  rng_.seed(std::hash<std::string>()(stack_id) ^ static_cast<uint64_t>(ctx_.clock->NowMs()));
+  // Event IDs are random, as AWS's are: two operations on one stack can start
+  // at the same virtual millisecond (serve --time-scale 0), and a seed of the
+  // stack and the clock alone repeated the first one's IDs in the second.
+  std::random_device entropy;
+  rng_.seed((static_cast<uint64_t>(entropy()) << 32) ^ entropy() ^ std::hash<std::string>()(stack_id));
   return LoadResources(ctx_.db, stack_id, records);
 }
 

@@ -244,3 +244,23 @@ print(json.dumps(out))
   CHECK(r["get"] == json::array({400, {{"Error", "Need to POST to reset Moto"}}}));
   CHECK(r["stacks"] == json::array());
 }
+
+TEST_CASE("serve in virtual time: the events of a create and an update each have their own EventId", "[server]") {
+  // At --time-scale 0 both operations start at the same virtual millisecond;
+  // cdk deploy's event poller dedupes by EventId, so a repeated ID hides an
+  // event from it.
+  Server server("event_ids", "0");
+  json r = server.Python(R"(
+def template(value):
+    return json.dumps({'Resources': {'P%d' % i: {'Type': 'AWS::SSM::Parameter',
+                                                 'Properties': {'Type': 'String', 'Value': value}} for i in range(5)}})
+cf.create_stack(StackName='e', TemplateBody=template('1'))
+cf.get_waiter('stack_create_complete').wait(StackName='e', WaiterConfig={'Delay': 1})
+cf.update_stack(StackName='e', TemplateBody=template('2'))
+cf.get_waiter('stack_update_complete').wait(StackName='e', WaiterConfig={'Delay': 1})
+ids = [e['EventId'] for e in cf.describe_stack_events(StackName='e')['StackEvents']]
+print(json.dumps({'events': len(ids), 'distinct': len(set(ids))}))
+)");
+  CHECK(r["events"] == 30);
+  CHECK(r["distinct"] == 30);
+}

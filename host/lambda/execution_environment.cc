@@ -51,10 +51,22 @@ bool TakeMessage(std::string* buffer, std::string* message) {
   return true;
 }
 
+// How often a running invocation's resident set is looked at.
+constexpr long long kMemoryCheckMs = 20;
+
+// A process's current resident set (/proc/<pid>/statm's second field).
+int64_t RssKib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/statm");
+  int64_t size = 0, resident = 0;
+  if (!(in >> size >> resident)) return 0;
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
 }  // namespace
 
-ExecutionEnvironment::ExecutionEnvironment(LongLivedChild child, std::filesystem::path dir, std::string log_stream)
-    : child_(child), dir_(std::move(dir)), log_stream_(std::move(log_stream)) {}
+ExecutionEnvironment::ExecutionEnvironment(LongLivedChild child, std::filesystem::path dir, std::string log_stream,
+                                           int64_t memory_limit_kib)
+    : child_(child), dir_(std::move(dir)), log_stream_(std::move(log_stream)), memory_limit_kib_(memory_limit_kib) {}
 
 ExecutionEnvironment::~ExecutionEnvironment() {
   StopChild(&child_);
@@ -67,17 +79,25 @@ Exchange ExecutionEnvironment::Receive(Clock::time_point deadline, size_t max_lo
   char buf[65536];
   bool log_open = true;
   for (;;) {
+    // Lambda's limit is on resident memory: looked at between reads and,
+    // through the peak, once more before an answer counts (a spike between
+    // two looks would have been killed too).
+    if (memory_limit_kib_ > 0 && child_.pid > 0 && std::max(RssKib(child_.pid), PeakRssKib()) > memory_limit_kib_) {
+      KillForMemory(&ex);
+      break;
+    }
     if (TakeMessage(&pending_, &ex.answer)) {
       ex.answered = true;
       break;
     }
     const Clock::time_point now = Clock::now();
     if (now >= deadline) { ex.timed_out = true; break; }
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();  // never early
+    long long wait_ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();  // never early
+    if (memory_limit_kib_ > 0) wait_ms = std::min<long long>(wait_ms, kMemoryCheckMs);
     struct pollfd p[2] = {{child_.response_fd, POLLIN, 0}, {log_open ? child_.log_fd : -1, POLLIN, 0}};
-    const int n = poll(p, 2, static_cast<int>(std::min<long long>(left, 1 << 30)));
+    const int n = poll(p, 2, static_cast<int>(std::min<long long>(wait_ms, 1 << 30)));
     if (n < 0 && errno == EINTR) continue;
-    if (n == 0) continue;  // the deadline, checked above
+    if (n == 0) continue;  // the deadline or the next memory check, both above
     if (p[1].revents != 0) {
       const ssize_t got = read(child_.log_fd, buf, sizeof buf);
       if (got > 0) AppendLog(buf, static_cast<size_t>(got), max_log_bytes, &ex);
@@ -113,6 +133,17 @@ Exchange ExecutionEnvironment::Call(const std::string& request, Clock::time_poin
   // A failed write (the process is gone) shows as the end of its answers.
   WriteAll(child_.request_fd, frame);
   return Receive(deadline, max_log_bytes);
+}
+
+void ExecutionEnvironment::KillForMemory(Exchange* ex) {
+  kill(-child_.pid, SIGKILL);
+  int status = 0;
+  while (waitpid(child_.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  child_.pid = 0;  // reaped: StopChild must not wait for it again
+  ex->out_of_memory = true;
+  ex->answer.clear();
+  ex->signal = SIGKILL;
 }
 
 bool ExecutionEnvironment::Alive() {

@@ -26,11 +26,15 @@ struct Exchange {
   bool log_truncated = false;
   int exit_code = -1;  // the process ended instead (neither answered nor timed out)
   int signal = 0;
+  bool out_of_memory = false;  // its resident set passed the memory limit: killed, any answer dropped
 };
 
 class ExecutionEnvironment {
  public:
-  ExecutionEnvironment(LongLivedChild child, std::filesystem::path dir, std::string log_stream);
+  // `memory_limit_kib`: Lambda's MemorySize; a process whose resident set
+  // passes it is killed, as Lambda's memory limit does (0: no limit).
+  ExecutionEnvironment(LongLivedChild child, std::filesystem::path dir, std::string log_stream,
+                       int64_t memory_limit_kib);
   ~ExecutionEnvironment();  // kills the process group, removes the directory
   ExecutionEnvironment(const ExecutionEnvironment&) = delete;
   ExecutionEnvironment& operator=(const ExecutionEnvironment&) = delete;
@@ -44,6 +48,7 @@ class ExecutionEnvironment {
   bool Alive();
   // The process's peak resident set so far (/proc/<pid>/status VmHWM).
   int64_t PeakRssKib() const;
+  int64_t memory_limit_kib() const { return memory_limit_kib_; }
   pid_t pid() const { return child_.pid; }
   // Lambda writes all of an environment's invocations to one log stream.
   const std::string& log_stream() const { return log_stream_; }
@@ -51,9 +56,13 @@ class ExecutionEnvironment {
   Clock::time_point idle_since;  // set by the pool
 
  private:
+  // Kills the process group for passing the memory limit; `ex` says so.
+  void KillForMemory(Exchange* ex);
+
   LongLivedChild child_;
   std::filesystem::path dir_;
   std::string log_stream_;
+  int64_t memory_limit_kib_;
   std::string pending_;  // answer bytes read beyond the last message
 };
 

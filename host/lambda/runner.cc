@@ -44,9 +44,13 @@ std::string EndpointFor(const Invocation& inv) {
   return endpoint ? endpoint() : "";
 }
 
-// What node's V8 reserves before running anything (measured: node 20 does
-// not start under 1000 MiB of address space, whatever its heap).
-constexpr size_t kNodeReservedBytes = size_t{1024} << 20;
+// Address space an interpreter reserves beyond what it uses. Lambda limits
+// resident memory, not address space: node's V8 reserves ~1 GiB before
+// running anything (node 20 does not start under 1000 MiB), and a python
+// function with a boto3 client peaks at ~114 MiB of address space with
+// ~70 MiB resident — at exactly 128 MiB its allocations failed now and then.
+// The resident set is held to MemorySize by the environment instead.
+constexpr size_t kInterpreterReservedBytes = size_t{1024} << 20;
 
 bool WriteFile(const fs::path& path, const std::string& text) {
   std::error_code ec;
@@ -139,7 +143,9 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const std::str
 std::string ExitErrorPayload(const Exchange& ex, const Invocation& inv) {
   const std::string how = ex.signal != 0 ? "signal: " + std::string(ex.signal == 9 ? "killed" : "terminated")
                                          : "exit status " + std::to_string(ex.exit_code);
-  return ErrorPayload("Runtime.ExitError", "RequestId: " + inv.request_id + " Error: Runtime exited with error: " + how);
+  // Lambda names a kill for memory Runtime.OutOfMemory (python, node alike).
+  return ErrorPayload(ex.out_of_memory ? "Runtime.OutOfMemory" : "Runtime.ExitError",
+                      "RequestId: " + inv.request_id + " Error: Runtime exited with error: " + how);
 }
 
 // The harness's answer folded into the outcome.
@@ -282,7 +288,7 @@ std::unique_ptr<ExecutionEnvironment> StartEnvironment(const Invocation& inv, co
   spec.argv.push_back((dir / "init.json").string());
   spec.env = LambdaEnvironment(inv, endpoint, dir, "/aws/lambda/" + inv.function_name);
   spec.cwd = task_dir.string();
-  spec.address_space_bytes = (size_t{static_cast<size_t>(inv.memory_mb)} << 20) + (python ? 0 : kNodeReservedBytes);
+  spec.address_space_bytes = (size_t{static_cast<size_t>(inv.memory_mb)} << 20) + kInterpreterReservedBytes;
   LongLivedChild child;
   std::string error;
   if (!StartChild(spec, &child, &error)) {
@@ -291,7 +297,7 @@ std::unique_ptr<ExecutionEnvironment> StartEnvironment(const Invocation& inv, co
     *o = NotRun("cannot start " + resolved.path + ": " + error);
     return nullptr;
   }
-  auto env = std::make_unique<ExecutionEnvironment>(child, dir, inv.log_stream_name);
+  auto env = std::make_unique<ExecutionEnvironment>(child, dir, inv.log_stream_name, int64_t{inv.memory_mb} * 1024);
   const Clock::time_point begin = Clock::now();
   const Exchange ready = env->Receive(deadline, kMaxLogBytes);
   o->ran = true;
@@ -376,7 +382,8 @@ Outcome Run(const Invocation& inv) {
   o.log += ex.log;
   if (ex.log_truncated) o.log += "\n[moonstack: output beyond 1 MiB dropped]\n";
   o.duration_ms = elapsed_ms();
-  o.max_memory_mb = (env->PeakRssKib() + 1023) / 1024;
+  // Lambda's Max Memory Used never shows more than MemorySize.
+  o.max_memory_mb = ex.out_of_memory ? inv.memory_mb : std::min<int64_t>(inv.memory_mb, (env->PeakRssKib() + 1023) / 1024);
   // A timed-out or crashed invocation's environment goes with it (`env`'s
   // destructor kills the process group); a clean one is kept warm.
   if (ex.timed_out) return TimedOut(inv, o);

@@ -122,6 +122,29 @@ TEST_CASE("lambda runner: Timeout kills the function, with Lambda's message", "[
   CHECK(kill(pid, 0) != 0);
 }
 
+TEST_CASE("lambda runner: MemorySize holds resident memory, not address space, as Lambda's limit does", "[lambda]") {
+  if (!ms::test::HaveInterpreter("python3")) return;
+  // Address space reserved and never touched is free in Lambda: 600 MiB of
+  // it in a 128 MB function runs (a boto3 client alone reserves ~114 MiB).
+  Invocation reserved = Python("import mmap\ndef handler(e, c):\n    m = mmap.mmap(-1, 600 << 20)\n    return len(m)\n");
+  const Outcome kept = ms::lambda::Run(reserved);
+  CHECK_FALSE(kept.function_error);
+  CHECK(Payload(kept) == 600 << 20);
+  CHECK(kept.max_memory_mb < 128);
+
+  // Resident memory past MemorySize kills the runtime: Lambda's error.
+  Invocation touched = Python("import os\ndef handler(e, c):\n    print('pid', os.getpid())\n"
+                              "    data = b'x' * (200 << 20)\n    return len(data)\n");
+  const Outcome o = ms::lambda::Run(touched);
+  CHECK(o.function_error);
+  CHECK(Payload(o) == json{{"errorType", "Runtime.OutOfMemory"},
+                           {"errorMessage", "RequestId: " + touched.request_id +
+                                                " Error: Runtime exited with error: signal: killed"}});
+  CHECK(o.max_memory_mb == 128);
+  REQUIRE(o.log.rfind("pid ", 0) == 0);
+  CHECK(kill(std::stoi(o.log.substr(4)), 0) != 0);  // killed, not kept warm
+}
+
 TEST_CASE("lambda runner: a missing interpreter is an error naming it and the runtime", "[lambda]") {
   const std::string empty = (std::filesystem::temp_directory_path() / "moonstack_lambda_no_interpreters").string();
   std::filesystem::create_directories(empty);

@@ -55,10 +55,19 @@ def groups():
 
 cf.create_stack(StackName='s', TemplateBody=template)
 created, outputs = settle()
+reasons = [e.get('ResourceStatusReason', '') for e in cf.describe_stack_events(StackName='s')['StackEvents']
+           if e['ResourceStatus'].endswith('FAILED')] if created != 'CREATE_COMPLETE' else []
+fn_log = []
+if created != 'CREATE_COMPLETE':
+    try:
+        lg = boto3.client('logs', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+        fn_log = [e['message'] for e in lg.filter_log_events(logGroupName='/aws/lambda/sdk-fn')['events']]
+    except Exception as e:
+        fn_log = [repr(e)]
 after_create = groups()
 cf.delete_stack(StackName='s')
 deleted, _ = settle()
-print(json.dumps({'created': created, 'outputs': outputs, 'after_create': after_create,
+print(json.dumps({'created': created, 'reasons': reasons, 'log': fn_log, 'outputs': outputs, 'after_create': after_create,
                   'deleted': deleted, 'after_delete': groups()}))
 )";
 

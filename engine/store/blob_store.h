@@ -8,7 +8,7 @@
 // that nothing can free. The cost is writing each byte twice (the log, then
 // the database), which at local disk speed is still some hundreds of MB/s.
 //
-// Tables (schema 10): `blobs` (id, size, md5, owner) and `blob_chunks`
+// Tables (schema 11): `blobs` (id, size, md5, owner) and `blob_chunks`
 // (blob, seq, data) — a body is cut into chunks of kBlobChunkBytes, written
 // one transaction each as it arrives, so neither the writer nor SQLite ever
 // holds more than a chunk of it, and a range is read from the chunks it

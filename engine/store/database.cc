@@ -13,6 +13,13 @@ Statement& Statement::Bind(int index, std::string_view text) {
   return *this;
 }
 
+Statement& Statement::BindBlob(int index, std::string_view bytes) {
+  // SQLITE_STATIC: the caller's bytes stay put until the step (a chunk of an
+  // object's body is not copied once more).
+  sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(), SQLITE_STATIC);
+  return *this;
+}
+
 Statement& Statement::Bind(int index, int64_t n) {
   sqlite3_bind_int64(stmt_, index, n);
   return *this;
@@ -29,6 +36,12 @@ std::string Statement::Text(int column) const {
   const unsigned char* p = sqlite3_column_text(stmt_, column);
   int n = sqlite3_column_bytes(stmt_, column);
   return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
+}
+
+std::string_view Statement::Blob(int column) const {
+  const void* p = sqlite3_column_blob(stmt_, column);
+  const int n = sqlite3_column_bytes(stmt_, column);
+  return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string_view();
 }
 
 int64_t Statement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }

@@ -30,11 +30,15 @@ class Statement {
   // Parameters are 1-based, as in SQLite.
   Statement& Bind(int index, std::string_view text);
   Statement& Bind(int index, int64_t n);
+  // A BLOB parameter; `bytes` must stay valid until the next Step or Reset.
+  Statement& BindBlob(int index, std::string_view bytes);
   // Runs one step: *row is true while a row is available. Errors name the SQL.
   Status Step(bool* row = nullptr);
   // Columns are 0-based.
   std::string Text(int column) const;
   int64_t Int(int column) const;
+  // A BLOB column's bytes, valid until the next Step or Reset.
+  std::string_view Blob(int column) const;
   void Reset();  // ready to bind and run again
 
  private:

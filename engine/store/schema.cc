@@ -134,6 +134,21 @@ const char* const kMigrations[] = {
     "  logical_id TEXT NOT NULL,"
     "  data TEXT NOT NULL,"
     "  UNIQUE (stack_id, logical_id));",
+    // 11: blobs, the bodies too large for a world record (store/blob_store.h):
+    // a blob's owner is the world record naming it ("kind\nid"; NULL while
+    // it is being written), its bytes chunks of 1 MiB. Ids are never reused
+    // (AUTOINCREMENT): a stale reference finds nothing rather than another body.
+    "CREATE TABLE IF NOT EXISTS blobs ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  size INTEGER NOT NULL,"
+    "  md5 TEXT NOT NULL,"
+    "  owner TEXT);"
+    "CREATE INDEX IF NOT EXISTS blobs_by_owner ON blobs (owner);"
+    "CREATE TABLE IF NOT EXISTS blob_chunks ("
+    "  blob INTEGER NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  data BLOB NOT NULL,"
+    "  UNIQUE (blob, seq));",
 };
 
 }  // namespace

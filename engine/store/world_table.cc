@@ -1,5 +1,6 @@
 #include "store/world_table.h"
 
+#include "store/blob_store.h"
 #include "template/parse.h"
 
 namespace ms {
@@ -48,14 +49,19 @@ Status SaveWorldChanges(Database* db, const std::vector<WorldChange>& changes) {
       remove->Reset();
     }
   }
-  return Status::OK();
+  return SaveBlobOwners(db, changes);
 }
 
 Status SaveWorld(Database* db, World* world, size_t* written) {
-  std::vector<WorldChange> changes = world->TakeChanges();
+  std::vector<WorldChange> changes;
+  // Taken under SQLite's write lock (as CommitBatch does): a save racing an
+  // operation's commit never writes an older record over a newer one, and
+  // the blobs a record stopped naming are freed in the order it changed.
+  Status saved = db->Transaction([&]() {
+    changes = world->TakeChanges();
+    return changes.empty() ? Status::OK() : SaveWorldChanges(db, changes);
+  });
   if (written) *written = changes.size();
-  if (changes.empty()) return Status::OK();
-  Status saved = db->Transaction([&]() { return SaveWorldChanges(db, changes); });
   if (!saved.ok()) world->MarkChanged(changes);  // nothing is lost: try again next time
   return saved;
 }

@@ -1,6 +1,20 @@
 #include "world/world.h"
 
 namespace ms {
+namespace {
+
+// The blob ids a record's data names ("Blobs": a list of integers).
+std::vector<int64_t> BlobsOf(const Value& data) {
+  std::vector<int64_t> out;
+  const Value* blobs = data.is_map() ? data.find("Blobs") : nullptr;
+  if (blobs == nullptr || !blobs->is_list()) return out;
+  for (const Value& b : blobs->list()) {
+    if (std::optional<int64_t> id = b.as_integer()) out.push_back(*id);
+  }
+  return out;
+}
+
+}  // namespace
 
 const WorldRecord* World::Find(const std::string& kind, const std::string& id) const {
   auto lock = Lock();
@@ -26,6 +40,8 @@ void World::Put(const std::string& kind, const std::string& id, WorldRecord reco
   auto it = records.find(id);
   if (it != records.end()) Unindex(key, it->second);
   for (const std::string& ref : record.refs) referrers_[ref].insert(key);
+  const Value* blobs = record.value().is_map() ? record.value().find("Blobs") : nullptr;
+  if (blobs != nullptr) blob_owners_.insert(key);
   records[id] = std::move(record);
   dirty_.insert(std::move(key));
 }
@@ -89,10 +105,12 @@ std::vector<WorldChange> World::TakeChanges() {
     WorldChange& c = out.emplace_back();
     c.key = key;
     const WorldRecord* r = Find(key.first, key.second);
+    c.touches_blobs = blob_owners_.count(key) != 0;
     if (r == nullptr) {
       c.removed = true;
       continue;
     }
+    if (c.touches_blobs) c.blobs = BlobsOf(r->value());
     r->value().AppendJsonTo(&c.data);
     c.refs = Value::StringList(r->refs).ToJson();
     c.live = r->live;

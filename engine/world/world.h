@@ -10,6 +10,13 @@
 //   - a record that is not live (a terminated instance, still describable)
 //     never counts as a referrer.
 //   - dirty_ names every record put or removed since the last TakeChanges().
+//   - blob_owners_ names every record that has held a "Blobs" list since the
+//     world was loaded (so its change is the one that frees them).
+//
+// Blobs: a record's data may name, in a top-level "Blobs" list of integers,
+// byte strings kept outside the record (store/blob_store.h: an S3 object's
+// body). The record owns them: the store frees those it stops naming. The
+// bytes are read through blob_source() (the store's, once a state is open).
 //
 // Thread-safety: every method takes the world's lock. Several operations that
 // must be one step (a sim action: check, then write) hold it across them with
@@ -26,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/status.h"
 #include "template/value.h"
 
 namespace ms {
@@ -59,6 +67,19 @@ struct WorldChange {
   std::string data;  // the record's data as JSON (not removed)
   std::string refs;  // its refs as a JSON list of strings
   bool live = true;
+  // The blobs the record owns now (its data's "Blobs"), and whether it may
+  // have owned some before: only then does the store look at its blobs.
+  std::vector<int64_t> blobs;
+  bool touches_blobs = false;
+};
+
+// Where the bytes of a blob are read (store/blob_store.h implements it over
+// the state file).
+class BlobSource {
+ public:
+  virtual ~BlobSource() = default;
+  // The bytes [offset, offset + length) of blob `id`; NotFound when it is gone.
+  virtual Status Read(int64_t id, uint64_t offset, uint64_t length, std::string* out) = 0;
 };
 
 class World {
@@ -89,6 +110,11 @@ class World {
   // Forgets everything (a reset endpoint, tests). Every record counts as removed.
   void Clear();
 
+  // The reader of the blobs records name (nullptr: none, as in a test's
+  // world); set once, before the world is shared.
+  void set_blob_source(BlobSource* source) { blob_source_ = source; }
+  BlobSource* blob_source() const { return blob_source_; }
+
  private:
   void Unindex(const WorldKey& key, const WorldRecord& r);
 
@@ -96,6 +122,8 @@ class World {
   std::map<std::string, std::map<std::string, WorldRecord>> kinds_;
   std::unordered_map<std::string, std::set<WorldKey>> referrers_;
   std::set<WorldKey> dirty_;
+  std::set<WorldKey> blob_owners_;
+  BlobSource* blob_source_ = nullptr;
 };
 
 }  // namespace ms

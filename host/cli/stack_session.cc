@@ -59,6 +59,10 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
                                           &state_lock_));
   }
   MS_RETURN_IF_ERROR(OpenStore(state_path_, &db_));
+  // Bodies a crash left half-written belong to no record: the writer frees them.
+  if (access == Access::kWrite) MS_RETURN_IF_ERROR(DeletePendingBlobs(db_.get()));
+  blobs_ = std::make_unique<StoreBlobSource>(state_path_);
+  world_.set_blob_source(blobs_.get());
   // A command's operation commits often (a checkpoint per step), and the same
   // records change from one commit to the next: the log is copied into the
   // database by a thread of its own every 100 ms (store/wal_checkpointer.h),

@@ -18,6 +18,7 @@
 #include "lua/scenario.h"
 #include "run/clock.h"
 #include "stack/stack_service.h"
+#include "store/blob_store.h"
 #include "store/database.h"
 #include "store/stack_lock.h"
 #include "store/state_lock.h"
@@ -91,6 +92,7 @@ class StackSession {
 
   std::unique_ptr<StateLock> state_lock_;  // writers only
   std::string state_path_;
+  std::unique_ptr<StoreBlobSource> blobs_;  // the world's blob reader (outlives it)
   World world_;
   std::unique_ptr<Database> db_;
   // Writers: the log copied into the database while the command runs.

@@ -23,6 +23,7 @@
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 #include "server/sim_call.h"
+#include "store/blob_store.h"
 #include "store/schema.h"
 #include "store/state_lock.h"
 #include "store/world_table.h"
@@ -54,6 +55,9 @@ class WorldSession {
                                             &lock_));
     }
     MS_RETURN_IF_ERROR(OpenStore(StatePath(args.state), &db_));
+    if (writes) MS_RETURN_IF_ERROR(DeletePendingBlobs(db_.get()));  // what a crash left half-written
+    blobs_ = std::make_unique<StoreBlobSource>(StatePath(args.state));
+    world_.set_blob_source(blobs_.get());
     MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
     lua::ProviderPaths paths = lua::DefaultProviderPaths(Home(), args.dirs);
     lua::RuntimeOptions options;
@@ -77,6 +81,7 @@ class WorldSession {
 
  private:
   std::unique_ptr<StateLock> lock_;
+  std::unique_ptr<StoreBlobSource> blobs_;  // the world's blob reader (outlives it)
   World world_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<lua::Runtime> rt_;

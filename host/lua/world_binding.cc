@@ -206,6 +206,23 @@ void WrapOs(lua_State* L, WorldBinding* b, const char* name, lua_CFunction fn) {
   lua_pop(L, 1);
 }
 
+// read_blob(id, offset, length) -> the bytes of a blob a record names
+// (world.h), or raises. For the sim's own readers of small objects (a
+// TemplateURL's template, a Lambda zip): `serve` streams bodies itself.
+int ReadBlob(lua_State* L) {
+  WorldBinding* b = Self(L);
+  const auto id = static_cast<int64_t>(luaL_checknumber(L, 1));
+  const auto offset = static_cast<uint64_t>(luaL_optnumber(L, 2, 0));
+  const auto length = static_cast<uint64_t>(luaL_checknumber(L, 3));
+  BlobSource* source = b->world()->blob_source();
+  std::string bytes;
+  Status s = source != nullptr ? source->Read(id, offset, length, &bytes)
+                               : Status::NotFound("this world keeps no blobs");
+  if (!s.ok()) return luaL_error(L, "world.read_blob: %s", s.message().c_str());
+  lua_pushlstring(L, bytes.data(), bytes.size());
+  return 1;
+}
+
 int Open(lua_State* L) {
   auto* b = static_cast<WorldBinding*>(lua_touserdata(L, 1));
   WrapOs(L, b, "time", OsTime);
@@ -213,7 +230,7 @@ int Open(lua_State* L) {
   static const luaL_Reg kFunctions[] = {
       {"get", Get},   {"put", Put},           {"remove", Remove}, {"ids", Ids},
       {"live", Live}, {"referrers", Referrers}, {"kinds", Kinds}, {"atomic", Atomic},
-      {"now_ms", NowMs}, {"set_now_ms", SetNowMs}, {nullptr, nullptr},
+      {"now_ms", NowMs}, {"set_now_ms", SetNowMs}, {"read_blob", ReadBlob}, {nullptr, nullptr},
   };
   lua_newtable(L);
   for (const luaL_Reg* f = kFunctions; f->name; ++f) {

@@ -11,6 +11,7 @@
 //   kinds()                       -> sorted kinds that hold records
 //   atomic(fn, ...)               -> fn(...)'s results, the world locked meanwhile
 //   now_ms() / set_now_ms(ms)     the clock of the current call
+//   read_blob(id, offset, length) -> bytes of a blob a record's "Blobs" names (world.h)
 //
 // The World is shared by every worker; each Runtime has its own binding (its
 // own clock: the engine sets it to the hook's ctx.now_ms before each call).

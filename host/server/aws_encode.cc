@@ -173,7 +173,7 @@ AwsError SimError(const ServiceModel* service, const std::string& operation, con
   // Codes the sim raises that the models list for no operation, with AWS's statuses.
   static const std::map<std::string, int> kUnlisted = {
       {"AccessDenied", 403},       {"BucketNotEmpty", 409},
-      {"NoSuchBucketPolicy", 404}, {"NoSuchTagSet", 404},
+      {"NoSuchBucketPolicy", 404}, {"NoSuchTagSet", 404},        {"PreconditionFailed", 412},
       {"ServerSideEncryptionConfigurationNotFoundError", 404}};
   auto unlisted = kUnlisted.find(code);
   if (unlisted != kUnlisted.end()) return AwsError{unlisted->second, code, message};

@@ -13,4 +13,10 @@ const std::string* AwsRequest::Query(const std::string& name) const {
   return it == query.end() ? nullptr : &it->second;
 }
 
+uint64_t BlobBody::size() const {
+  uint64_t n = 0;
+  for (uint64_t s : sizes) n += s;
+  return n;
+}
+
 }  // namespace ms::server

@@ -2,7 +2,9 @@
 // (aws_codec.h) see them, apart from cpp-httplib.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,11 +24,21 @@ struct AwsRequest {
   const std::string* Query(const std::string& name) const;
 };
 
+// A body kept as blobs of the state file (an S3 object's: store/blob_store.h),
+// streamed to the client from there: the blobs in order and their sizes.
+struct BlobBody {
+  std::string state_path;
+  std::vector<int64_t> ids;
+  std::vector<uint64_t> sizes;
+  uint64_t size() const;
+};
+
 struct AwsResponse {
   int status = 200;
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  std::optional<BlobBody> blob_body;  // instead of body
 };
 
 // An error to answer in the protocol's shape (aws_errors.cc).

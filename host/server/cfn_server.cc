@@ -146,7 +146,8 @@ Status Serve(const ServeOptions& options) {
   // The other AWS APIs, on the same world (aws_api.h).
   SimHost sim;
   MS_RETURN_IF_ERROR(sim.Open(session.service().context().world, &session.clock(), options.session.providers));
-  AwsApi aws(&sim, default_region);
+  MS_RETURN_IF_ERROR(sim.SaveEachCallTo(state_path));
+  AwsApi aws(&sim, default_region, state_path);
   // Custom resources whose ServiceToken names no custom/<name>.lua handler
   // are answered from outside, through ResponseURLs on this server
   // (providers/sim/custom_resources.lua).
@@ -193,15 +194,35 @@ Status Serve(const ServeOptions& options) {
     res.set_content("{\"Error\": \"Need to POST to reset Moto\"}", "application/json");
   });
   // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
-  http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
+  // A content-reader handler: an S3 object's body is streamed to the store
+  // as it arrives (aws_api.h), never held whole; the others read theirs.
+  http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     WaitSignals::Reply reply;
     static const std::string kResponsePath = "/moonstack/custom-resource-response/";
-    if (WaitSignals::IsHandlePath(req.path)) {
-      reply = signals.Signal(req.path, req.body);
+    const bool own = WaitSignals::IsHandlePath(req.path) || req.path.rfind(kResponsePath, 0) == 0;
+    AwsRequest aws_req = ToAwsRequest(req, "");
+    if (!own && AwsApi::Handles(aws_req)) {
+      // An AWS API call: S3's PutObject, UploadPart, a presigned URL's PUT, ...
+      return Send(res, aws.HandleWithBody(std::move(aws_req), reader, options.max_object_bytes, NewRequestId()));
+    }
+    std::string body;
+    bool too_large = false;
+    const bool read = reader([&](const char* data, size_t length) {
+      too_large = body.size() + length > options.max_body_bytes;
+      if (!too_large) body.append(data, length);
+      return !too_large;
+    });
+    if (too_large || !read) {
+      reply = WaitSignals::S3Error(too_large ? 413 : 400, too_large ? "RequestEntityTooLarge" : "IncompleteBody",
+                                   too_large ? "Request body is larger than " + std::to_string(options.max_body_bytes) + " bytes"
+                                             : "The request body ended before the number of bytes its Content-Length "
+                                               "header gives");
+    } else if (WaitSignals::IsHandlePath(req.path)) {
+      reply = signals.Signal(req.path, body);
     } else if (req.path.rfind(kResponsePath, 0) == 0) {
       // A custom-resource handler's response (cfn-response's PUT to the ResponseURL).
       Value response, params = Value::MakeMap(), ignored;
-      Status s = ParseJson(req.body, &response);
+      Status s = ParseJson(body, &response);
       if (!s.ok() || !response.is_map()) s = Status::Validation("The response must be a JSON object");
       if (s.ok()) {
         params.set("RequestId", Value::String(req.path.substr(kResponsePath.size())));
@@ -213,9 +234,6 @@ Status Serve(const ServeOptions& options) {
                      : WaitSignals::S3Error(unknown ? 403 : 400, unknown ? "AccessDenied" : "InvalidRequest",
                                             s.message());
     } else {
-      // An AWS API call: S3's PutObject, UploadPart, a presigned URL's PUT, ...
-      AwsRequest aws_req = ToAwsRequest(req, req.body);
-      if (AwsApi::Handles(aws_req)) return Send(res, aws.Handle(aws_req, NewRequestId()));
       reply = WaitSignals::S3Error(404, "NoSuchKey", "moonstack accepts PUT only on a wait-condition handle's path");
     }
     res.status = reply.http_status;

@@ -41,7 +41,7 @@ struct ServeOptions {
   std::vector<std::string> allowed_hosts;
   size_t max_body_bytes = 1 << 20;
   // An S3 object's PUT (PutObject, UploadPart): AWS's 5 GiB unless
-  // configured. The body is held in memory once while it is stored.
+  // configured. The body is streamed to the state file as it arrives.
   uint64_t max_object_bytes = kMaxS3ObjectBytes;
   size_t max_template_body = 51200;  // AWS's TemplateBody limit unless configured
   double read_timeout_seconds = 5;   // for a request's headers, then again for its body

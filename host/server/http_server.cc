@@ -191,7 +191,11 @@ void HttpServer::SetUpRequest(Connection& c, httplib::Request& req) {
     // cpp-httplib would read a POST's until the client closes.
     req.set_header("Content-Length", "0");
   }
-  c.stream.set_read_deadline(Clock::now() + Seconds(limits_.read_timeout_seconds));  // the body's
+  // The body's: read_timeout, and more for a large one (an S3 object of
+  // some GiB) at kMinBodyBytesPerSecond, so only a client slower than that is cut.
+  constexpr double kMinBodyBytesPerSecond = 4 << 20;
+  const double body_seconds = c.body_known ? static_cast<double>(c.body_length) / kMinBodyBytesPerSecond : 0;
+  c.stream.set_read_deadline(Clock::now() + Seconds(limits_.read_timeout_seconds + body_seconds));
 }
 
 // Closing a socket with input unread makes the kernel send a reset, which

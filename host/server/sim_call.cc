@@ -1,7 +1,11 @@
 #include "server/sim_call.h"
 
+#include <iostream>
+
 #include "cli/io.h"
 #include "lua/provider_host.h"
+#include "store/schema.h"
+#include "store/world_table.h"
 
 namespace ms::server {
 
@@ -38,11 +42,23 @@ Status SimHost::Open(World* world, Clock* clock, const std::vector<std::string>&
   return lua::WorldBinding::Install(rt_.get(), world, &binding_);
 }
 
+Status SimHost::SaveEachCallTo(const std::string& state_path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return OpenStore(state_path, &db_);
+}
+
 SimOutcome SimHost::Call(const std::string& service, const std::string& action, const Value& params,
                          const std::string& region) {
   std::lock_guard<std::mutex> lock(mu_);
   binding_->set_now_ms(clock_->NowMs());
-  return RunSimAction(*rt_, service, action, params, region);
+  SimOutcome out = RunSimAction(*rt_, service, action, params, region);
+  if (db_ != nullptr) {
+    // A failed save keeps the changes for the next one (SaveWorld): the answer stands.
+    Status saved = SaveWorld(db_.get(), binding_->world());
+    if (!saved.ok()) std::cerr << "moonstack serve: saving the world after " << service << " " << action << ": "
+                               << saved.message() << "\n";
+  }
+  return out;
 }
 
 }  // namespace ms::server

@@ -12,6 +12,7 @@
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 #include "run/clock.h"
+#include "store/database.h"
 #include "template/value.h"
 #include "world/world.h"
 
@@ -32,6 +33,11 @@ SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std:
 class SimHost {
  public:
   Status Open(World* world, Clock* clock, const std::vector<std::string>& provider_dirs);
+  // From now on each call's changes are saved to the state file before it
+  // answers (a client told its object is stored finds it after a crash,
+  // and the blobs a call gave or took from a record change owner at once:
+  // store/blob_store.h).
+  Status SaveEachCallTo(const std::string& state_path);
   SimOutcome Call(const std::string& service, const std::string& action, const Value& params,
                   const std::string& region);
 
@@ -40,6 +46,7 @@ class SimHost {
   Clock* clock_ = nullptr;
   std::unique_ptr<lua::Runtime> rt_;
   std::unique_ptr<lua::WorldBinding> binding_;
+  std::unique_ptr<Database> db_;  // SaveEachCallTo's
 };
 
 }  // namespace ms::server

@@ -205,7 +205,7 @@ function H.s3_object(bucket, key)
     return { Code = "NoSuchBucket", Message = "The specified bucket does not exist" }
   end
   local ok, r = pcall(sim.call, "s3", "GetObject", { Bucket = bucket, Key = key })
-  if ok then return { Body = r.Body } end
+  if ok then return { Body = require("sim.s3_body").result_bytes(r) } end
   if type(r) == "table" and r.message then return { Code = r.code or "InternalError", Message = r.message } end
   return { Code = "InternalError", Message = tostring(r) }
 end

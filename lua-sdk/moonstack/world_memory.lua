@@ -18,7 +18,9 @@
 --   W.atomic(fn, ...)             -> fn(...)'s results; other workers cannot
 --                                    touch the world meanwhile (re-entrant)
 --   W.now_ms()                    -> the clock of the current call
+--   W.read_blob(id, offset, length) -> bytes of a blob a record's "Blobs" list names
 --   W.set_now_ms(ms)              (tests only: the host sets the clock per call)
+--   W.add_blob(bytes)             -> id (tests only: `serve` writes blobs from HTTP bodies)
 --   W.reset()                     (tests only: forget everything)
 --
 -- A record that is not live (a terminated instance, still describable) does
@@ -100,10 +102,20 @@ function M.new()
     return out
   end
 
+  local blobs = {}
+  function W.read_blob(id, offset, length)
+    local b = assert(blobs[id], "world.read_blob: no blob " .. tostring(id))
+    return b:sub((offset or 0) + 1, (offset or 0) + length)
+  end
+  function W.add_blob(bytes)
+    blobs[#blobs + 1] = bytes
+    return #blobs
+  end
+
   function W.atomic(fn, ...) return fn(...) end
   function W.now_ms() return now end
   function W.set_now_ms(ms) now = ms end
-  function W.reset() kinds, now = {}, 0 end
+  function W.reset() kinds, now, blobs = {}, 0, {} end
 
   return W
 end

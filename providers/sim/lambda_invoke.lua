@@ -83,7 +83,7 @@ return function(A, L)
         fail("Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error Message: The specified key does not "
           .. "exist.", "InvalidParameterValueException")
       end
-      return { zip = obj.Body }
+      return { zip = require("sim.s3_body").result_bytes(obj) }
     end
     fail("moonstack runs code given as ZipFile or S3Bucket/S3Key, not a container image", "InvalidParameterValueException")
   end

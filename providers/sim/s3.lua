@@ -26,6 +26,7 @@
 local world = require("moonstack.world")
 local util = require("sim.cloudformation_util")
 local bodies = require("sim.s3_body")
+local md5 = require("sim.md5")
 
 local A = {}
 
@@ -103,9 +104,16 @@ function A.ListBuckets(_, env)
   return { Buckets = out, Owner = { ID = env.account } }
 end
 
+local forget_upload
+
+-- Multipart uploads in progress do not keep a bucket (S3 deletes it and
+-- them); their parts are forgotten with it.
 function A.DeleteBucket(p)
   local b = load_bucket(p.Bucket)
   if (b.ObjectCount or 0) > 0 then fail("The bucket you tried to delete is not empty", "BucketNotEmpty") end
+  for _, r in ipairs(world.referrers(A.bucket_arn(b.Name))) do
+    if r.kind == UPLOAD then forget_upload(r.id, world.get(UPLOAD, r.id)) end
+  end
   world.remove(BUCKET, b.Name)
   return {}
 end
@@ -198,25 +206,37 @@ local function etag_of(body)
   return '"' .. util.hash_hex(util.hash_hex(body, 6) .. ":" .. #body, 32) .. '"'
 end
 
-local function store_object(b, key, body, etag, p, env)
+-- Stores object `key` of bucket `b` (counted once): `fields` hold its body
+-- (s3_body.lua: Blobs/Sizes, or Body/BodyBase64), `size` its bytes.
+local function store_object(b, key, fields, size, etag, p, env)
   local k = object_key(b.Name, key)
   if not world.get(OBJECT, k) then
     b.ObjectCount = (b.ObjectCount or 0) + 1
     save_bucket(b)
   end
-  local text, base64 = bodies.fields(body)
-  world.put(OBJECT, k, { Key = key, Body = text, BodyBase64 = base64, Size = #body, ETag = etag,
+  world.put(OBJECT, k, { Key = key, Body = fields.Body, BodyBase64 = fields.BodyBase64, Blobs = fields.Blobs,
+                         Sizes = fields.Sizes, Size = size, ETag = etag,
                          ContentType = p.ContentType or "binary/octet-stream",
                          LastModified = util.iso8601(env.now_ms), Metadata = p.Metadata },
     { refs = { A.bucket_arn(b.Name) } })
 end
 
+-- A request's body as record fields, its size and ETag: a blob the host
+-- stored (BodyBlob, its ETag the MD5 of its bytes, as S3's), or the Body string.
+local function body_of(p)
+  if type(p.BodyBlob) == "table" then
+    return bodies.blob_fields(p.BodyBlob), p.BodyBlob.Size, '"' .. p.BodyBlob.MD5 .. '"'
+  end
+  local body = p.Body == nil and "" or tostring(p.Body)
+  local text, base64 = bodies.fields(body)
+  return { Body = text, BodyBase64 = base64 }, #body, etag_of(body)
+end
+
 function A.PutObject(p, env)
   local b = load_bucket(p.Bucket)
   check_key(p.Key)
-  local body = p.Body == nil and "" or tostring(p.Body)
-  local etag = etag_of(body)
-  store_object(b, p.Key, body, etag, p, env)
+  local fields, size, etag = body_of(p)
+  store_object(b, p.Key, fields, size, etag, p, env)
   return { ETag = etag }
 end
 
@@ -234,10 +254,20 @@ end
 
 function A.HeadObject(p) return head(load_object(p)) end
 
+-- A blob-backed body is answered as BodyBlob, the blobs to stream
+-- (`serve` does, applying a Range header); a Lua caller reads it with
+-- s3_body.result_bytes.
 function A.GetObject(p)
   local o = load_object(p)
+  if p.IfMatch and p.IfMatch ~= "*" and p.IfMatch:gsub('"', "") ~= o.ETag:gsub('"', "") then
+    fail("At least one of the pre-conditions you specified did not hold", "PreconditionFailed")
+  end
   local r = head(o)
-  r.Body = bodies.read(o)
+  if o.Blobs then
+    r.BodyBlob = { Blobs = o.Blobs, Sizes = o.Sizes }
+  else
+    r.Body = bodies.read(o)
+  end
   return r
 end
 
@@ -316,7 +346,7 @@ function A.CreateMultipartUpload(p, env)
   check_key(p.Key)
   local id = env.new_id("hex", 32)
   world.put(UPLOAD, id, { Bucket = p.Bucket, Key = p.Key, ContentType = p.ContentType, Metadata = p.Metadata,
-                          Initiated = util.iso8601(env.now_ms), Parts = {} })
+                          Initiated = util.iso8601(env.now_ms), Parts = {} }, { refs = { A.bucket_arn(p.Bucket) } })
   return { Bucket = p.Bucket, Key = p.Key, UploadId = id }
 end
 
@@ -326,32 +356,42 @@ function A.UploadPart(p)
   if not n or n < 1 or n > 10000 or n % 1 ~= 0 then
     fail("Part number must be an integer between 1 and 10000, inclusive", "InvalidArgument")
   end
-  local body = p.Body == nil and "" or tostring(p.Body)
-  local etag = etag_of(body)
-  local text, base64 = bodies.fields(body)
-  world.put(PART, p.UploadId .. "/" .. n, { Body = text, BodyBase64 = base64, ETag = etag })
+  local fields, size, etag = body_of(p)
+  fields.Size, fields.ETag = size, etag
+  world.put(PART, p.UploadId .. "/" .. n, fields)
   u.Parts = util.as_list(u.Parts)
   local known = false
   for _, m in ipairs(u.Parts) do known = known or m == n end
   if not known then
     u.Parts[#u.Parts + 1] = n
-    world.put(UPLOAD, p.UploadId, u)
+    world.put(UPLOAD, p.UploadId, u, { refs = { A.bucket_arn(p.Bucket) } })
   end
   return { ETag = etag }
 end
 
-local function forget_upload(id, u)
+function forget_upload(id, u)
   for _, n in ipairs(util.as_list(u.Parts)) do world.remove(PART, id .. "/" .. n) end
   world.remove(UPLOAD, id)
 end
 
+-- The 16 bytes an ETag's 32 hex digits stand for.
+local function etag_bytes(etag)
+  return (etag:gsub('"', ""):gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end))
+end
+
+local MIN_PART = 5 * 1024 * 1024  -- every part but the last (S3's multipart limits)
+
+-- The object is its parts in order: their blobs named by the object's
+-- record (nothing copied: the blobs change owner), or their bytes joined
+-- when a part was given as a string. Its ETag is S3's: the MD5 of the
+-- parts' binary MD5s, "-" and the number of parts.
 function A.CompleteMultipartUpload(p, env)
   local u = load_upload(p)
   local parts = util.as_list((p.MultipartUpload or {}).Parts)
   if #parts == 0 then
     fail("You must specify at least one part", "InvalidRequest")
   end
-  local chunks, etags, last = {}, {}, 0
+  local stored, last = {}, 0
   for i, part in ipairs(parts) do
     local n = tonumber(part.PartNumber) or 0
     if n <= last then
@@ -359,16 +399,39 @@ function A.CompleteMultipartUpload(p, env)
         "InvalidPartOrder")
     end
     last = n
-    local stored = world.get(PART, p.UploadId .. "/" .. n)
-    if not stored or (part.ETag and part.ETag:gsub('"', "") ~= stored.ETag:gsub('"', "")) then
+    local s = world.get(PART, p.UploadId .. "/" .. n)
+    if not s or (part.ETag and part.ETag:gsub('"', "") ~= s.ETag:gsub('"', "")) then
       fail("One or more of the specified parts could not be found.  The part may not have been uploaded, or the "
         .. "specified entity tag may not have matched the part's entity tag.", "InvalidPart")
     end
-    chunks[i], etags[i] = bodies.read(stored), stored.ETag
+    stored[i] = s
   end
-  local body = table.concat(chunks)
-  local etag = '"' .. util.hash_hex(table.concat(etags), 32) .. "-" .. #parts .. '"'
-  store_object(load_bucket(p.Bucket), p.Key, body, etag, u, env)
+  local size, digests, all_blobs = 0, {}, true
+  for i, s in ipairs(stored) do
+    local part_size = s.Size or #bodies.read(s)
+    if i < #stored and part_size < MIN_PART then
+      fail("Your proposed upload is smaller than the minimum allowed size", "EntityTooSmall")
+    end
+    size = size + part_size
+    digests[i] = etag_bytes(s.ETag)
+    all_blobs = all_blobs and s.Blobs ~= nil
+  end
+  local fields
+  if all_blobs then
+    fields = { Blobs = {}, Sizes = {} }
+    for _, s in ipairs(stored) do
+      for j, id in ipairs(s.Blobs) do
+        fields.Blobs[#fields.Blobs + 1], fields.Sizes[#fields.Sizes + 1] = id, s.Sizes[j]
+      end
+    end
+  else
+    local chunks = {}
+    for i, s in ipairs(stored) do chunks[i] = bodies.read(s) end
+    local text, base64 = bodies.fields(table.concat(chunks))
+    fields = { Body = text, BodyBase64 = base64 }
+  end
+  local etag = '"' .. md5(table.concat(digests)) .. "-" .. #parts .. '"'
+  store_object(load_bucket(p.Bucket), p.Key, fields, size, etag, u, env)
   forget_upload(p.UploadId, u)
   return { Location = "/" .. p.Bucket .. "/" .. p.Key, Bucket = p.Bucket, Key = p.Key, ETag = etag }
 end

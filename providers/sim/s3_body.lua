@@ -1,8 +1,17 @@
--- sim.s3_body: object bodies kept binary-safe in world records.
+-- sim.s3_body: object bodies, kept outside the record or binary-safe in it.
 --
--- World records persist as JSON, whose strings are UTF-8 text: a body that
--- is valid UTF-8 is stored as it is ({Body = ...}), any other (a zip, an
--- image) as base64 ({BodyBase64 = ...}). `read` gives the bytes back either way.
+-- A body `moonstack serve` received over HTTP is never a Lua string: the
+-- host streams it into blobs of the state file (engine/store/blob_store.h)
+-- and the sim is handed {Id, Size, MD5}; the record names the blobs
+-- ({Blobs = {id...}, Sizes = {bytes...}}: a multipart object is its parts'
+-- blobs in order), so the record owns them and its removal frees them.
+-- A body given as a string (a provider, `moonstack world call`) is stored
+-- in the record: as it is when valid UTF-8 ({Body = ...}, world records
+-- persist as JSON), else as base64 ({BodyBase64 = ...}). `read` gives the
+-- bytes back in every case, for the sim's own small readers (a TemplateURL's
+-- template, a Lambda zip); `serve` streams blob bodies from the store.
+
+local world = require("moonstack.world")
 
 local M = {}
 
@@ -98,10 +107,26 @@ function M.fields(body)
   return nil, M.encode_base64(body)
 end
 
----The bytes of a stored object.
+---The record fields of a body the host stored as a blob ({Id, Size, MD5}).
+function M.blob_fields(blob)
+  return { Blobs = { blob.Id }, Sizes = { blob.Size } }
+end
+
+---The bytes of a stored object (or of a GetObject answer's BodyBlob).
 function M.read(o)
+  if o.Blobs then
+    local parts = {}
+    for i, id in ipairs(o.Blobs) do parts[i] = world.read_blob(id, 0, o.Sizes[i]) end
+    return table.concat(parts)
+  end
   if o.BodyBase64 then return M.decode_base64(o.BodyBase64) end
   return o.Body or ""
+end
+
+---The bytes of a GetObject answer: its Body, or its blobs read.
+function M.result_bytes(r)
+  if r.BodyBlob then return M.read(r.BodyBlob) end
+  return r.Body
 end
 
 return M

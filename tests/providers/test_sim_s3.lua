@@ -96,13 +96,21 @@ T.case("bodies are binary-safe: bytes that are not UTF-8 are stored base64 and r
   H.eq(c.ListObjectsV2({ Bucket = "bin" }).Contents[1].Size, 256)
 end)
 
-T.case("multipart uploads: parts joined in order, wrong order or unknown parts refused, aborted uploads gone", function()
+T.case("multipart uploads: parts joined in order, wrong order, unknown or small parts refused, aborted uploads gone",
+  function()
   local c, world = s3()
   c.CreateBucket({ Bucket = "mpu" })
   local id = c.CreateMultipartUpload({ Bucket = "mpu", Key = "big" }).UploadId
+  local first = string.rep("h", 5 * 1024 * 1024)  -- every part but the last: at least 5 MiB
   local e2 = c.UploadPart({ Bucket = "mpu", Key = "big", UploadId = id, PartNumber = 2, Body = "world" }).ETag
-  local e1 = c.UploadPart({ Bucket = "mpu", Key = "big", UploadId = id, PartNumber = 1, Body = "hello " }).ETag
+  local small = c.UploadPart({ Bucket = "mpu", Key = "big", UploadId = id, PartNumber = 1, Body = "hello " }).ETag
   local e = H.raises(function()
+    c.CompleteMultipartUpload({ Bucket = "mpu", Key = "big", UploadId = id,
+      MultipartUpload = { Parts = { { PartNumber = 1, ETag = small }, { PartNumber = 2, ETag = e2 } } } })
+  end, "Your proposed upload is smaller than the minimum allowed size")
+  H.eq(e.code, "EntityTooSmall")
+  local e1 = c.UploadPart({ Bucket = "mpu", Key = "big", UploadId = id, PartNumber = 1, Body = first }).ETag
+  e = H.raises(function()
     c.CompleteMultipartUpload({ Bucket = "mpu", Key = "big", UploadId = id,
       MultipartUpload = { Parts = { { PartNumber = 2, ETag = e2 }, { PartNumber = 1, ETag = e1 } } } })
   end, "The list of parts was not in ascending order. The parts list must be specified in order by part number.")
@@ -116,7 +124,7 @@ T.case("multipart uploads: parts joined in order, wrong order or unknown parts r
   local done = c.CompleteMultipartUpload({ Bucket = "mpu", Key = "big", UploadId = id,
     MultipartUpload = { Parts = { { PartNumber = 1, ETag = e1 }, { PartNumber = 2, ETag = e2 } } } })
   H.eq(done.ETag:match("%-2\"$") ~= nil, true)
-  H.eq(c.GetObject({ Bucket = "mpu", Key = "big" }).Body, "hello world")
+  H.eq(c.GetObject({ Bucket = "mpu", Key = "big" }).Body, first .. "world")
   H.eq(world.get("s3.upload", id), nil)
   H.eq(world.get("s3.part", id .. "/1"), nil)
   local gone = c.CreateMultipartUpload({ Bucket = "mpu", Key = "gone" }).UploadId
@@ -127,6 +135,45 @@ T.case("multipart uploads: parts joined in order, wrong order or unknown parts r
     .. "completed.")
   H.eq(e.code, "NoSuchUpload")
   H.eq(world.get("s3.part", gone .. "/1"), nil)
+end)
+
+T.case("blob bodies (serve's): the record names the blobs, multipart moves them, ETags are S3's MD5s", function()
+  local c, world = s3()
+  c.CreateBucket({ Bucket = "blobs" })
+  local part1 = string.rep("a", 5 * 1024 * 1024)
+  local b1, b2 = world.add_blob(part1), world.add_blob("tail")
+  -- As serve hands them: the host's digests of the bytes it stored.
+  local md5_1, md5_2 = "f9d5a5a3a4f3c5ccd7a5b5b6cdd5a5e1", "0b4ac1e1d9d3c3a2e8e9c5c4b0f0e5d6"
+  local id = c.CreateMultipartUpload({ Bucket = "blobs", Key = "o" }).UploadId
+  local e1 = c.UploadPart({ Bucket = "blobs", Key = "o", UploadId = id, PartNumber = 1,
+                            BodyBlob = { Id = b1, Size = #part1, MD5 = md5_1 } }).ETag
+  local e2 = c.UploadPart({ Bucket = "blobs", Key = "o", UploadId = id, PartNumber = 2,
+                            BodyBlob = { Id = b2, Size = 4, MD5 = md5_2 } }).ETag
+  H.eq(e1, '"' .. md5_1 .. '"')
+  local done = c.CompleteMultipartUpload({ Bucket = "blobs", Key = "o", UploadId = id,
+    MultipartUpload = { Parts = { { PartNumber = 1, ETag = e1 }, { PartNumber = 2, ETag = e2 } } } })
+  local digests = (md5_1 .. md5_2):gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)
+  H.eq(done.ETag, '"' .. require("sim.md5")(digests) .. '-2"')
+  local o = world.get("s3.object", "blobs/o")
+  H.eq(table.concat(o.Blobs, ","), b1 .. "," .. b2)
+  H.eq(o.Size, #part1 + 4)
+  H.eq(o.Body, nil)
+  local got = c.GetObject({ Bucket = "blobs", Key = "o" })
+  H.eq(got.Body, nil)
+  H.eq(got.ContentLength, #part1 + 4)
+  H.eq(require("sim.s3_body").result_bytes(got) == part1 .. "tail", true)
+  c.PutObject({ Bucket = "blobs", Key = "one", BodyBlob = { Id = b2, Size = 4, MD5 = md5_2 } })
+  H.eq(c.HeadObject({ Bucket = "blobs", Key = "one" }).ETag, '"' .. md5_2 .. '"')
+  local e = H.raises(function() c.GetObject({ Bucket = "blobs", Key = "one", IfMatch = '"other"' }) end,
+    "At least one of the pre-conditions you specified did not hold")
+  H.eq(e.code, "PreconditionFailed")
+  -- An upload in progress does not keep its bucket; its parts go with it.
+  c.DeleteObjects({ Bucket = "blobs", Delete = { Objects = { { Key = "o" }, { Key = "one" } } } })
+  local pending = c.CreateMultipartUpload({ Bucket = "blobs", Key = "p" }).UploadId
+  c.UploadPart({ Bucket = "blobs", Key = "p", UploadId = pending, PartNumber = 1, Body = "x" })
+  c.DeleteBucket({ Bucket = "blobs" })
+  H.eq(world.get("s3.upload", pending), nil)
+  H.eq(world.get("s3.part", pending .. "/1"), nil)
 end)
 
 T.case("bodies: binary ones round-trip through base64 (padding, chunk edges); MiB ones within a call", function()

@@ -64,7 +64,7 @@ got = s3.get_object(Bucket='assets', Key='dir/blob.bin')
 head = s3.head_object(Bucket='assets', Key='dir/blob.bin')
 listed = s3.list_objects_v2(Bucket='assets', Prefix='dir/')
 up = s3.create_multipart_upload(Bucket='assets', Key='big')
-e1 = s3.upload_part(Bucket='assets', Key='big', UploadId=up['UploadId'], PartNumber=1, Body=b'a' * 10)['ETag']
+e1 = s3.upload_part(Bucket='assets', Key='big', UploadId=up['UploadId'], PartNumber=1, Body=b'a' * (5 << 20))['ETag']
 e2 = s3.upload_part(Bucket='assets', Key='big', UploadId=up['UploadId'], PartNumber=2, Body=b'\xff\x00b')['ETag']
 s3.complete_multipart_upload(Bucket='assets', Key='big', UploadId=up['UploadId'],
     MultipartUpload={'Parts': [{'PartNumber': 1, 'ETag': e1}, {'PartNumber': 2, 'ETag': e2}]})
@@ -80,7 +80,7 @@ after = [o['Key'] for o in s3.list_objects_v2(Bucket='assets')['Contents']]
 print(json.dumps({'Same': got['Body'].read() == data, 'Type': got['ContentType'],
                   'Length': head['ContentLength'], 'Modified': head['LastModified'].year > 2000,
                   'Keys': [o['Key'] for o in listed['Contents']], 'Count': listed['KeyCount'],
-                  'Big': big == b'a' * 10 + b'\xff\x00b', 'Signed': signed,
+                  'Big': big == b'a' * (5 << 20) + b'\xff\x00b', 'Signed': signed,
                   'Deleted': sorted(d['Key'] for d in deleted['Deleted']), 'After': after,
                   'Location': s3.get_bucket_location(Bucket='assets').get('LocationConstraint'),
                   'Encryption': s3.get_bucket_encryption(Bucket='assets')['ServerSideEncryptionConfiguration']

@@ -168,6 +168,7 @@ class Server {
 
   const std::string& dir() const { return dir_; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string Env(const std::string& region = "us-east-1") const {
     return "AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x AWS_DEFAULT_REGION=" + region +
            " AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null ";

@@ -1,6 +1,7 @@
 // provider list / describe: what the provider directories offer.
 // provider test FILE: the contract test kit (lua-sdk/moonstack/contract.lua).
-// provider new TYPE: a working provider and its fixture (moonstack.scaffold).
+// provider new TYPE: a working provider and its fixture (moonstack.scaffold),
+// and the editor's stubs beside them (editor_setup.h).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/editor_setup.h"
 #include "cli/io.h"
 #include "cli/load_providers.h"
 #include "lua/provider_host.h"
@@ -152,6 +154,28 @@ bool WriteText(const fs::path& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
+// The editor's files beside a new provider (editor_setup.h); false when
+// they could not be written.
+bool RunEditorSetup(const std::string& dir, lua::Runtime* rt) {
+  EditorSetup setup;
+  Status s = WriteEditorSetup(dir, lua::DefaultProviderPaths(Home(), {}), rt, &setup);
+  if (!s.ok()) {
+    std::cerr << "moonstack: cannot write the editor setup in " << dir << ": " << s.message() << "\n";
+    return false;
+  }
+  for (const auto& [module, stub] : setup.missing) {
+    std::cerr << "moonstack: no LuaLS stub for module " << module << " (add " << stub << ")\n";
+  }
+  std::cout << "created " << (fs::path(dir) / kStubDir).string() << "/ (" << setup.written.size() - !setup.kept_luarc
+            << " LuaLS stubs)\n";
+  if (setup.kept_luarc) {
+    std::cout << "kept " << (fs::path(dir) / ".luarc.json").string() << " (workspace.library: " << kStubDir << ")\n";
+  } else {
+    std::cout << "created " << (fs::path(dir) / ".luarc.json").string() << "\n";
+  }
+  return true;
+}
+
 int RunNew(const NewArgs& args) {
   ToolRuntime tool;
   Status s = tool.Open({}, {});
@@ -186,8 +210,9 @@ int RunNew(const NewArgs& args) {
               << (ec ? ": " + ec.message() : "") << "\n";
     return 1;
   }
-  std::cout << "created " << provider.string() << "\ncreated " << fixture.string()
-            << "\ntest it: moonstack provider test " << provider.string() << "\n";
+  std::cout << "created " << provider.string() << "\ncreated " << fixture.string() << "\n";
+  if (!RunEditorSetup(args.dir, &tool.rt())) return 1;
+  std::cout << "test it: moonstack provider test " << provider.string() << "\n";
   return 0;
 }
 

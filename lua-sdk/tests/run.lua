@@ -18,6 +18,7 @@ local SUITES = {
   "test_tags",
   "test_sandbox",
   "test_contract",
+  "test_editor",
 }
 
 if arg and arg[1] then SUITES = { unpack(arg) } end

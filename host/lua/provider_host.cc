@@ -32,15 +32,18 @@ Status ReadText(const std::string& path, std::string* text) {
 
 // Every provider file under `dir`, sorted, skipping lib/, sim/ (shared
 // code), tests/ (contract fixtures), custom/ (custom-resource handlers) and
-// scenarios/ (scenario scripts).
+// scenarios/ (scenario scripts) and hidden directories (.moonstack/).
 Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::Validation(dir + ": no such provider directory");
   fs::recursive_directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
-    if (it->is_directory() && (IsSharedCodeDir(p.filename().string()) || p.filename() == "tests" ||
-                               p.filename() == "custom" || p.filename() == "scenarios")) {
+    // A hidden directory is never providers: .moonstack/stubs/ holds the
+    // editor's LuaLS stubs (cli/editor_setup.h), .git/ and the like.
+    const std::string name = p.filename().string();
+    if (it->is_directory() && (IsSharedCodeDir(name) || name == "tests" || name == "custom" ||
+                               name == "scenarios" || (name.size() > 1 && name[0] == '.'))) {
       it.disable_recursion_pending();
       continue;
     }

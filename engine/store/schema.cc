@@ -122,6 +122,18 @@ const char* const kMigrations[] = {
     "INSERT INTO world9 (kind, id, data, refs, live) SELECT kind, id, data, refs, live FROM world;"
     "DROP TABLE world;"
     "ALTER TABLE world9 RENAME TO world;",
+    // 10: drift detection (store/drift_table.h): each stack drift detection,
+    // and each resource's drift as last detected.
+    "CREATE TABLE drift_detections ("
+    "  id TEXT PRIMARY KEY,"
+    "  stack_id TEXT NOT NULL,"
+    "  data TEXT NOT NULL);"
+    "CREATE INDEX drift_detections_by_stack ON drift_detections (stack_id);"
+    "CREATE TABLE resource_drifts ("
+    "  stack_id TEXT NOT NULL,"
+    "  logical_id TEXT NOT NULL,"
+    "  data TEXT NOT NULL,"
+    "  UNIQUE (stack_id, logical_id));",
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/io.h"
+#include "cli/tool_runtime.h"
 #include "lua/provider_modules.h"
 
 namespace fs = std::filesystem;
@@ -32,12 +33,10 @@ std::string StubPath(const lua::ProviderModule& m, const std::map<std::string, b
   return rel + (init ? "/init.lua" : ".lua");
 }
 
-bool WriteText(const fs::path& path, const std::string& text) {
+bool WriteTextMakingDirs(const fs::path& path, const std::string& text) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
+  return WriteText(path.string(), text);
 }
 
 std::string LuarcJson() {
@@ -84,7 +83,7 @@ Status WriteEditorSetup(const std::string& dir, const lua::ProviderPaths& paths,
       if (!stub.ok()) return stub.status();
       text = stub.value().str();
     }
-    if (!WriteText(stubs / rel, text)) return Status::Internal("cannot write " + (stubs / rel).string());
+    if (!WriteTextMakingDirs(stubs / rel, text)) return Status::Internal("cannot write " + (stubs / rel).string());
     out->written.push_back(std::string(kStubDir) + "/" + rel);
   }
 
@@ -95,7 +94,7 @@ Status WriteEditorSetup(const std::string& dir, const lua::ProviderPaths& paths,
     lua::CallResult client = rt->CallField(editor.refs[0], "sim_client", {sim.refs[0]});
     if (!client.ok()) return client.status();
     const std::string rel = std::string(kStubDir) + "/sim_client.lua";
-    if (!WriteText(fs::path(dir) / rel, client.value().str())) return Status::Internal("cannot write " + rel);
+    if (!WriteTextMakingDirs(fs::path(dir) / rel, client.value().str())) return Status::Internal("cannot write " + rel);
     out->written.push_back(rel);
   }
 
@@ -103,7 +102,7 @@ Status WriteEditorSetup(const std::string& dir, const lua::ProviderPaths& paths,
   if (fs::exists(luarc, ec)) {
     out->kept_luarc = true;
   } else {
-    if (!WriteText(luarc, LuarcJson())) return Status::Internal("cannot write " + luarc.string());
+    if (!WriteTextMakingDirs(luarc, LuarcJson())) return Status::Internal("cannot write " + luarc.string());
     out->written.push_back(".luarc.json");
   }
   return Status::OK();

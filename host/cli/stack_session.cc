@@ -9,6 +9,7 @@
 #include "cli/io.h"
 #include "cli/load_providers.h"
 #include "lambda/runner.h"
+#include "server/function_endpoint.h"
 #include "store/schema.h"
 #include "store/world_table.h"
 
@@ -40,6 +41,12 @@ int64_t WallMs() {
 }
 
 }  // namespace
+
+StackSession::StackSession() = default;
+
+StackSession::~StackSession() {
+  if (function_endpoint_ != nullptr) lambda::SetDefaultEndpoint(nullptr);
+}
 
 Status StackSession::Open(const SessionOptions& options, OperationObserver* observer, Access access,
                           Resume resume) {
@@ -101,6 +108,14 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   ctx.provider_source.dirs = AbsolutePaths(options.providers);
   ctx.provider_source.stub_unknown_types = options.stub_unknown_types;
   service_ = std::make_unique<StackService>(ctx);
+  if (access == Access::kWrite && options.writer.rfind(StateLock::kServeHolder, 0) != 0) {
+    // The functions this command runs reach its world through the AWS APIs
+    // on 127.0.0.1, as under serve (server/function_endpoint.h): started by
+    // the first one.
+    function_endpoint_ = std::make_unique<server::FunctionEndpoint>(&world_, clock_.get(), options.providers);
+    server::FunctionEndpoint* endpoint = function_endpoint_.get();
+    lambda::SetDefaultEndpoint([endpoint] { return endpoint->Url(); });
+  }
   if (access == Access::kWrite && resume == Resume::kAtOpen) MS_RETURN_IF_ERROR(Recover());
   if (!options.scenario.empty()) {
     lua::ScenarioOptions so;

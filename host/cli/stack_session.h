@@ -24,6 +24,10 @@
 #include "store/wal_checkpointer.h"
 #include "world/world.h"
 
+namespace ms::server {
+class FunctionEndpoint;
+}
+
 namespace ms::cli {
 
 struct SessionOptions {
@@ -54,6 +58,8 @@ enum class Resume { kAtOpen, kLater };
 
 class StackSession {
  public:
+  StackSession();
+  ~StackSession();  // stops the functions' endpoint first
   // Opens the state file, loads the world and the providers. A writer takes
   // the state's lock (serve: refused when held; a command: waits for another
   // command, refused when a server holds it) and, with Resume::kAtOpen,
@@ -104,6 +110,9 @@ class StackSession {
   };
   Observers observers_;
   std::unique_ptr<lua::ScenarioObserver> scenario_;
+  // A command's own endpoint for the functions it runs (not serve's: serve
+  // is theirs); declared last, so it stops before the world goes.
+  std::unique_ptr<server::FunctionEndpoint> function_endpoint_;
 };
 
 }  // namespace ms::cli

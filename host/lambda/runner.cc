@@ -28,6 +28,22 @@ using nlohmann::json;
 
 std::atomic<bool> g_enabled{true};
 
+std::mutex g_sdk_mu;
+std::string g_node_sdk_path;  // SetNodeSdkPath
+std::function<std::string()> g_default_endpoint;  // SetDefaultEndpoint
+
+// The endpoint the function's SDK calls go to: the invocation's, else the
+// command's own (SetDefaultEndpoint), else none.
+std::string EndpointFor(const Invocation& inv) {
+  if (!inv.endpoint_url.empty()) return inv.endpoint_url;
+  std::function<std::string()> endpoint;
+  {
+    std::lock_guard<std::mutex> lock(g_sdk_mu);
+    endpoint = g_default_endpoint;
+  }
+  return endpoint ? endpoint() : "";
+}
+
 // What node's V8 reserves before running anything (measured: node 20 does
 // not start under 1000 MiB of address space, whatever its heap).
 constexpr size_t kNodeReservedBytes = size_t{1024} << 20;
@@ -65,7 +81,8 @@ int64_t EpochMs() {
 
 // What Lambda puts in a function's environment (the reserved variables of
 // "Defined runtime environment variables"), then the function's own.
-std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path& dir, const std::string& log_group) {
+std::vector<std::string> LambdaEnvironment(const Invocation& inv, const std::string& endpoint, const fs::path& dir,
+                                           const std::string& log_group) {
   std::vector<std::string> env;
   const bool python = InterpreterFor(inv.runtime) == "python3";
   const std::vector<std::pair<std::string, std::string>> reserved = {
@@ -85,8 +102,6 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path
       {"TZ", ":UTC"},
       {"LANG", "en_US.UTF-8"},
       {"PATH", "/usr/local/bin:/usr/bin:/bin"},
-      {python ? "PYTHONDONTWRITEBYTECODE" : "NODE_PATH",
-       python ? "1" : (dir / "runtime" / "node_modules").string()},
   };
   std::set<std::string> taken;
   auto add = [&](const std::string& name, const std::string& value) {
@@ -94,10 +109,19 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path
     taken.insert(name);
   };
   for (const auto& [name, value] : reserved) add(name, value);
-  if (!inv.endpoint_url.empty()) {
-    // The function's SDK calls go to `moonstack serve`, signed with
-    // credentials it accepts (Lambda gives the execution role's).
-    add("AWS_ENDPOINT_URL", inv.endpoint_url);
+  if (python) {
+    add("PYTHONDONTWRITEBYTECODE", "1");
+  } else {
+    // The harness's modules (cfn-response), then the SDK, as Lambda's
+    // NODE_PATH ends with /var/runtime/node_modules.
+    const std::string sdk = NodeSdkPath();
+    add("NODE_PATH", (dir / "runtime" / "node_modules").string() + (sdk.empty() ? "" : ":" + sdk));
+  }
+  if (!endpoint.empty()) {
+    // The function's SDK calls go to `moonstack serve` (or the command's
+    // own endpoint), signed with credentials it accepts (Lambda gives the
+    // execution role's).
+    add("AWS_ENDPOINT_URL", endpoint);
     add("AWS_ACCESS_KEY_ID", "ASIAMOONSTACKLAMBDA0");
     add("AWS_SECRET_ACCESS_KEY", "moonstack-lambda-secret");
     add("AWS_SESSION_TOKEN", "moonstack-lambda-session");
@@ -169,6 +193,21 @@ Interpreter ResolveInterpreter(const std::string& program, bool python) {
 }  // namespace
 
 void SetExecutionEnabled(bool enabled) { g_enabled = enabled; }
+
+void SetDefaultEndpoint(std::function<std::string()> endpoint) {
+  std::lock_guard<std::mutex> lock(g_sdk_mu);
+  g_default_endpoint = std::move(endpoint);
+}
+
+void SetNodeSdkPath(const std::string& node_modules) {
+  std::lock_guard<std::mutex> lock(g_sdk_mu);
+  g_node_sdk_path = node_modules;
+}
+
+std::string NodeSdkPath() {
+  std::lock_guard<std::mutex> lock(g_sdk_mu);
+  return g_node_sdk_path;
+}
 bool ExecutionEnabled() { return g_enabled; }
 
 std::string InterpreterFor(const std::string& runtime) {
@@ -191,10 +230,10 @@ constexpr size_t kMaxLogBytes = size_t{1} << 20;  // per invocation; more is dro
 // configuration, last changed at the same time (a new code or configuration
 // version, or a re-created function, never gets an old environment), and
 // the same interpreter and endpoint.
-std::string EnvironmentKey(const Invocation& inv, const std::string& program) {
+std::string EnvironmentKey(const Invocation& inv, const std::string& program, const std::string& endpoint) {
   std::string key = inv.function_arn + '\n' + inv.last_modified + '\n' + inv.runtime + '\n' + inv.handler + '\n' + program + '\n' +
                     std::to_string(inv.timeout_seconds) + '\n' + std::to_string(inv.memory_mb) + '\n' +
-                    inv.region + '\n' + inv.endpoint_url + '\n';
+                    inv.region + '\n' + endpoint + '\n';
   for (const auto& [name, value] : inv.environment) key += name + '=' + value + '\n';
   const size_t code = std::hash<std::string>()(inv.zip.empty() ? inv.inline_code : inv.zip);
   return key + std::to_string(code) + (inv.zip.empty() ? ":inline" : ":zip");
@@ -204,8 +243,9 @@ std::string EnvironmentKey(const Invocation& inv, const std::string& program) {
 // end of Init (its ready message). Returns null and sets `o` when the
 // invocation ends there (it did not start, timed out, crashed, or Init
 // failed).
-std::unique_ptr<ExecutionEnvironment> StartEnvironment(const Invocation& inv, const Interpreter& resolved,
-                                                       Clock::time_point deadline, Outcome* o) {
+std::unique_ptr<ExecutionEnvironment> StartEnvironment(const Invocation& inv, const std::string& endpoint,
+                                                       const Interpreter& resolved, Clock::time_point deadline,
+                                                       Outcome* o) {
   const bool python = InterpreterFor(inv.runtime) == "python3";
   const fs::path dir = MakeEnvironmentDir();
   if (dir.empty()) {
@@ -240,7 +280,7 @@ std::unique_ptr<ExecutionEnvironment> StartEnvironment(const Invocation& inv, co
   }
   spec.argv.push_back((runtime_dir / (python ? "bootstrap.py" : "bootstrap.js")).string());
   spec.argv.push_back((dir / "init.json").string());
-  spec.env = LambdaEnvironment(inv, dir, "/aws/lambda/" + inv.function_name);
+  spec.env = LambdaEnvironment(inv, endpoint, dir, "/aws/lambda/" + inv.function_name);
   spec.cwd = task_dir.string();
   spec.address_space_bytes = (size_t{static_cast<size_t>(inv.memory_mb)} << 20) + (python ? 0 : kNodeReservedBytes);
   LongLivedChild child;
@@ -303,14 +343,15 @@ Outcome Run(const Invocation& inv) {
   // Lambda's Timeout counts from the start: Init included on a cold start.
   const Clock::time_point begin = Clock::now();
   const Clock::time_point deadline = begin + std::chrono::seconds(inv.timeout_seconds);
-  const std::string key = EnvironmentKey(inv, resolved.path);
+  const std::string endpoint = EndpointFor(inv);
+  const std::string key = EnvironmentKey(inv, resolved.path, endpoint);
   Outcome o;
   std::unique_ptr<ExecutionEnvironment> env = TakeEnvironment(key);
   if (env) {
     o.ran = true;
     o.log_stream_name = env->log_stream();
   } else {
-    env = StartEnvironment(inv, resolved, deadline, &o);
+    env = StartEnvironment(inv, endpoint, resolved, deadline, &o);
     if (!env) return o;
   }
   auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - begin).count(); };

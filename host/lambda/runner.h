@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,7 +45,7 @@ struct Invocation {
   // changed or re-created function from reusing an older one's environments.
   std::string last_modified;
   // moonstack serve's base URL when one runs: the function's SDK calls go
-  // there (AWS_ENDPOINT_URL, dummy credentials).
+  // there (AWS_ENDPOINT_URL, dummy credentials). Empty: SetDefaultEndpoint's.
   std::string endpoint_url;
   // The harness serves the event's ResponseURL itself and reports the
   // bodies PUT to it (custom resources in embedded mode).
@@ -78,6 +79,19 @@ struct Outcome {
 void SetExecutionEnabled(bool enabled);
 bool ExecutionEnabled();
 inline constexpr const char* kDisabledReason = "Lambda execution is turned off (--no-lambda)";
+
+// Where the AWS SDK for JavaScript v3 is (a node_modules directory, as
+// /var/runtime/node_modules is on Lambda; scripts/install_node_sdk.sh
+// installs it): put on NODE_PATH after the harness's own modules for nodejs
+// functions. "" (the default): none.
+void SetNodeSdkPath(const std::string& node_modules);
+std::string NodeSdkPath();
+
+// Where a function's SDK calls go when its invocation names no endpoint_url
+// (embedded mode, no `moonstack serve`): asked before each invocation, ""
+// for none. A command's session sets it (server/function_endpoint.h) and
+// unsets it (nullptr) when it closes.
+void SetDefaultEndpoint(std::function<std::string()> endpoint);
 
 // The interpreter a runtime needs ("python3", "node"), or "" for a runtime
 // moonstack does not run (java21, provided.al2023, ...).

@@ -11,6 +11,7 @@
 #include "eval/validate.h"
 #include "server/stack_xml.h"
 #include "stack/change_sets.h"
+#include "stack/drift_detection.h"
 #include "stack/template_url.h"
 #include "store/stack_tables.h"
 #include "store/world_table.h"
@@ -39,17 +40,6 @@ Status CheckTemplateBody(const OperationContext& ctx, const QueryRequest& q, siz
   return Status::OK();
 }
 
-// AWS's wording for a required member that is missing (botocore checks this
-// before sending, so only hand-made requests see it).
-Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out) {
-  *out = q.Get(member);
-  if (out->empty()) {
-    return Status::Validation(std::string("1 validation error detected: Value null at '") + field +
-                              "' failed to satisfy constraint: Member must not be null");
-  }
-  return Status::OK();
-}
-
 // The HTTP status AWS answers an error with (the service model's
 // httpStatusCode of its error shape): 400 for all but these.
 int HttpStatusOf(const Status& s) {
@@ -72,6 +62,17 @@ std::string ResponseXml(const std::string& action, bool has_result, const std::s
 }
 
 }  // namespace
+
+// AWS's wording for a required member that is missing (botocore checks this
+// before sending, so only hand-made requests see it).
+Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out) {
+  *out = q.Get(member);
+  if (out->empty()) {
+    return Status::Validation(std::string("1 validation error detected: Value null at '") + field +
+                              "' failed to satisfy constraint: Member must not be null");
+  }
+  return Status::OK();
+}
 
 // AWS pages DescribeStackEvents, ListStacks, ListStackResources, ListExports
 // and ListImports 100 items at a time; ListChangeSets pages the same way here.
@@ -170,6 +171,10 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"RollbackStack", {&CfnApi::RollbackStack, true}},
       {"CancelUpdateStack", {&CfnApi::CancelUpdateStack, false}},
       {"SignalResource", {&CfnApi::SignalResource, false}},
+      {"DetectStackDrift", {&CfnApi::DetectStackDrift, true}},
+      {"DetectStackResourceDrift", {&CfnApi::DetectStackResourceDrift, true}},
+      {"DescribeStackDriftDetectionStatus", {&CfnApi::DescribeStackDriftDetectionStatus, true}},
+      {"DescribeStackResourceDrifts", {&CfnApi::DescribeStackResourceDrifts, true}},
   };
   const std::string action = q.Get("Action");
   if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);
@@ -292,7 +297,12 @@ Status CfnApi::DescribeStacks(Call& c) {
     return Status::OK();
   }
   c.w.Open("Stacks");
-  for (const StackRecord& s : stacks) WriteStack(c.w, s);
+  DriftDetection drift(c.service);
+  for (const StackRecord& s : stacks) {
+    DriftInformation info;
+    MS_RETURN_IF_ERROR(drift.StackInformation(s.id, &info));
+    WriteStack(c.w, s, info);
+  }
   c.w.Close();
   return Status::OK();
 }
@@ -358,7 +368,9 @@ Status CfnApi::DescribeStackResources(Call& c) {
     return Status::OK();
   }
   c.w.Open("StackResources");
-  for (const auto& [stack, r] : found) WriteStackResource(c.w, stack, r);
+  std::map<std::string, DriftInformation> drifts;  // of the one stack `found` is of
+  MS_RETURN_IF_ERROR(DriftDetection(c.service).ResourceInformation(found.front().first.id, &drifts));
+  for (const auto& [stack, r] : found) WriteStackResource(c.w, stack, r, drifts[r.logical_id]);
   c.w.Close();
   return Status::OK();
 }
@@ -390,7 +402,12 @@ Status CfnApi::ListStacks(Call& c) {
     c.w.Empty("StackSummaries");
   } else {
     c.w.Open("StackSummaries");
-    for (size_t i = begin; i < end; ++i) WriteStackSummary(c.w, *listed[i]);
+    DriftDetection drift(c.service);
+    for (size_t i = begin; i < end; ++i) {
+      DriftInformation info;
+      MS_RETURN_IF_ERROR(drift.StackInformation(listed[i]->id, &info));
+      WriteStackSummary(c.w, *listed[i], info);
+    }
     c.w.Close();
   }
   if (end < ids.size()) c.w.Text("NextToken", ids[end]);
@@ -460,7 +477,10 @@ Status CfnApi::DescribeStackResource(Call& c) {
   MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
   for (const ResourceRecord& r : resources) {
     if (r.logical_id != logical_id) continue;
-    WriteStackResourceDetail(c.w, stack, r, c.service.ResourceMetadata(stack, resources, r.logical_id));
+    std::map<std::string, DriftInformation> drifts;
+    MS_RETURN_IF_ERROR(DriftDetection(c.service).ResourceInformation(stack.id, &drifts));
+    WriteStackResourceDetail(c.w, stack, r, c.service.ResourceMetadata(stack, resources, r.logical_id),
+                             drifts[r.logical_id]);
     return Status::OK();
   }
   // The same message as the CLI's describe-stack-resource (cli/stack_commands.cc).
@@ -482,7 +502,9 @@ Status CfnApi::ListStackResources(Call& c) {
     return Status::OK();
   }
   c.w.Open("StackResourceSummaries");
-  for (const ResourceRecord& r : resources) WriteStackResourceSummary(c.w, r);
+  std::map<std::string, DriftInformation> drifts;
+  MS_RETURN_IF_ERROR(DriftDetection(c.service).ResourceInformation(stack.id, &drifts));
+  for (const ResourceRecord& r : resources) WriteStackResourceSummary(c.w, r, drifts[r.logical_id]);
   c.w.Close();
   if (!result.next.empty()) c.w.Text("NextToken", result.next);
   return Status::OK();

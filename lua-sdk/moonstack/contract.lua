@@ -27,6 +27,9 @@
 --   ctx     = table | function(values) -> table      optional; extra fields for
 --             every hook's ctx (a stand-in world for a provider that does not
 --             use the simulated cloud)
+--   invalid = { { properties = table, message = string? }, ... }   optional;
+--             inputs validation must refuse (with exactly `message`, the
+--             whole status reason, when given)
 --
 -- Used by `moonstack provider test FILE` and from Lua tests:
 --   local report = contract.run("path/to/provider.lua")       -- fixture from tests/
@@ -59,7 +62,7 @@ C.KNOWN_KINDS = {
 -- Kinds whose records change as a matter of course: the sim's ID generator.
 local IGNORED_KINDS = { sim = true }
 
-local FIXTURE_FIELDS = { setup = true, create = true, updates = true, verify = true, ctx = true }
+local FIXTURE_FIELDS = { setup = true, create = true, updates = true, verify = true, ctx = true, invalid = true }
 
 -- Helpers -------------------------------------------------------------------------
 
@@ -145,7 +148,7 @@ function C.load_fixture(code, path)
   if type(fixture) ~= "table" then error(path .. ": a fixture must return a table", 0) end
   for k in pairs(fixture) do
     if not FIXTURE_FIELDS[k] then
-      error(string.format('%s: unknown field "%s" (expected setup, create, updates, verify, ctx)', path, tostring(k)), 0)
+      error(string.format('%s: unknown field "%s" (expected setup, create, updates, verify, ctx, invalid)', path, tostring(k)), 0)
     end
   end
   if fixture.create == nil then error(path .. ": missing create (the properties to create with)", 0) end
@@ -328,6 +331,7 @@ local function check_read(run, id, given, props, attributes)
       local got = out.properties[p.name]
       local coerced = got
       if not values.is_absent(got) then coerced = schema.coerce(got, p, p.name) end
+      if p.write_only then coerced = props[p.name] end  -- never read back
       if not values.deep_equal(coerced, props[p.name]) then
         diffs[#diffs + 1] = string.format("%s: expected %s, read %s", p.name, show(props[p.name]), show(got))
       end
@@ -599,6 +603,31 @@ local function create_twice(run, state)
   end)
 end
 
+-- The fixture's invalid inputs (cloudformation-cli's "inputs" that must fail
+-- validation): each must be refused, with its message when it names one.
+local function invalid_inputs(run, vals)
+  local okr, list = pcall(resolve, run.fixture.invalid, vals)
+  if not okr or not values.is_array(list) then
+    record(run.report, "FAIL", "fixture invalid", okr and "invalid must be a list of { properties = ..., message = ... }"
+      or message_of(list))
+    return
+  end
+  for i, case in ipairs(list) do
+    local name = "invalid input " .. i .. " fails validation"
+    check(run, name, function()
+      if type(case) ~= "table" or type(case.properties) ~= "table" then
+        error("expected { properties = {...}, message = ... }", 0)
+      end
+      local ok, err = pcall(run.decl.validate, run.decl, case.properties, { logical_id = C.LOGICAL_ID })
+      if ok then error("validation accepted " .. show(case.properties), 0) end
+      local m = message_of(err)
+      if case.message ~= nil and m ~= case.message then
+        error("expected " .. show(case.message) .. ", got " .. show(m), 0)
+      end
+    end)
+  end
+end
+
 -- delete_update: an update of the deleted resource must answer NotFound (an
 -- update that "succeeds" on nothing hides a lost resource). The update is
 -- the fixture's first in-place change, made over the last properties (the
@@ -702,6 +731,7 @@ function C.run(decl, fixture, opts)
   if not check(run, "create properties validate", function()
     props = decl:validate(raw, { logical_id = C.LOGICAL_ID })
   end) then return report end
+  if fixture.invalid ~= nil then invalid_inputs(run, vals) end
   local created
   if not check(run, "create returns an id", function()
     created = call(run, "create", nil, props)

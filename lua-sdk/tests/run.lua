@@ -18,6 +18,8 @@ local SUITES = {
   "test_tags",
   "test_sandbox",
   "test_contract",
+  "test_constraints",
+  "test_from_schema",
   "test_editor",
 }
 

@@ -8,13 +8,7 @@ local T = H.suite("contract")
 
 -- The kit runs providers against the simulated cloud: providers/ on the path,
 -- the in-memory world as moonstack.world.
-local here = package.searchpath("harness", package.path):match("^(.*)[/\\]")
-local root = here .. "/../.."
-package.path = package.path .. ";" .. root .. "/providers/?.lua;" .. root .. "/providers/?/init.lua"
-if package.loaded["moonstack.world"] == nil then
-  package.loaded["moonstack.world"] = require("moonstack.world_memory").new()
-end
-local world = require("moonstack.world")
+local world = H.simulated_cloud()
 local C = require("moonstack.contract")
 local custom = require("moonstack.custom")
 local stub = require("moonstack.stub")
@@ -286,7 +280,7 @@ T.case("fixtures: loading, their path, their mistakes", function()
   local f = C.load_fixture("return { create = { A = 1 }, updates = {} }", "t.lua")
   H.same(f.create, { A = 1 })
   H.raises(function() C.load_fixture("return { create = {}, update = {} }", "t.lua") end,
-    't.lua: unknown field "update" (expected setup, create, updates, verify, ctx)')
+    't.lua: unknown field "update" (expected setup, create, updates, verify, ctx, invalid)')
   H.raises(function() C.load_fixture("return { }", "t.lua") end, "t.lua: missing create (the properties to create with)")
   H.raises(function() C.load_fixture("return 1", "t.lua") end, "t.lua: a fixture must return a table")
   local report = C.run("nope/missing.lua", nil, {})

@@ -139,6 +139,38 @@ function startCapture(done) {
   });
 }
 
+// Custom-resource responses over https. On AWS a ResponseURL is an https S3
+// URL on port 443, and CDK's Provider framework PUTs to it with
+// https.request({hostname, path}), dropping any port; moonstack's
+// ResponseURLs are http://127.0.0.1:<port>/... (this harness's capture, or
+// `moonstack serve`). So an https request without a port (or to 443) whose
+// host and path are those of a ResponseURL an invocation of this environment
+// received goes to that URL, over http: the request the function meant.
+const responseUrls = new Map();  // "<host> <path>" -> URL
+
+function rememberResponseUrl(text) {
+  let u;
+  try { u = new URL(String(text)); } catch (e) { return; }
+  if (u.protocol === 'http:') responseUrls.set(u.hostname + ' ' + u.pathname, u);
+}
+
+function routeResponseUrlsOverHttp() {
+  const https = require('https'), http = require('http');
+  const original = https.request;
+  https.request = function request(options, ...rest) {
+    if (options && typeof options === 'object' && !(options instanceof URL) &&
+        (options.port === undefined || options.port === null || Number(options.port) === 443)) {
+      const host = options.hostname || String(options.host || '').replace(/:443$/, '');
+      const target = responseUrls.get(host + ' ' + String(options.path || '/').split('?')[0]);
+      if (target) {
+        const { agent, ...rest0 } = options;
+        return http.request({ ...rest0, protocol: 'http:', hostname: target.hostname, port: target.port }, ...rest);
+      }
+    }
+    return original.call(this, options, ...rest);
+  };
+}
+
 function makeContext() {
   const c = request.context;
   return {
@@ -200,8 +232,9 @@ function next() {
   finished = false;
   const ev = request.event;
   if (request.capture_response_url && ev && typeof ev === 'object' && 'ResponseURL' in ev) {
-    startCapture((c) => { capture = c; ev.ResponseURL = c.url; run(handler); });
+    startCapture((c) => { capture = c; ev.ResponseURL = c.url; rememberResponseUrl(c.url); run(handler); });
   } else {
+    if (ev && typeof ev === 'object' && 'ResponseURL' in ev) rememberResponseUrl(ev.ResponseURL);
     run(handler);
   }
 }
@@ -212,6 +245,7 @@ process.on('beforeExit', () => finish(true, null));
 
 // Init, once: then the invocations, one per request. (Unlike bootstrap.py,
 // node cannot move fd 3 out of reach of the function's subprocesses.)
+routeResponseUrlsOverHttp();
 if (spec.zip) extractZip(spec.zip, spec.task_dir);
 const [fn, loadError] = loadHandler();
 if (loadError) console.error(loadError.errorType + ': ' + loadError.errorMessage);

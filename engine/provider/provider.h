@@ -159,6 +159,10 @@ std::string HandlerFailureReason(std::string_view message, std::string_view requ
 class ProviderSession {
  public:
   virtual ~ProviderSession() = default;
+  // A kept session is about to serve another operation (moonstack serve's
+  // session pool): a session that loaded provider files checks, for each type
+  // the operation then uses, that its file has not changed since.
+  virtual void NextOperation() {}
   // The schema of a type, or nullptr when no provider implements it.
   virtual const TypeSchema* Schema(std::string_view type) = 0;
   // Validates and coerces a resource's properties as CloudFormation does

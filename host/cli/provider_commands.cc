@@ -1,7 +1,8 @@
 // provider list / describe: what the provider directories offer.
 // provider test FILE: the contract test kit (lua-sdk/moonstack/contract.lua).
 // provider new TYPE: a working provider and its fixture (moonstack.scaffold);
-// --from-schema and describe --format: provider_schema_commands.cc.
+// --from-schema and describe --format: provider_schema_commands.cc, which
+// also writes the editor's stubs beside a new provider (editor_setup.h).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -135,7 +136,7 @@ int RunNew(const NewArgs& args) {
     std::cerr << "moonstack: " << files.error->message << "\n";
     return 1;
   }
-  return WriteProviderFiles(files.value(), args.dir);
+  return WriteProviderFiles(files.value(), args.dir, &tool.rt());
 }
 
 void AddProviderOption(CLI::App* cmd, ProviderArgs* args) {

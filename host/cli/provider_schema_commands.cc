@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/editor_setup.h"
 #include "cli/io.h"
 #include "cli/load_providers.h"
 #include "cli/tool_runtime.h"
@@ -20,9 +21,31 @@ int Fail(const std::string& message) {
   return 1;
 }
 
+// The editor's files beside a new provider (editor_setup.h); false when
+// they could not be written.
+bool RunEditorSetup(const std::string& dir, lua::Runtime* rt) {
+  EditorSetup setup;
+  Status s = WriteEditorSetup(dir, lua::DefaultProviderPaths(Home(), {}), rt, &setup);
+  if (!s.ok()) {
+    std::cerr << "moonstack: cannot write the editor setup in " << dir << ": " << s.message() << "\n";
+    return false;
+  }
+  for (const auto& [module, stub] : setup.missing) {
+    std::cerr << "moonstack: no LuaLS stub for module " << module << " (add " << stub << ")\n";
+  }
+  std::cout << "created " << (fs::path(dir) / kStubDir).string() << "/ (" << setup.written.size() - !setup.kept_luarc
+            << " LuaLS stubs)\n";
+  if (setup.kept_luarc) {
+    std::cout << "kept " << (fs::path(dir) / ".luarc.json").string() << " (workspace.library: " << kStubDir << ")\n";
+  } else {
+    std::cout << "created " << (fs::path(dir) / ".luarc.json").string() << "\n";
+  }
+  return true;
+}
+
 }  // namespace
 
-int WriteProviderFiles(const Value& f, const std::string& dir) {
+int WriteProviderFiles(const Value& f, const std::string& dir, lua::Runtime* rt) {
   const fs::path provider = fs::path(dir) / f.find("provider_path")->str();
   const fs::path fixture = fs::path(dir) / f.find("fixture_path")->str();
   for (const fs::path& p : {provider, fixture}) {
@@ -35,8 +58,9 @@ int WriteProviderFiles(const Value& f, const std::string& dir) {
       !WriteText(fixture.string(), f.find("fixture")->str())) {
     return Fail("cannot write " + provider.string() + " and " + fixture.string() + (ec ? ": " + ec.message() : ""));
   }
-  std::cout << "created " << provider.string() << "\ncreated " << fixture.string()
-            << "\ntest it: moonstack provider test " << provider.string() << "\n";
+  std::cout << "created " << provider.string() << "\ncreated " << fixture.string() << "\n";
+  if (!RunEditorSetup(dir, rt)) return 1;
+  std::cout << "test it: moonstack provider test " << provider.string() << "\n";
   return 0;
 }
 
@@ -60,7 +84,7 @@ int RunNewFromSchema(const std::string& type, const std::string& schema_file, co
   if (!s.ok()) return Fail(s.message());
   lua::CallResult files = tool.rt().CallField(mod.refs[0], "files", {schema});
   if (!files.ok()) return Fail(schema_file + ": " + files.error->message);
-  return WriteProviderFiles(files.value(), dir);
+  return WriteProviderFiles(files.value(), dir, &tool.rt());
 }
 
 int RunDescribeFormat(const std::vector<std::string>& dirs, const std::string& type, const std::string& format) {

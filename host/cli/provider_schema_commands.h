@@ -12,12 +12,18 @@
 
 #include "template/value.h"
 
+namespace ms::lua {
+class Runtime;
+}  // namespace ms::lua
+
 namespace ms::cli {
 
 // Writes the scaffold `files` ({provider_path, fixture_path, provider,
-// fixture}, paths relative to `dir`) without overwriting anything; prints
-// what it created. Exit status: 0, or 1 with the reason on stderr.
-int WriteProviderFiles(const Value& files, const std::string& dir);
+// fixture}, paths relative to `dir`) without overwriting anything, then the
+// editor's LuaLS stubs and .luarc.json in `dir` (editor_setup.h, from the
+// modules `rt` serves); prints what it created. Exit status: 0, or 1 with
+// the reason on stderr.
+int WriteProviderFiles(const Value& files, const std::string& dir, lua::Runtime* rt);
 
 int RunNewFromSchema(const std::string& type, const std::string& schema_file, const std::string& dir);
 

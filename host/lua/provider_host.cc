@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+
+#include <sys/stat.h>
 
 #include "catalog/resource_catalog.h"
 #include "catalog/resource_schemas.h"
@@ -29,15 +32,18 @@ Status ReadText(const std::string& path, std::string* text) {
 
 // Every provider file under `dir`, sorted, skipping lib/, sim/ (shared
 // code), tests/ (contract fixtures), custom/ (custom-resource handlers) and
-// scenarios/ (scenario scripts).
+// scenarios/ (scenario scripts) and hidden directories (.moonstack/).
 Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::Validation(dir + ": no such provider directory");
   fs::recursive_directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
-    if (it->is_directory() && (p.filename() == "lib" || p.filename() == "sim" || p.filename() == "tests" ||
-                               p.filename() == "custom" || p.filename() == "scenarios")) {
+    // A hidden directory is never providers: .moonstack/stubs/ holds the
+    // editor's LuaLS stubs (cli/editor_setup.h), .git/ and the like.
+    const std::string name = p.filename().string();
+    if (it->is_directory() && (IsSharedCodeDir(name) || name == "tests" || name == "custom" ||
+                               name == "scenarios" || (name.size() > 1 && name[0] == '.'))) {
       it.disable_recursion_pending();
       continue;
     }
@@ -46,6 +52,22 @@ Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
   if (ec) return Status::Validation(dir + ": " + ec.message());
   std::sort(out->begin(), out->end());
   return Status::OK();
+}
+
+// What says a provider file changed: its modification time and size (one
+// stat). A file that cannot be stat'ed has the stamp {-1, -1}: a file that
+// disappears counts as changed, and reloading it names the problem.
+struct FileStamp {
+  int64_t mtime_ns = -1;
+  int64_t size = -1;
+  bool operator==(const FileStamp& o) const { return mtime_ns == o.mtime_ns && size == o.size; }
+};
+
+FileStamp StampOf(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+          static_cast<int64_t>(st.st_size)};
 }
 
 TypeSchema SchemaFrom(const Value& d) {
@@ -215,6 +237,11 @@ class LuaProviderSession : public ProviderSession {
     return out;
   }
 
+  // Each type the next operation uses has its provider file stat'ed once
+  // (in Own) and reloaded when it changed: `moonstack serve` picks up an
+  // edited provider without a restart, in every worker's session.
+  void NextOperation() override { checked_.clear(); }
+
   const TypeSchema* Schema(std::string_view type) override {
     const Loaded* p = Find(type);
     return p == nullptr ? nullptr : &p->schema;
@@ -347,6 +374,13 @@ class LuaProviderSession : public ProviderSession {
   struct Loaded {
     Ref decl;
     TypeSchema schema;
+    std::string file;  // the provider file it came from (empty: a generic or stub fallback)
+    FileStamp stamp;   // that file as it was just before it was read
+  };
+
+  struct LoadError {
+    std::string file;
+    std::string message;  // the load's error, "file:line: ..." for a Lua error in the file
   };
 
   // The provider of `type`: its own, else (Custom::X) the custom-resource
@@ -362,8 +396,10 @@ class LuaProviderSession : public ProviderSession {
     return MakeFallback(std::string(type));
   }
 
-  // The provider file declaring `type`, loaded now if it was not yet.
+  // The provider file declaring `type`, loaded now if it was not yet, or
+  // again if it changed since (checked once per operation).
   const Loaded* Own(const std::string& type) {
+    if (checked_.insert(type).second) ForgetIfChanged(type);
     auto it = providers_.find(type);
     if (it != providers_.end()) return &it->second;
     auto file = unloaded_.find(type);
@@ -372,16 +408,35 @@ class LuaProviderSession : public ProviderSession {
     unloaded_.erase(file);
     Status s = LoadFile(path);
     if (!s.ok()) {
-      load_errors_[type] = s.message();
+      load_errors_[type] = LoadError{path, s.message()};
       return nullptr;
     }
     it = providers_.find(type);
     return it == providers_.end() ? nullptr : &it->second;
   }
 
+  // A loaded provider whose file changed since, or one whose file failed to
+  // load, goes back to the files to load: the next Own loads it again. A
+  // failed reload leaves the type without a provider for this operation
+  // (its calls fail with the load's error); the next operation tries again.
+  void ForgetIfChanged(const std::string& type) {
+    auto it = providers_.find(type);
+    if (it != providers_.end()) {
+      if (it->second.file.empty() || StampOf(it->second.file) == it->second.stamp) return;
+      unloaded_[type] = it->second.file;
+      providers_.erase(it);
+      return;
+    }
+    auto e = load_errors_.find(type);
+    if (e != load_errors_.end()) {
+      unloaded_[type] = e->second.file;
+      load_errors_.erase(e);
+    }
+  }
+
   Status NoProvider(std::string_view type) const {
     auto e = load_errors_.find(std::string(type));
-    if (e != load_errors_.end()) return Status::Validation(e->second);
+    if (e != load_errors_.end()) return Status::Validation(e->second.message);
     return Status::Validation("No provider for resource type " + std::string(type));
   }
 
@@ -390,12 +445,13 @@ class LuaProviderSession : public ProviderSession {
     CallOptions keep;
     keep.results = Results::kRefs;
     std::string code;
+    const FileStamp stamp = StampOf(file);  // before the read: a write during it shows next time
     MS_RETURN_IF_ERROR(ReadText(file, &code));
     CallResult decl = rt_->CallField(host_, "load", {Value::String(code), Value::String(file)}, keep);
     if (!decl.ok()) return Status::Validation(decl.error->message);
     CallResult described = rt_->CallField(host_, "describe", {decl.refs[0]});
     if (!described.ok()) return Status::Validation(described.error->message);
-    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
+    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value()), file, stamp};
     const std::string type = loaded.schema.type;
     auto [it, inserted] = providers_.emplace(type, std::move(loaded));
     if (!inserted) {
@@ -430,7 +486,7 @@ class LuaProviderSession : public ProviderSession {
     if (!decl.ok()) return nullptr;
     CallResult described = rt_->CallField(host_, "describe", {decl.refs[0]});
     if (!described.ok()) return nullptr;
-    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
+    Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value()), "", FileStamp()};
     return &fallbacks_.emplace(type, std::move(loaded)).first->second;
   }
 
@@ -468,7 +524,8 @@ class LuaProviderSession : public ProviderSession {
   Ref host_;
   std::map<std::string, Loaded> providers_;
   std::map<std::string, std::string> unloaded_;     // type -> provider file not loaded yet (OpenLazy)
-  std::map<std::string, std::string> load_errors_;  // type -> why its file failed to load
+  std::map<std::string, LoadError> load_errors_;    // type -> why its file failed to load
+  std::set<std::string> checked_;                  // types whose file was checked in this operation
   bool stub_unknown_types_ = false;
   Ref generic_module_;                       // lib.generic, loaded on first use
   Ref stub_module_;                          // moonstack.stub, loaded on first use
@@ -478,16 +535,8 @@ class LuaProviderSession : public ProviderSession {
 Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits, World* world,
                                 const std::vector<std::string>& files,
                                 std::unique_ptr<LuaProviderSession>* out) {
-  RuntimeOptions options;
-  options.limits = limits;
-  options.module_roots.push_back(paths.sdk_dir);
-  // Providers `require` their shared code (lib/, sim/) from their own dirs.
-  for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
-  Status s;
   auto session = std::unique_ptr<LuaProviderSession>(new LuaProviderSession());
-  session->rt_ = Runtime::Create(options, &s);
-  if (!session->rt_) return s;
-  MS_RETURN_IF_ERROR(WorldBinding::Install(session->rt_.get(), world, &session->world_));
+  MS_RETURN_IF_ERROR(OpenProviderState(paths, limits, world, &session->rt_, &session->world_));
   CallResult host = session->rt_->Require("moonstack.host");
   if (!host.ok()) return host.status();
   session->host_ = std::move(host.refs[0]);
@@ -506,6 +555,26 @@ Status LuaProviderSession::OpenLazy(const ProviderPaths& paths, const Limits& li
 }
 
 }  // namespace
+
+bool IsSharedCodeDir(std::string_view name) {
+  for (const char* dir : kSharedCodeDirs) {
+    if (name == dir) return true;
+  }
+  return false;
+}
+
+Status OpenProviderState(const ProviderPaths& paths, const Limits& limits, World* world,
+                         std::unique_ptr<Runtime>* rt, std::unique_ptr<WorldBinding>* binding) {
+  RuntimeOptions options;
+  options.limits = limits;
+  options.module_roots.push_back(paths.sdk_dir);
+  // Providers `require` their shared code (lib/, sim/) from their own dirs.
+  for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
+  Status s;
+  *rt = Runtime::Create(options, &s);
+  if (!*rt) return s;
+  return WorldBinding::Install(rt->get(), world, binding);
+}
 
 ProviderPaths DefaultProviderPaths(const std::string& home, const std::vector<std::string>& extra) {
   ProviderPaths paths;

@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -42,6 +43,19 @@ struct ProviderPaths {
   std::vector<std::string> dirs;      // provider directories, lowest priority first
   bool stub_unknown_types = false;    // --stub-unknown-types: serve moonstack.stub for types without a provider
 };
+
+// The folders of a provider directory holding code providers share
+// (`require("sim")`, `require("lib.generic")`), never loaded as providers.
+inline constexpr const char* kSharedCodeDirs[] = {"lib", "sim"};
+bool IsSharedCodeDir(std::string_view name);
+
+class Runtime;
+class WorldBinding;
+
+// A lua_State as every provider runs in: the sandbox, `paths`' module roots
+// (the lua-sdk, then each provider directory), `moonstack.world` over `world`.
+Status OpenProviderState(const ProviderPaths& paths, const Limits& limits, World* world,
+                         std::unique_ptr<Runtime>* rt, std::unique_ptr<WorldBinding>* binding);
 
 // The provider directories a command uses: `<home>/providers`, then
 // MOONSTACK_PROVIDER_PATH (colon-separated), then `extra` (--providers).

@@ -8,6 +8,7 @@ class SessionPool::Lent : public ProviderSession {
   Lent(SessionPool* pool, std::unique_ptr<ProviderSession> session) : pool_(pool), s_(std::move(session)) {}
   ~Lent() override { pool_->GiveBack(std::move(s_)); }
 
+  void NextOperation() override { s_->NextOperation(); }
   const TypeSchema* Schema(std::string_view type) override { return s_->Schema(type); }
   Status Validate(std::string_view type, const HookContext& ctx, const Value& properties, Value* coerced) override {
     return s_->Validate(type, ctx, properties, coerced);
@@ -58,7 +59,11 @@ Status SessionPool::NewSession(std::unique_ptr<ProviderSession>* out) {
       idle_.pop_back();
     }
   }
-  if (s == nullptr) MS_RETURN_IF_ERROR(inner_->NewSession(&s));
+  if (s == nullptr) {
+    MS_RETURN_IF_ERROR(inner_->NewSession(&s));
+  } else {
+    s->NextOperation();  // a kept session: its providers' files may have changed since
+  }
   *out = std::make_unique<Lent>(this, std::move(s));
   return Status::OK();
 }

@@ -47,7 +47,7 @@ local P = {}
 ---@field account string
 ---@field stack_tags moonstack.Tag[]? the stack's tags (create-stack --tags), nil when none; see moonstack.tags.for_resource
 ---@field log moonstack.Logger
----@field world any            the simulated cloud (its API belongs to the host)
+---@field world sim.Client     the simulated cloud's client: ctx.world.ec2.RunInstances{...} (sim.client(ctx))
 ---@field clock any            current (possibly virtual) time; hooks never sleep
 ---@field update_policy table? the resource's UpdatePolicy (during rollback: the one of the template rolled back to)
 ---@field old_update_policy table? update and rollback hooks: the other template's UpdatePolicy (update: the previous one; rollback: the failed update's)

@@ -20,6 +20,7 @@ local SUITES = {
   "test_contract",
   "test_constraints",
   "test_from_schema",
+  "test_editor",
 }
 
 if arg and arg[1] then SUITES = { unpack(arg) } end

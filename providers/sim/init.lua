@@ -135,6 +135,8 @@ end
 
 ---A client for hooks: `aws.ec2.RunInstances{...}`. `ctx` gives the region
 ---and account (a hook's ctx, or nil for the defaults).
+---@param ctx { region: string?, account: string? }?
+---@return sim.Client
 function S.client(ctx)
   local opts = { region = ctx and ctx.region, account = ctx and ctx.account }
   if opts.region == "" then opts.region = nil end

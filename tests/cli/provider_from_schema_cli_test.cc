@@ -88,8 +88,9 @@ TEST_CASE("provider new --from-schema: the AWS::SQS::Queue registry schema makes
   CommandResult r = cli("provider new AWS::SQS::Queue --from-schema " + kSchemas + "aws-sqs-queue.json --dir " + cli.dir);
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out == "created " + cli.dir + "/aws/sqs/queue.lua\ncreated " + cli.dir +
-                     "/aws/sqs/tests/queue.lua\ntest it: moonstack provider test " + cli.dir + "/aws/sqs/queue.lua\n");
+  CHECK(r.out.rfind("created " + cli.dir + "/aws/sqs/queue.lua\ncreated " + cli.dir + "/aws/sqs/tests/queue.lua\n", 0) == 0);
+  CHECK(Has(r.out, "created " + cli.dir + "/.luarc.json\ntest it: moonstack provider test " + cli.dir +
+                       "/aws/sqs/queue.lua\n"));  // and the editor's stubs (editor_setup.h)
 
   r = cli("provider test " + cli.dir + "/aws/sqs/queue.lua");
   INFO(r.out);

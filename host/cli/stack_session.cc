@@ -116,7 +116,8 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
     // The functions this command runs reach its world through the AWS APIs
     // on 127.0.0.1, as under serve (server/function_endpoint.h): started by
     // the first one.
-    function_endpoint_ = std::make_unique<server::FunctionEndpoint>(&world_, clock_.get(), options.providers);
+    function_endpoint_ =
+        std::make_unique<server::FunctionEndpoint>(&world_, clock_.get(), options.providers, state_path_);
     server::FunctionEndpoint* endpoint = function_endpoint_.get();
     lambda::SetDefaultEndpoint([endpoint] { return endpoint->Url(); });
   }

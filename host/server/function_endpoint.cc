@@ -10,8 +10,9 @@
 
 namespace ms::server {
 
-FunctionEndpoint::FunctionEndpoint(World* world, Clock* clock, std::vector<std::string> provider_dirs)
-    : world_(world), clock_(clock), provider_dirs_(std::move(provider_dirs)) {}
+FunctionEndpoint::FunctionEndpoint(World* world, Clock* clock, std::vector<std::string> provider_dirs,
+                                   std::string state_path)
+    : world_(world), clock_(clock), provider_dirs_(std::move(provider_dirs)), state_path_(std::move(state_path)) {}
 
 FunctionEndpoint::~FunctionEndpoint() {
   if (http_ != nullptr) http_->Shutdown();
@@ -31,7 +32,7 @@ std::string FunctionEndpoint::Url() {
 Status FunctionEndpoint::Start() {
   sim_ = std::make_unique<SimHost>();
   MS_RETURN_IF_ERROR(sim_->Open(world_, clock_, provider_dirs_));
-  api_ = std::make_unique<AwsApi>(sim_.get(), "us-east-1");
+  api_ = std::make_unique<AwsApi>(sim_.get(), "us-east-1", state_path_);
   http_ = std::make_unique<HttpServer>(HttpServer::Limits{});
   http_->set_guard(MakeGuard(GuardPolicy{}));  // this machine only, as serve's
   http_->set_payload_max_length(GuardPolicy{}.max_object_bytes);

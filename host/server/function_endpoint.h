@@ -28,7 +28,8 @@ class AwsApi;
 
 class FunctionEndpoint {
  public:
-  FunctionEndpoint(World* world, Clock* clock, std::vector<std::string> provider_dirs);
+  // `state_path`: the command's state file, where S3 object bodies go as blobs.
+  FunctionEndpoint(World* world, Clock* clock, std::vector<std::string> provider_dirs, std::string state_path);
   ~FunctionEndpoint();  // stops the server
 
   // The endpoint's base URL (http://127.0.0.1:<port>), started on first use;
@@ -41,6 +42,7 @@ class FunctionEndpoint {
   World* world_;
   Clock* clock_;
   std::vector<std::string> provider_dirs_;
+  std::string state_path_;
   std::mutex mu_;
   bool tried_ = false;
   std::string url_;

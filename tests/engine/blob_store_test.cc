@@ -86,7 +86,7 @@ TEST_CASE("blobs: written in chunks, read back by any range, digested as written
         Status::Code::kNotFound);
 }
 
-TEST_CASE("blobs: owned by the record naming them; moved, dropped and cleared with the world's saves",
+TEST_CASE("blobs: owned by the record naming them, moved, dropped and cleared with the world's saves",
           "[store][blobs]") {
   auto db = FreshStore("owners");
   World w;

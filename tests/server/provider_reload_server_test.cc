@@ -69,7 +69,7 @@ print(json.dumps({'Status': s['StackStatus'], 'Reason': s.get('StackStatusReason
 
 }  // namespace
 
-TEST_CASE("serve reloads an edited provider before the next operation; a broken edit fails only that operation",
+TEST_CASE("serve reloads an edited provider before the next operation, and a broken edit fails only that operation",
           "[server][reload]") {
   const fs::path providers = fs::temp_directory_path() / "moonstack_reload_providers";
   fs::remove_all(providers);

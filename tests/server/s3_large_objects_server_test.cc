@@ -75,7 +75,7 @@ print(json.dumps({'same': open(down, 'rb').read() == data, 'length': head['Conte
   CHECK(peak < 150);  // the body is never held whole (nor twice, as a Lua string and its JSON)
 }
 
-TEST_CASE("multipart upload errors are S3's; an aborted upload's parts are freed", "[server][aws][s3]") {
+TEST_CASE("multipart upload errors are S3's, and an aborted upload's parts are freed", "[server][aws][s3]") {
   Server s("s3_multipart_errors");
   json r = s.Python(Prelude(s) + R"(
 s3.create_bucket(Bucket='mpu')

@@ -134,6 +134,9 @@ const char* const kMigrations[] = {
     "  logical_id TEXT NOT NULL,"
     "  data TEXT NOT NULL,"
     "  UNIQUE (stack_id, logical_id));",
+    // 11: resources by physical ID (store/resource_owner.h): an IMPORT
+    // change set asks which stack, if any, holds the resource it imports.
+    "CREATE INDEX resources_by_physical_id ON resources (json_extract(data, '$.physical_id'));",
 };
 
 }  // namespace

@@ -152,6 +152,18 @@ Status CheckImportOutputs(const std::string& deployed_template, const std::strin
   return Status::OK();
 }
 
+HookContext ReadContext(const StackRecord& stack, const std::string& logical_id, const std::string& region,
+                        const std::string& account_id, int64_t now_ms) {
+  HookContext c;
+  c.stack_name = stack.name;
+  c.stack_id = stack.id;
+  c.logical_id = logical_id;
+  c.region = region;
+  c.account_id = account_id;
+  c.now_ms = now_ms;
+  return c;
+}
+
 HookOutcome ReadResource(ProviderSession& session, const std::string& type, const std::string& physical_id,
                          const Value& properties, HookContext ctx) {
   HookCall call;

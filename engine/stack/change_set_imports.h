@@ -62,6 +62,9 @@ Status CheckImportOutputs(const std::string& deployed_template, const std::strin
 // The type's primary identifier (its provider's, else the registry schema's).
 std::vector<std::string> PrimaryIdentifierKeys(const std::string& type, ProviderSession& session);
 
+// A `read` hook's context: the resource `logical_id` of `stack`.
+HookContext ReadContext(const StackRecord& stack, const std::string& logical_id, const std::string& region,
+                        const std::string& account_id, int64_t now_ms);
 // Reads a resource through its provider's `read` hook, as drift detection
 // and import do.
 HookOutcome ReadResource(ProviderSession& session, const std::string& type, const std::string& physical_id,
@@ -69,7 +72,7 @@ HookOutcome ReadResource(ProviderSession& session, const std::string& type, cons
 
 // Step 6: each resource looked up. OK with *failure empty and `out` filled
 // (in the request's order, with the plan's properties), or OK with *failure
-// the change set's StatusReason. `ctx` names the stack the reads run for.
+// the change set's StatusReason. `ctx`: the reads' (its logical ID set per resource).
 Status LookUpImports(Database* db, ProviderSession& session, const HookContext& ctx, const Plan& plan,
                      const std::vector<ResourceToImport>& in, std::vector<ChangeSetImport>* out,
                      std::string* failure);

@@ -311,12 +311,7 @@ Status ChangeSetService::PlanImport(const CreateChangeSetInput& in, const Change
   if (!planned.deployed.empty()) {
     MS_RETURN_IF_ERROR(CheckImportOutputs(planned.stack.template_body, planned.template_body));
   }
-  HookContext hc;
-  hc.stack_name = planned.stack.name;
-  hc.stack_id = planned.stack.id;
-  hc.region = ctx_.region;
-  hc.account_id = ctx_.account_id;
-  hc.now_ms = ctx_.clock->NowMs();
+  const HookContext hc = ReadContext(planned.stack, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
   std::string failure;
   MS_RETURN_IF_ERROR(
       LookUpImports(ctx_.db, *session, hc, planned.plan, in.resources_to_import, &cs->imports, &failure));

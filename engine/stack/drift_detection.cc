@@ -50,14 +50,9 @@ ResourceDrift DriftDetection::Check(ProviderSession& session, const StackRecord&
   // hooks' read is its cleanup, never a look.
   if (r.type == kNestedStackType || session.Schema(r.type) == nullptr) return d;
   d.expected_properties = r.properties.is_null() ? "{}" : r.properties.ToJson();
-  HookContext ctx;
-  ctx.stack_name = stack.name;
-  ctx.stack_id = stack.id;
-  ctx.logical_id = r.logical_id;
-  ctx.region = service_.context().region;
-  ctx.account_id = service_.context().account_id;
-  ctx.now_ms = now;
-  const HookOutcome o = ReadResource(session, r.type, r.physical_id, r.properties, std::move(ctx));
+  const OperationContext& op = service_.context();
+  const HookOutcome o = ReadResource(session, r.type, r.physical_id, r.properties,
+                                     ReadContext(stack, r.logical_id, op.region, op.account_id, now));
   if (o.kind == HookOutcome::Kind::kFailed && o.error_code == "NotFound") {
     d.status = "DELETED";
     return d;

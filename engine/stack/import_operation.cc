@@ -49,8 +49,9 @@ class ImportRun {
         r.properties = i.properties;
         MS_RETURN_IF_ERROR(SetStatus(r, std::nullopt, ResourceStatus::kImportInProgress, "Resource import started."));
       }
-      HookContext c = Context(i.logical_id);
-      const HookOutcome o = ReadResource(*session, r.type, r.physical_id, r.properties, c);
+      const HookOutcome o =
+          ReadResource(*session, r.type, r.physical_id, r.properties,
+                       ReadContext(stack_, i.logical_id, ctx_.region, ctx_.account_id, ctx_.clock->NowMs()));
       if (o.kind == HookOutcome::Kind::kDone && !o.properties.is_null()) {
         r.attributes = o.attributes.is_null() ? Value::MakeMap() : o.attributes;
         MS_RETURN_IF_ERROR(
@@ -92,30 +93,15 @@ class ImportRun {
     return SetStackStatus(StackStatus::kImportRollbackComplete, "");
   }
 
-  HookContext Context(const std::string& logical_id) const {
-    HookContext c;
-    c.stack_name = stack_.name;
-    c.stack_id = stack_.id;
-    c.logical_id = logical_id;
-    c.region = ctx_.region;
-    c.account_id = ctx_.account_id;
-    c.now_ms = ctx_.clock->NowMs();
-    return c;
-  }
-
+  // A resource's event: the stack's own event's fields, the resource's name,
+  // status and properties.
   StackEvent Event(const ResourceRecord& r, ResourceStatus status, const std::string& reason) const {
-    StackEvent e;
-    e.event_id = NewUuid();
-    e.stack_id = stack_.id;
-    e.stack_name = stack_.name;
+    StackEvent e = StackStatusEvent(stack_, ctx_.clock->NowMs(), reason);
     e.logical_id = r.logical_id;
     e.physical_id = r.physical_id;
     e.type = r.type;
-    e.timestamp_ms = ctx_.clock->NowMs();
     e.status = ResourceStatusName(status);
-    e.reason = reason;
     if (r.properties.is_map()) e.properties = r.properties.ToJson();
-    e.client_request_token = stack_.client_request_token;
     return e;
   }
 
@@ -132,13 +118,7 @@ class ImportRun {
   }
 
   Status SetStackStatus(StackStatus to, const std::string& reason) {
-    MS_RETURN_IF_ERROR(CheckStackTransition(stack_.status, to));
-    stack_.status = to;
-    stack_.reason = reason;
-    StoreBatch batch;
-    batch.stacks.push_back(stack_);
-    batch.events.push_back(StackStatusEvent(stack_, ctx_.clock->NowMs(), reason));
-    return Commit(&batch);
+    return CommitStackStatus(ctx_, &stack_, to, reason);
   }
 
   Status Commit(StoreBatch* batch) {
@@ -162,7 +142,6 @@ bool IsImportOperationStatus(StackStatus s) {
 
 Status StartImport(const OperationContext& ctx, const ChangeSetRecord& cs, const std::string& client_request_token,
                    StackRecord s) {
-  MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kImportInProgress));
   if (s.status != StackStatus::kReviewInProgress) {
     s.previous_template_body = s.template_body;
     s.previous_parameters = s.parameters;
@@ -174,14 +153,7 @@ Status StartImport(const OperationContext& ctx, const ChangeSetRecord& cs, const
   s.client_request_token = client_request_token;
   s.change_set_id = cs.id;
   s.updated_ms = ctx.clock->NowMs();
-  s.status = StackStatus::kImportInProgress;
-  s.reason = "User Initiated";
-  RecordProviderSource(ctx, &s);
-  StoreBatch batch;
-  batch.stacks.push_back(s);
-  batch.events.push_back(StackStatusEvent(s, ctx.clock->NowMs(), "User Initiated"));
-  if (ctx.observer != nullptr) ctx.observer->OnEvent(batch.events.back());
-  return CommitBatch(ctx.db, ctx.world, &batch);
+  return CommitStackStatus(ctx, &s, StackStatus::kImportInProgress, "User Initiated");
 }
 
 Status RunImportOperation(const OperationContext& ctx, const std::string& stack_id) {

@@ -136,7 +136,7 @@ const char* const kMigrations[] = {
     "  UNIQUE (stack_id, logical_id));",
     // 11: resources by physical ID (store/resource_owner.h): an IMPORT
     // change set asks which stack, if any, holds the resource it imports.
-    "CREATE INDEX resources_by_physical_id ON resources (json_extract(data, '$.physical_id'));",
+    "CREATE INDEX IF NOT EXISTS resources_by_physical_id ON resources (json_extract(data, '$.physical_id'));",
 };
 
 }  // namespace

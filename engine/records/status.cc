@@ -25,8 +25,8 @@
 namespace ms {
 namespace {
 
-constexpr int kStackCount = static_cast<int>(StackStatus::kUpdateRollbackComplete) + 1;
-constexpr int kResourceCount = static_cast<int>(ResourceStatus::kDeleteSkipped) + 1;
+constexpr int kStackCount = static_cast<int>(StackStatus::kImportRollbackComplete) + 1;
+constexpr int kResourceCount = static_cast<int>(ResourceStatus::kImportRollbackComplete) + 1;
 static_assert(kStackCount <= 32 && kResourceCount <= 32, "edge sets are 32-bit masks");
 
 int Index(StackStatus s) { return static_cast<int>(s); }
@@ -58,6 +58,11 @@ constexpr Info kStackInfo[] = {
     {"UPDATE_ROLLBACK_FAILED", true, false},
     {"UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS", false, true},
     {"UPDATE_ROLLBACK_COMPLETE", true, false},
+    {"IMPORT_IN_PROGRESS", false, true},
+    {"IMPORT_COMPLETE", true, false},
+    {"IMPORT_ROLLBACK_IN_PROGRESS", false, true},
+    {"IMPORT_ROLLBACK_FAILED", true, false},
+    {"IMPORT_ROLLBACK_COMPLETE", true, false},
 };
 static_assert(sizeof(kStackInfo) / sizeof(kStackInfo[0]) == kStackCount, "one name per StackStatus");
 
@@ -67,6 +72,8 @@ constexpr const char* kResourceNames[] = {
     "UPDATE_IN_PROGRESS", "UPDATE_FAILED",   "UPDATE_COMPLETE",
     "DELETE_IN_PROGRESS", "DELETE_FAILED",   "DELETE_COMPLETE",
     "DELETE_SKIPPED",
+    "IMPORT_IN_PROGRESS", "IMPORT_COMPLETE", "IMPORT_FAILED",
+    "IMPORT_ROLLBACK_IN_PROGRESS", "IMPORT_ROLLBACK_FAILED", "IMPORT_ROLLBACK_COMPLETE",
 };
 static_assert(sizeof(kResourceNames) / sizeof(kResourceNames[0]) == kResourceCount,
               "one name per ResourceStatus");
@@ -176,6 +183,19 @@ const EdgeTable& StackEdges() {
     allow({S::kUpdateFailed}, {S::kDeleteInProgress});
     // 001 and 002 (DeleteComplete, DeleteFailed).
     allow({S::kDeleteInProgress}, {S::kDeleteComplete, S::kDeleteFailed});
+
+    // --- Resource import, in neither seed (AWS's IMPORT change sets, "Import
+    // AWS resources into a CloudFormation stack"): from a stack in review (a
+    // new stack) or any stable one; an import that fails rolls back, which
+    // only un-associates what it imported. Its ends are stable: updated,
+    // imported into again, or deleted like an update's.
+    allow({S::kReviewInProgress, S::kCreateComplete, S::kUpdateComplete, S::kUpdateRollbackComplete,
+           S::kUpdateFailed, S::kImportComplete, S::kImportRollbackComplete},
+          {S::kImportInProgress});
+    allow({S::kImportInProgress}, {S::kImportComplete, S::kImportRollbackInProgress});
+    allow({S::kImportRollbackInProgress}, {S::kImportRollbackComplete, S::kImportRollbackFailed});
+    allow({S::kImportComplete, S::kImportRollbackComplete}, {S::kUpdateInProgress, S::kDeleteInProgress});
+    allow({S::kImportRollbackFailed}, {S::kDeleteInProgress});
     return t;
   }();
   return table;
@@ -241,6 +261,17 @@ const EdgeTable& ResourceEdges() {
     // or whose update failed, is kept the same way (found by the property
     // test, tests/stack/property_test.cc).
     allow({R::kCreateFailed, R::kUpdateFailed}, {R::kDeleteSkipped});
+
+    // --- Resource import (AWS's resource statuses IMPORT_*): a new record
+    // goes IMPORT_IN_PROGRESS -> IMPORT_COMPLETE or IMPORT_FAILED; the
+    // import's rollback un-associates it (IMPORT_ROLLBACK_*). An imported
+    // resource is then one of the stack's like a created one.
+    t.from_new |= Mask({R::kImportInProgress});
+    allow({R::kImportInProgress}, {R::kImportComplete, R::kImportFailed});
+    allow({R::kImportComplete, R::kImportFailed}, {R::kImportRollbackInProgress});
+    allow({R::kImportRollbackInProgress}, {R::kImportRollbackComplete, R::kImportRollbackFailed});
+    allow({R::kImportComplete},
+          {R::kUpdateInProgress, R::kUpdateComplete, R::kUpdateFailed, R::kDeleteInProgress, R::kDeleteSkipped});
     return t;
   }();
   return table;
@@ -291,12 +322,14 @@ bool IsInProgress(StackStatus s) { return kStackInfo[Index(s)].in_progress; }
 
 bool IsInProgress(ResourceStatus s) {
   return s == ResourceStatus::kCreateInProgress || s == ResourceStatus::kUpdateInProgress ||
-         s == ResourceStatus::kDeleteInProgress;
+         s == ResourceStatus::kDeleteInProgress || s == ResourceStatus::kImportInProgress ||
+         s == ResourceStatus::kImportRollbackInProgress;
 }
 
 bool IsUpdatable(StackStatus s) {
   return s == StackStatus::kCreateComplete || s == StackStatus::kUpdateComplete ||
-         s == StackStatus::kUpdateRollbackComplete || s == StackStatus::kUpdateFailed;
+         s == StackStatus::kUpdateRollbackComplete || s == StackStatus::kUpdateFailed ||
+         s == StackStatus::kImportComplete || s == StackStatus::kImportRollbackComplete;
 }
 
 Status CheckStackTransition(std::optional<StackStatus> from, StackStatus to) {

@@ -32,6 +32,12 @@ enum class StackStatus {
   kUpdateRollbackFailed,
   kUpdateRollbackCompleteCleanupInProgress,
   kUpdateRollbackComplete,
+  // Resource import (an IMPORT change set executed).
+  kImportInProgress,
+  kImportComplete,
+  kImportRollbackInProgress,
+  kImportRollbackFailed,
+  kImportRollbackComplete,
 };
 
 enum class ResourceStatus {
@@ -45,6 +51,13 @@ enum class ResourceStatus {
   kDeleteFailed,
   kDeleteComplete,
   kDeleteSkipped,
+  // Resource import: the resource is being (un)associated, never made or deleted.
+  kImportInProgress,
+  kImportComplete,
+  kImportFailed,
+  kImportRollbackInProgress,
+  kImportRollbackFailed,
+  kImportRollbackComplete,
 };
 
 // AWS's spelling: "CREATE_IN_PROGRESS", ...
@@ -58,11 +71,13 @@ bool ParseResourceStatus(std::string_view name, ResourceStatus* out);
 bool IsTerminal(StackStatus s);
 // An operation is running (*_IN_PROGRESS except REVIEW_IN_PROGRESS).
 bool IsInProgress(StackStatus s);
-// CREATE_IN_PROGRESS, UPDATE_IN_PROGRESS, DELETE_IN_PROGRESS.
+// CREATE_IN_PROGRESS, UPDATE_IN_PROGRESS, DELETE_IN_PROGRESS,
+// IMPORT_IN_PROGRESS, IMPORT_ROLLBACK_IN_PROGRESS.
 bool IsInProgress(ResourceStatus s);
-// update-stack (and an UPDATE change set) accepts these states only (seed 000
-// run 3): CREATE_COMPLETE, UPDATE_COMPLETE, UPDATE_ROLLBACK_COMPLETE, and
-// UPDATE_FAILED (seed 001).
+// update-stack (and an UPDATE or IMPORT change set) accepts these states only
+// (seed 000 run 3): CREATE_COMPLETE, UPDATE_COMPLETE, UPDATE_ROLLBACK_COMPLETE,
+// UPDATE_FAILED (seed 001), and an import's ends IMPORT_COMPLETE and
+// IMPORT_ROLLBACK_COMPLETE (AWS: the stack is as stable as after an update).
 bool IsUpdatable(StackStatus s);
 
 // OK when `from` -> `to` is an edge of the stack lifecycle; `from` empty

@@ -10,6 +10,7 @@
 #include "eval/validate.h"
 #include "plan/planner.h"
 #include "records/stack_name.h"
+#include "stack/import_operation.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
 #include "stack/stack_outputs.h"
@@ -40,11 +41,14 @@ Status NotExecutable(const ChangeSetRecord& cs) {
 }  // namespace
 
 Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, ChangeSetPlan* out) {
-  const bool create = in.type == "CREATE";
   MS_RETURN_IF_ERROR(CheckStackNameOrId(in.stack_name));
   StackRecord stack;
   bool found = false;
   MS_RETURN_IF_ERROR(LoadStackByNameOrId(ctx.db, in.stack_name, &stack, &found));
+  // An import makes a new stack (AWS: "creates a new stack from your
+  // existing resources") or changes a deployed one.
+  const bool create =
+      in.type == "CREATE" || (in.type == "IMPORT" && (!found || stack.status == StackStatus::kReviewInProgress));
   if (create) {
     // A stack in review may get more CREATE change sets (AWS, recorded:
     // test_changesets.snapshot.json, test_multiple_create_changeset).
@@ -125,6 +129,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   };
   pin.now_ms = ctx.clock->NowMs();
   MS_RETURN_IF_ERROR(MakePlan(pin, &out->plan));
+  out->tmpl = tmpl;
   out->stack = std::move(stack);
   out->template_body = body;
   out->description = summary.description.value_or("");
@@ -204,7 +209,8 @@ std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan, const s
 bool SettleExecutionStatus(const StackRecord& stack, int64_t latest_event_seq, ChangeSetRecord* cs) {
   const std::string before = cs->execution_status;
   if (cs->execution_status == "EXECUTE_IN_PROGRESS" && !IsInProgress(stack.status)) {
-    const bool done = stack.status == StackStatus::kCreateComplete || stack.status == StackStatus::kUpdateComplete;
+    const bool done = stack.status == StackStatus::kCreateComplete || stack.status == StackStatus::kUpdateComplete ||
+                      stack.status == StackStatus::kImportComplete;
     cs->execution_status = done ? "EXECUTE_COMPLETE" : "EXECUTE_FAILED";
   } else if (cs->execution_status == "AVAILABLE") {
     // The stack moved on since the change set was planned.
@@ -217,7 +223,7 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
   MS_RETURN_IF_ERROR(CheckNameMember(in.change_set_name, "changeSetName"));
   MS_RETURN_IF_ERROR(CheckStackTags(in.tags));
   const std::string type = in.change_set_type.empty() ? "UPDATE" : in.change_set_type;
-  if (type != "CREATE" && type != "UPDATE") {
+  if (type != "CREATE" && type != "UPDATE" && type != "IMPORT") {
     return Status::Validation("1 validation error detected: Value '" + type +
                               "' at 'changeSetType' failed to satisfy constraint: Member must satisfy enum value "
                               "set: [UPDATE, IMPORT, CREATE]");
@@ -262,7 +268,9 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
   cs.capabilities = in.capabilities;
   cs.tags = in.tags;
   cs.changes = ResourceChangesOf(planned.plan, &planned.deployed);
-  if (planned.plan.empty() && type == "UPDATE") {
+  if (type == "IMPORT") {
+    MS_RETURN_IF_ERROR(PlanImport(in, planned, &cs));
+  } else if (planned.plan.empty() && type == "UPDATE") {
     cs.status = "FAILED";
     cs.execution_status = "UNAVAILABLE";
     cs.status_reason = kNoChangesReason;
@@ -291,6 +299,36 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
   MS_RETURN_IF_ERROR(SaveChangeSet(ctx_.db, cs));
   *change_set_id = cs.id;
   *stack_id = cs.stack_id;
+  return Status::OK();
+}
+
+Status ChangeSetService::PlanImport(const CreateChangeSetInput& in, const ChangeSetPlan& planned,
+                                    ChangeSetRecord* cs) {
+  std::unique_ptr<ProviderSession> session;
+  MS_RETURN_IF_ERROR(ctx_.providers->NewSession(&session));
+  MS_RETURN_IF_ERROR(CheckResourcesToImport(in.resources_to_import, *planned.tmpl, planned.deployed, *session));
+  MS_RETURN_IF_ERROR(CheckImportPlan(planned.plan, in.resources_to_import));
+  if (!planned.deployed.empty()) {
+    MS_RETURN_IF_ERROR(CheckImportOutputs(planned.stack.template_body, planned.template_body));
+  }
+  const HookContext hc = ReadContext(planned.stack, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
+  std::string failure;
+  MS_RETURN_IF_ERROR(
+      LookUpImports(ctx_.db, *session, hc, planned.plan, in.resources_to_import, &cs->imports, &failure));
+  if (!failure.empty()) {
+    // AWS accepts the request and fails the change set: no changes, not
+    // executable, the lookup's message as its reason.
+    cs->imports.clear();
+    cs->changes.clear();
+    cs->status = "FAILED";
+    cs->execution_status = "UNAVAILABLE";
+    cs->status_reason = failure;
+    return Status::OK();
+  }
+  cs->changes = ImportChanges(cs->imports);
+  cs->status = "CREATE_COMPLETE";
+  cs->execution_status = "AVAILABLE";
+  cs->status_reason = kImportReviewReason;
   return Status::OK();
 }
 
@@ -378,6 +416,8 @@ Status ChangeSetService::Execute(const ExecuteChangeSetInput& in, std::string* s
 
   if (cs.type == "CREATE") {
     MS_RETURN_IF_ERROR(StartCreateFromReview(cs, in, stack));
+  } else if (cs.type == "IMPORT") {
+    MS_RETURN_IF_ERROR(StartImport(ctx_, cs, in.client_request_token, stack));
   } else {
     // update-stack with exactly what was planned: the template and the
     // parameter values as resolved then.

@@ -7,7 +7,10 @@
 // so what a change set lists is what executing it does. Executing an UPDATE
 // change set is update-stack with the change set's template and resolved
 // parameters (StackService::StartUpdate); a CREATE one starts the create of
-// the stack it put in REVIEW_IN_PROGRESS.
+// the stack it put in REVIEW_IN_PROGRESS. An IMPORT one (stack/
+// change_set_imports.h) is planned like either, checked against the
+// resources to import and looked up in the world; executing it runs
+// stack/import_operation.h.
 //
 // Planning is synchronous here, so a change set is never seen in
 // CREATE_PENDING / CREATE_IN_PROGRESS: CreateChangeSet stores it
@@ -29,6 +32,7 @@
 #include "base/status.h"
 #include "eval/parameters.h"
 #include "plan/plan.h"
+#include "stack/change_set_imports.h"
 #include "stack/operation.h"
 #include "records/stack.h"
 #include "stack/stack_service.h"
@@ -45,13 +49,14 @@ inline constexpr const char* kNoChangesReason =
 struct CreateChangeSetInput {
   std::string stack_name;  // a name, or a stack ID (UPDATE)
   std::string change_set_name;
-  std::string change_set_type;  // CREATE or UPDATE (empty: UPDATE, AWS's default)
+  std::string change_set_type;  // CREATE, UPDATE or IMPORT (empty: UPDATE, AWS's default)
   std::string template_body;
   bool use_previous_template = false;
   std::vector<ParameterInput> parameters;
   std::vector<std::string> capabilities;
   std::vector<StackTag> tags;
   std::string description;
+  std::vector<ResourceToImport> resources_to_import;  // IMPORT
 };
 
 struct ExecuteChangeSetInput {
@@ -66,7 +71,9 @@ struct ExecuteChangeSetInput {
 struct ChangeSetPlanInput {
   std::string stack_name;
   std::string change_set_name;  // for AWS's messages only
-  std::string type;             // CREATE or UPDATE
+  // CREATE, UPDATE or IMPORT (planned as a CREATE for a stack that does not
+  // exist or is in review, else as an UPDATE)
+  std::string type;
   std::string template_body;
   bool use_previous_template = false;
   std::vector<ParameterInput> parameters;
@@ -82,6 +89,7 @@ struct ChangeSetPlan {
   std::string template_body;  // the template used (use_previous_template resolved)
   std::string description;    // the template's Description
   std::vector<ResourceRecord> deployed;  // the stack's resources planned against (none for CREATE)
+  std::shared_ptr<const Template> tmpl;  // the template used, parsed
   Plan plan;
 };
 
@@ -120,6 +128,8 @@ class ChangeSetService {
               ChangeSetRecord* out);
   Status FindStackForChangeSets(const std::string& stack_name, StackRecord* out);
   Status StartCreateFromReview(const ChangeSetRecord& cs, const ExecuteChangeSetInput& in, StackRecord stack);
+  // An IMPORT change set's checks and lookups, into `cs`.
+  Status PlanImport(const CreateChangeSetInput& in, const ChangeSetPlan& planned, ChangeSetRecord* cs);
 
   OperationContext ctx_;
   StackService stacks_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "stack/change_set_imports.h"
 #include "stack/drift_compare.h"
 #include "stack/op_common.h"
 #include "store/drift_table.h"
@@ -49,18 +50,9 @@ ResourceDrift DriftDetection::Check(ProviderSession& session, const StackRecord&
   // hooks' read is its cleanup, never a look.
   if (r.type == kNestedStackType || session.Schema(r.type) == nullptr) return d;
   d.expected_properties = r.properties.is_null() ? "{}" : r.properties.ToJson();
-  HookCall call;
-  call.hook = Hook::kRead;
-  call.type = r.type;
-  call.physical_id = r.physical_id;
-  call.properties = r.properties;
-  call.ctx.stack_name = stack.name;
-  call.ctx.stack_id = stack.id;
-  call.ctx.logical_id = r.logical_id;
-  call.ctx.region = service_.context().region;
-  call.ctx.account_id = service_.context().account_id;
-  call.ctx.now_ms = now;
-  const HookOutcome o = session.Call(call);
+  const OperationContext& op = service_.context();
+  const HookOutcome o = ReadResource(session, r.type, r.physical_id, r.properties,
+                                     ReadContext(stack, r.logical_id, op.region, op.account_id, now));
   if (o.kind == HookOutcome::Kind::kFailed && o.error_code == "NotFound") {
     d.status = "DELETED";
     return d;

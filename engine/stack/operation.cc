@@ -15,6 +15,7 @@
 #include "stack/operation_core.h"
 #include "stack/dynamic_references.h"
 #include "stack/stack_environment.h"
+#include "stack/import_operation.h"
 #include "stack/update_operation.h"
 #include "store/stack_tables.h"
 #include "template/template.h"
@@ -582,6 +583,7 @@ Status RunOnce(const OperationContext& ctx, const std::string& stack_id) {
     bool found = false;
     MS_RETURN_IF_ERROR(LoadStack(ctx.db, stack_id, &stack, &found));
     if (found && IsUpdateOperationStatus(stack.status)) return RunUpdateOperation(ctx, stack_id);
+    if (found && IsImportOperationStatus(stack.status)) return RunImportOperation(ctx, stack_id);
   }
   Op op(ctx);
   return op.Run(stack_id);
@@ -600,6 +602,8 @@ std::optional<StackStatus> StrandedEnd(StackStatus s) {
     case StackStatus::kUpdateCompleteCleanupInProgress: return StackStatus::kUpdateComplete;
     case StackStatus::kUpdateRollbackInProgress: return StackStatus::kUpdateRollbackFailed;
     case StackStatus::kUpdateRollbackCompleteCleanupInProgress: return StackStatus::kUpdateRollbackComplete;
+    case StackStatus::kImportInProgress: return StackStatus::kImportRollbackInProgress;
+    case StackStatus::kImportRollbackInProgress: return StackStatus::kImportRollbackFailed;
     default: return std::nullopt;
   }
 }

@@ -261,7 +261,8 @@ class UpdateOp : public OperationCore {
   }
 
   static bool Stable(ResourceStatus s) {
-    return s == ResourceStatus::kCreateComplete || s == ResourceStatus::kUpdateComplete;
+    return s == ResourceStatus::kCreateComplete || s == ResourceStatus::kUpdateComplete ||
+           s == ResourceStatus::kImportComplete;
   }
 
   // A resource of the new template sees its policies evaluated against the

@@ -38,6 +38,30 @@ Value ChangeToValue(const ChangeSetResourceChange& c) {
   return v;
 }
 
+Value ImportToValue(const ChangeSetImport& i) {
+  Value v = Value::MakeMap();
+  v.set("logical_id", Str(i.logical_id));
+  v.set("resource_type", Str(i.resource_type));
+  Value identifier = Value::MakeMap();
+  for (const auto& [key, value] : i.identifier) identifier.set(key, Str(value));
+  v.set("identifier", std::move(identifier));
+  v.set("physical_id", Str(i.physical_id));
+  v.set("properties", i.properties.is_null() ? Value::MakeMap() : i.properties);
+  return v;
+}
+
+ChangeSetImport ImportFromValue(const Value& v) {
+  ChangeSetImport i;
+  i.logical_id = GetStr(v, "logical_id");
+  i.resource_type = GetStr(v, "resource_type");
+  if (const Value* identifier = v.find("identifier"); identifier != nullptr && identifier->is_map()) {
+    for (const Member& m : identifier->map()) i.identifier.emplace_back(m.key, m.value.str());
+  }
+  i.physical_id = GetStr(v, "physical_id");
+  if (const Value* properties = v.find("properties")) i.properties = *properties;
+  return i;
+}
+
 Value ToValue(const ChangeSetRecord& cs) {
   Value v = Value::MakeMap();
   v.set("id", Str(cs.id));
@@ -57,6 +81,11 @@ Value ToValue(const ChangeSetRecord& cs) {
   Value::List changes;
   for (const ChangeSetResourceChange& c : cs.changes) changes.push_back(ChangeToValue(c));
   v.set("changes", Value::MakeList(std::move(changes)));
+  if (!cs.imports.empty()) {
+    Value::List imports;
+    for (const ChangeSetImport& i : cs.imports) imports.push_back(ImportToValue(i));
+    v.set("imports", Value::MakeList(std::move(imports)));
+  }
   return v;
 }
 
@@ -91,6 +120,9 @@ ChangeSetRecord FromValue(const Value& v) {
                             GetStr(d, "evaluation"), GetStr(d, "change_source"), GetStr(d, "causing_entity")});
     }
     cs.changes.push_back(std::move(rc));
+  }
+  if (const Value* imports = v.find("imports"); imports != nullptr && imports->is_list()) {
+    for (const Value& i : imports->list()) cs.imports.push_back(ImportFromValue(i));
   }
   return cs;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -44,12 +45,25 @@ struct ChangeSetResourceChange {
   std::string after_context;
 };
 
+// One entry of an IMPORT change set's ResourcesToImport, as checked when the
+// change set was made: the resource found, its physical ID (the identifier's
+// values in the type's primary identifier order, joined with "|" when there
+// are several), and the properties its template declaration evaluated to,
+// which the stack keeps once it is imported.
+struct ChangeSetImport {
+  std::string logical_id;
+  std::string resource_type;
+  std::vector<std::pair<std::string, std::string>> identifier;  // ResourceIdentifier, key order
+  std::string physical_id;
+  Value properties;
+};
+
 struct ChangeSetRecord {
   std::string id;  // arn:aws:cloudformation:<region>:<account>:changeSet/<name>/<uuid>
   std::string name;
   std::string stack_id;
   std::string stack_name;
-  std::string type;              // CREATE, UPDATE
+  std::string type;              // CREATE, UPDATE, IMPORT
   std::string status;            // CREATE_PENDING, CREATE_COMPLETE, FAILED
   std::string execution_status;  // UNAVAILABLE, AVAILABLE, EXECUTE_*, OBSOLETE
   std::string status_reason;
@@ -67,6 +81,7 @@ struct ChangeSetRecord {
   std::vector<std::string> capabilities;
   std::vector<StackTag> tags;
   std::vector<ChangeSetResourceChange> changes;
+  std::vector<ChangeSetImport> imports;  // IMPORT: what executing it imports
 };
 
 // Inserts or replaces the change set (by id).

@@ -149,6 +149,9 @@ const char* const kMigrations[] = {
     "  seq INTEGER NOT NULL,"
     "  data BLOB NOT NULL,"
     "  UNIQUE (blob, seq));",
+    // 12: resources by physical ID (store/resource_owner.h): an IMPORT
+    // change set asks which stack, if any, holds the resource it imports.
+    "CREATE INDEX IF NOT EXISTS resources_by_physical_id ON resources (json_extract(data, '$.physical_id'));",
 };
 
 }  // namespace

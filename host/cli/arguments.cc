@@ -148,4 +148,39 @@ Status ParseTags(const std::vector<std::string>& args, std::vector<StackTag>* ou
   return Status::OK();
 }
 
+Status ParseResourcesToImport(const std::string& arg, std::vector<ResourceToImport>* out) {
+  std::string text;
+  MS_RETURN_IF_ERROR(ReadArg(arg, &text));
+  Json list;
+  MS_RETURN_IF_ERROR(ParseJsonList(text, &list));
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Json& j = list[i];
+    const std::string where = "ResourcesToImport[" + std::to_string(i) + "]";
+    for (const char* key : {"ResourceType", "LogicalResourceId", "ResourceIdentifier"}) {
+      if (!j.is_object() || !j.contains(key)) {
+        return Status::Validation("Parameter validation failed:\nMissing required parameter in " + where + ": \"" +
+                                  key + "\"");
+      }
+    }
+    ResourceToImport r;
+    if (!j["ResourceType"].is_string() || !j["LogicalResourceId"].is_string() ||
+        !j["ResourceIdentifier"].is_object()) {
+      return Status::Validation("Parameter validation failed:\nInvalid type for parameter " + where +
+                                ": ResourceType and LogicalResourceId are strings, ResourceIdentifier a map");
+    }
+    r.resource_type = j["ResourceType"].get<std::string>();
+    r.logical_id = j["LogicalResourceId"].get<std::string>();
+    for (const auto& [key, value] : j["ResourceIdentifier"].items()) {
+      if (!value.is_string()) {
+        return Status::Validation("Parameter validation failed:\nInvalid type for parameter " + where +
+                                  ".ResourceIdentifier." + key + ", value: " + value.dump() +
+                                  ", valid types: <class 'str'>");
+      }
+      r.identifier.emplace_back(key, value.get<std::string>());
+    }
+    out->push_back(std::move(r));
+  }
+  return Status::OK();
+}
+
 }  // namespace ms::cli

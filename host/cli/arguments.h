@@ -9,6 +9,7 @@
 #include "base/status.h"
 #include "eval/parameters.h"
 #include "records/stack.h"
+#include "stack/change_set_imports.h"
 
 namespace ms::cli {
 
@@ -19,5 +20,9 @@ Status ParseParameters(const std::vector<std::string>& args, std::vector<Paramet
 Status ParseParameterOverrides(const std::vector<std::string>& args, std::vector<ParameterInput>* out);
 // --tags: Key=k,Value=v or a JSON list of {"Key", "Value"}.
 Status ParseTags(const std::vector<std::string>& args, std::vector<StackTag>* out);
+// --resources-to-import: a JSON list (or file://PATH of one) of
+// {"ResourceType", "LogicalResourceId", "ResourceIdentifier": {key: value}};
+// what the service checks is the service's, the shape is botocore's.
+Status ParseResourcesToImport(const std::string& arg, std::vector<ResourceToImport>* out);
 
 }  // namespace ms::cli

@@ -29,6 +29,7 @@ struct ChangeSetArgs {
   bool disable_rollback = false;
   bool include_property_values = false;  // describe-change-set
   std::string client_request_token;
+  std::string resources_to_import;  // create-change-set --resources-to-import (JSON or file://)
 };
 
 void AddSessionOptions(CLI::App* cmd, ChangeSetArgs* a) {
@@ -53,6 +54,7 @@ int RunCreate(const ChangeSetArgs& a) {
   if (!a.template_body.empty()) s = ReadTemplateBody(a.template_body, &in.template_body);
   if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
   if (s.ok()) s = ParseTags(a.tags, &in.tags);
+  if (s.ok() && !a.resources_to_import.empty()) s = ParseResourcesToImport(a.resources_to_import, &in.resources_to_import);
   StackSession session;
   if (s.ok()) s = session.Open(a.session);
   if (s.ok() && in.template_body.empty() && !a.template_url.empty()) {
@@ -139,7 +141,9 @@ void AddChangeSetCommands(CLI::App& app, int* exit_code) {
                 "ParameterKey=K,ParameterValue=V or ParameterKey=K,UsePreviousValue=true ... (or JSON)");
   c->add_option("--capabilities", create->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
   c->add_option("--tags", create->tags, "Key=k,Value=v ...");
-  c->add_option("--change-set-type", create->change_set_type, "UPDATE (default) or CREATE");
+  c->add_option("--change-set-type", create->change_set_type, "UPDATE (default), CREATE or IMPORT");
+  c->add_option("--resources-to-import", create->resources_to_import,
+                "IMPORT: a JSON list (or file://PATH) of {ResourceType, LogicalResourceId, ResourceIdentifier}");
   c->add_option("--description", create->description, "A description of the change set");
   c->callback([create, exit_code] { *exit_code = RunCreate(*create); });
 

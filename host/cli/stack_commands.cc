@@ -433,6 +433,10 @@ const std::vector<Waiter>& Waiters() {
        {"UPDATE_FAILED", "UPDATE_ROLLBACK_FAILED", "UPDATE_ROLLBACK_COMPLETE"}, false},
       {"stack-rollback-complete", "StackRollbackComplete", {"UPDATE_ROLLBACK_COMPLETE"},
        {"UPDATE_FAILED", "UPDATE_ROLLBACK_FAILED", "DELETE_FAILED"}, false},
+      // botocore's StackImportComplete.
+      {"stack-import-complete", "StackImportComplete", {"IMPORT_COMPLETE"},
+       {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED", "IMPORT_ROLLBACK_IN_PROGRESS", "IMPORT_ROLLBACK_FAILED",
+        "IMPORT_ROLLBACK_COMPLETE"}, false},
   };
   return kWaiters;
 }

@@ -22,7 +22,8 @@ constexpr size_t kMaxTemplateBody = 51200;
 
 // Changes.member: {Type, ResourceChange}. Recorded against AWS (localstack
 // test_changesets.snapshot.json): an Add has no PhysicalResourceId or
-// Replacement; Scope and Details are there even when empty.
+// Replacement; Scope and Details are there even when empty. An Import has
+// the identifier's value as its PhysicalResourceId and no Replacement.
 void WriteChange(XmlWriter& w, const ChangeSetResourceChange& c) {
   w.Open("member");
   w.Text("Type", "Resource");
@@ -97,6 +98,29 @@ void WriteSummary(XmlWriter& w, const ChangeSetRecord& cs) {
   w.Close();
 }
 
+// ResourcesToImport.member.N: ResourceType, LogicalResourceId and the
+// ResourceIdentifier map (ResourceIdentifier.entry.M.key / .value, the
+// Query protocol's map encoding), entries in order until the first gap.
+std::vector<ResourceToImport> ResourcesToImportOf(const QueryRequest& q) {
+  std::vector<ResourceToImport> out;
+  for (const auto& fields : q.Structs("ResourcesToImport")) {
+    auto get = [&](const std::string& name) {
+      auto f = fields.find(name);
+      return f == fields.end() ? std::string() : f->second;
+    };
+    ResourceToImport r;
+    r.resource_type = get("ResourceType");
+    r.logical_id = get("LogicalResourceId");
+    for (int m = 1;; ++m) {
+      const std::string entry = "ResourceIdentifier.entry." + std::to_string(m) + ".";
+      if (fields.count(entry + "key") == 0) break;
+      r.identifier.emplace_back(get(entry + "key"), get(entry + "value"));
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 }  // namespace
 
 Status CfnApi::CreateChangeSet(Call& c) {
@@ -120,6 +144,7 @@ Status CfnApi::CreateChangeSet(Call& c) {
   in.parameters = ParametersOf(c.q);
   in.capabilities = c.q.List("Capabilities");
   in.tags = TagsOf(c.q);
+  in.resources_to_import = ResourcesToImportOf(c.q);
   ChangeSetService service(c.service.context());
   std::string id, stack_id;
   MS_RETURN_IF_ERROR(service.Create(in, &id, &stack_id));

@@ -40,6 +40,11 @@ const std::vector<std::pair<S, std::string>> kStacks = {
     {S::kUpdateRollbackFailed, "UPDATE_ROLLBACK_FAILED"},
     {S::kUpdateRollbackCompleteCleanupInProgress, "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS"},
     {S::kUpdateRollbackComplete, "UPDATE_ROLLBACK_COMPLETE"},
+    {S::kImportInProgress, "IMPORT_IN_PROGRESS"},
+    {S::kImportComplete, "IMPORT_COMPLETE"},
+    {S::kImportRollbackInProgress, "IMPORT_ROLLBACK_IN_PROGRESS"},
+    {S::kImportRollbackFailed, "IMPORT_ROLLBACK_FAILED"},
+    {S::kImportRollbackComplete, "IMPORT_ROLLBACK_COMPLETE"},
 };
 
 const std::vector<std::pair<R, std::string>> kResources = {
@@ -48,6 +53,10 @@ const std::vector<std::pair<R, std::string>> kResources = {
     {R::kUpdateFailed, "UPDATE_FAILED"},         {R::kUpdateComplete, "UPDATE_COMPLETE"},
     {R::kDeleteInProgress, "DELETE_IN_PROGRESS"}, {R::kDeleteFailed, "DELETE_FAILED"},
     {R::kDeleteComplete, "DELETE_COMPLETE"},     {R::kDeleteSkipped, "DELETE_SKIPPED"},
+    {R::kImportInProgress, "IMPORT_IN_PROGRESS"}, {R::kImportComplete, "IMPORT_COMPLETE"},
+    {R::kImportFailed, "IMPORT_FAILED"},         {R::kImportRollbackInProgress, "IMPORT_ROLLBACK_IN_PROGRESS"},
+    {R::kImportRollbackFailed, "IMPORT_ROLLBACK_FAILED"},
+    {R::kImportRollbackComplete, "IMPORT_ROLLBACK_COMPLETE"},
 };
 
 template <typename E>
@@ -108,6 +117,24 @@ const std::vector<Edge<S>> kStackEdges = {
     {S::kUpdateFailed, S::kDeleteInProgress},
     {S::kDeleteInProgress, S::kDeleteComplete},
     {S::kDeleteInProgress, S::kDeleteFailed},
+    // Resource import (neither seed: AWS's IMPORT change sets), from a stack
+    // in review or a stable one; its ends are stable.
+    {S::kReviewInProgress, S::kImportInProgress},
+    {S::kCreateComplete, S::kImportInProgress},
+    {S::kUpdateComplete, S::kImportInProgress},
+    {S::kUpdateRollbackComplete, S::kImportInProgress},
+    {S::kUpdateFailed, S::kImportInProgress},
+    {S::kImportComplete, S::kImportInProgress},
+    {S::kImportRollbackComplete, S::kImportInProgress},
+    {S::kImportInProgress, S::kImportComplete},
+    {S::kImportInProgress, S::kImportRollbackInProgress},
+    {S::kImportRollbackInProgress, S::kImportRollbackComplete},
+    {S::kImportRollbackInProgress, S::kImportRollbackFailed},
+    {S::kImportComplete, S::kUpdateInProgress},
+    {S::kImportComplete, S::kDeleteInProgress},
+    {S::kImportRollbackComplete, S::kUpdateInProgress},
+    {S::kImportRollbackComplete, S::kDeleteInProgress},
+    {S::kImportRollbackFailed, S::kDeleteInProgress},
 };
 
 const std::vector<Edge<R>> kResourceEdges = {
@@ -145,6 +172,20 @@ const std::vector<Edge<R>> kResourceEdges = {
     // Retain on a resource whose create was cancelled after it was made, or whose update failed.
     {R::kCreateFailed, R::kDeleteSkipped},
     {R::kUpdateFailed, R::kDeleteSkipped},
+    // Resource import: associated, or un-associated by the import's rollback;
+    // an imported resource is then like a created one.
+    {std::nullopt, R::kImportInProgress},
+    {R::kImportInProgress, R::kImportComplete},
+    {R::kImportInProgress, R::kImportFailed},
+    {R::kImportComplete, R::kImportRollbackInProgress},
+    {R::kImportFailed, R::kImportRollbackInProgress},
+    {R::kImportRollbackInProgress, R::kImportRollbackComplete},
+    {R::kImportRollbackInProgress, R::kImportRollbackFailed},
+    {R::kImportComplete, R::kUpdateInProgress},
+    {R::kImportComplete, R::kUpdateComplete},
+    {R::kImportComplete, R::kUpdateFailed},
+    {R::kImportComplete, R::kDeleteInProgress},
+    {R::kImportComplete, R::kDeleteSkipped},
 };
 
 std::string Show(std::optional<S> s) { return s ? ms::StackStatusName(*s) : "(new)"; }
@@ -184,7 +225,7 @@ TEST_CASE("status: every stack status name round-trips", "[status]") {
   CHECK_FALSE(ms::ParseStackStatus("create_complete", &out));
   CHECK_FALSE(ms::ParseStackStatus("CREATE_COMPLETE ", &out));
   CHECK_FALSE(ms::ParseStackStatus("DELETE_SKIPPED", &out));  // a resource status only
-  CHECK_FALSE(ms::ParseStackStatus("IMPORT_COMPLETE", &out)); // not modelled
+  CHECK_FALSE(ms::ParseStackStatus("IMPORT_FAILED", &out));   // a resource status only
   CHECK(out == S::kCreateComplete);  // untouched on failure
 }
 
@@ -206,13 +247,14 @@ TEST_CASE("status: terminal and in-progress stack statuses", "[status]") {
   const std::set<S> terminal = {
       S::kCreateFailed,  S::kCreateComplete,  S::kRollbackFailed,       S::kRollbackComplete,
       S::kDeleteFailed,  S::kDeleteComplete,  S::kUpdateComplete,       S::kUpdateFailed,
-      S::kUpdateRollbackFailed, S::kUpdateRollbackComplete,
+      S::kUpdateRollbackFailed, S::kUpdateRollbackComplete, S::kImportComplete, S::kImportRollbackFailed,
+      S::kImportRollbackComplete,
   };
   const std::set<S> in_progress = {
       S::kCreateInProgress,         S::kRollbackInProgress,
       S::kDeleteInProgress,         S::kUpdateInProgress,
       S::kUpdateCompleteCleanupInProgress, S::kUpdateRollbackInProgress,
-      S::kUpdateRollbackCompleteCleanupInProgress,
+      S::kUpdateRollbackCompleteCleanupInProgress, S::kImportInProgress, S::kImportRollbackInProgress,
   };
   for (const auto& [status, name] : kStacks) {
     INFO(name);

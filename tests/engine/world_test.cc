@@ -117,7 +117,7 @@ TEST_CASE("store: schema 9 moves a schema-8 world into a rowid table, records ke
   REQUIRE(ms::OpenStore(path, &db).ok());
   int version = 0;
   REQUIRE(db->UserVersion(&version).ok());
-  CHECK(version == 11);  // and on to the latest
+  CHECK(version == 12);  // and on to the latest
   std::unique_ptr<ms::Statement> st;
   REQUIRE(db->Prepare("SELECT sql FROM sqlite_master WHERE name = 'world'", &st).ok());
   bool row = false;
@@ -148,7 +148,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 11)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 12)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {

@@ -1,0 +1,168 @@
+#include "stack/import_operation.h"
+
+#include <memory>
+#include <unordered_map>
+
+#include "stack/change_set_imports.h"
+#include "stack/op_common.h"
+#include "stack/outcome_limits.h"
+#include "store/stack_tables.h"
+
+namespace ms {
+namespace {
+
+// One import run: the stack, its records by logical ID, and a commit per step.
+class ImportRun {
+ public:
+  ImportRun(const OperationContext& ctx, StackRecord stack) : ctx_(ctx), stack_(std::move(stack)) {}
+
+  Status Run() {
+    bool found = false;
+    MS_RETURN_IF_ERROR(LoadChangeSet(ctx_.db, stack_.change_set_id, &cs_, &found));
+    if (!found) return Status::Internal("import: change set " + stack_.change_set_id + " is gone");
+    std::vector<ResourceRecord> records;
+    MS_RETURN_IF_ERROR(LoadResources(ctx_.db, stack_.id, &records));
+    for (ResourceRecord& r : records) records_.emplace(r.logical_id, std::move(r));
+    if (stack_.status == StackStatus::kImportInProgress) MS_RETURN_IF_ERROR(Import());
+    if (stack_.status == StackStatus::kImportRollbackInProgress) MS_RETURN_IF_ERROR(RollBack());
+    return Status::OK();
+  }
+
+ private:
+  Status Import() {
+    std::unique_ptr<ProviderSession> session;
+    MS_RETURN_IF_ERROR(ctx_.providers->NewSession(&session));
+    std::vector<std::string> failed;
+    for (const ChangeSetImport& i : cs_.imports) {
+      auto it = records_.find(i.logical_id);
+      if (it != records_.end() && it->second.status == ResourceStatus::kImportComplete) continue;
+      if (it != records_.end() && it->second.status == ResourceStatus::kImportFailed) {
+        failed.push_back(i.logical_id);
+        continue;
+      }
+      ResourceRecord& r = records_[i.logical_id];
+      if (it == records_.end()) {
+        r.stack_id = stack_.id;
+        r.logical_id = i.logical_id;
+        r.type = i.resource_type;
+        r.physical_id = i.physical_id;
+        r.properties = i.properties;
+        MS_RETURN_IF_ERROR(SetStatus(r, std::nullopt, ResourceStatus::kImportInProgress, "Resource import started."));
+      }
+      const HookOutcome o =
+          ReadResource(*session, r.type, r.physical_id, r.properties,
+                       ReadContext(stack_, i.logical_id, ctx_.region, ctx_.account_id, ctx_.clock->NowMs()));
+      if (o.kind == HookOutcome::Kind::kDone && !o.properties.is_null()) {
+        r.attributes = o.attributes.is_null() ? Value::MakeMap() : o.attributes;
+        MS_RETURN_IF_ERROR(
+            SetStatus(r, r.status, ResourceStatus::kImportComplete, "Resource import completed."));
+      } else {
+        const std::string reason = o.kind == HookOutcome::Kind::kFailed ? o.reason
+                                                                         : "The resource's read did not complete.";
+        MS_RETURN_IF_ERROR(SetStatus(r, r.status, ResourceStatus::kImportFailed, reason));
+        failed.push_back(i.logical_id);
+      }
+    }
+    if (failed.empty()) return SetStackStatus(StackStatus::kImportComplete, "");
+    return SetStackStatus(StackStatus::kImportRollbackInProgress,
+                          "The following resource(s) failed to import: [" + JoinNames(failed) + "]. ");
+  }
+
+  // Un-associates what the import recorded, last first; the world is left
+  // as it is (AWS: the rollback of an import deletes nothing).
+  Status RollBack() {
+    for (auto i = cs_.imports.rbegin(); i != cs_.imports.rend(); ++i) {
+      auto it = records_.find(i->logical_id);
+      if (it == records_.end()) continue;
+      ResourceRecord& r = it->second;
+      if (r.status != ResourceStatus::kImportRollbackInProgress) {
+        MS_RETURN_IF_ERROR(SetStatus(r, r.status, ResourceStatus::kImportRollbackInProgress, ""));
+      }
+      StoreBatch batch;
+      batch.events.push_back(Event(r, ResourceStatus::kImportRollbackComplete, ""));
+      batch.removed_resources.emplace_back(stack_.id, r.logical_id);
+      MS_RETURN_IF_ERROR(Commit(&batch));
+      records_.erase(it);
+    }
+    // The stack as it was before the import (a new stack keeps the
+    // template it was reviewed with: it had none before).
+    if (!stack_.previous_template_body.empty()) {
+      stack_.template_body = stack_.previous_template_body;
+      stack_.parameters = stack_.previous_parameters;
+    }
+    return SetStackStatus(StackStatus::kImportRollbackComplete, "");
+  }
+
+  // A resource's event: the stack's own event's fields, the resource's name,
+  // status and properties.
+  StackEvent Event(const ResourceRecord& r, ResourceStatus status, const std::string& reason) const {
+    StackEvent e = StackStatusEvent(stack_, ctx_.clock->NowMs(), reason);
+    e.logical_id = r.logical_id;
+    e.physical_id = r.physical_id;
+    e.type = r.type;
+    e.status = ResourceStatusName(status);
+    if (r.properties.is_map()) e.properties = r.properties.ToJson();
+    return e;
+  }
+
+  Status SetStatus(ResourceRecord& r, std::optional<ResourceStatus> from, ResourceStatus to,
+                   const std::string& reason) {
+    MS_RETURN_IF_ERROR(CheckResourceTransition(from, to));
+    r.status = to;
+    r.reason = CapStatusReason(reason);
+    r.updated_ms = ctx_.clock->NowMs();
+    StoreBatch batch;
+    batch.resources.push_back(&r);
+    batch.events.push_back(Event(r, to, r.reason));
+    return Commit(&batch);
+  }
+
+  Status SetStackStatus(StackStatus to, const std::string& reason) {
+    return CommitStackStatus(ctx_, &stack_, to, reason);
+  }
+
+  Status Commit(StoreBatch* batch) {
+    if (ctx_.observer != nullptr) {
+      for (const StackEvent& e : batch->events) ctx_.observer->OnEvent(e);
+    }
+    return CommitBatch(ctx_.db, ctx_.world, batch);
+  }
+
+  const OperationContext& ctx_;
+  StackRecord stack_;
+  ChangeSetRecord cs_;
+  std::unordered_map<std::string, ResourceRecord> records_;
+};
+
+}  // namespace
+
+bool IsImportOperationStatus(StackStatus s) {
+  return s == StackStatus::kImportInProgress || s == StackStatus::kImportRollbackInProgress;
+}
+
+Status StartImport(const OperationContext& ctx, const ChangeSetRecord& cs, const std::string& client_request_token,
+                   StackRecord s) {
+  if (s.status != StackStatus::kReviewInProgress) {
+    s.previous_template_body = s.template_body;
+    s.previous_parameters = s.parameters;
+  }
+  s.template_body = cs.template_body;
+  s.parameters = cs.parameters;
+  s.capabilities = cs.capabilities;
+  if (!cs.tags.empty()) s.tags = cs.tags;
+  s.client_request_token = client_request_token;
+  s.change_set_id = cs.id;
+  s.updated_ms = ctx.clock->NowMs();
+  return CommitStackStatus(ctx, &s, StackStatus::kImportInProgress, "User Initiated");
+}
+
+Status RunImportOperation(const OperationContext& ctx, const std::string& stack_id) {
+  StackRecord stack;
+  bool found = false;
+  MS_RETURN_IF_ERROR(LoadStack(ctx.db, stack_id, &stack, &found));
+  if (!found || !IsImportOperationStatus(stack.status)) return Status::OK();
+  ImportRun run(ctx, std::move(stack));
+  return run.Run();
+}
+
+}  // namespace ms

@@ -107,6 +107,15 @@ const char* const kMigrations[] = {
     "ALTER TABLE stacks ADD COLUMN deleted_ms INTEGER NOT NULL DEFAULT 0;"
     "UPDATE stacks SET deleted_ms = COALESCE(json_extract(data, '$.deleted_ms'), 0) WHERE deleted = 1;"
     "CREATE INDEX stacks_by_deleted_ms ON stacks (deleted_ms) WHERE deleted = 1;",
+    // 9: the provider log (store/provider_log_table.h): what hooks wrote
+    // during each operation on a stack, a row per checkpoint, stack and
+    // operation holding a JSON array of lines, oldest first.
+    "CREATE TABLE provider_logs ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  stack INTEGER NOT NULL,"
+    "  operation INTEGER NOT NULL,"
+    "  data TEXT NOT NULL);"
+    "CREATE INDEX provider_logs_by_stack ON provider_logs (stack, operation, seq);",
 };
 
 }  // namespace

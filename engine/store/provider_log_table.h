@@ -1,0 +1,52 @@
+// The provider log's table: what hooks wrote (ctx.log, print, a runtime
+// error's file:line) while an operation ran on a stack, kept with the stack.
+//
+// Written like events: the lines of one checkpoint go into StoreBatch::logs
+// and CommitBatch (stack_tables.h) appends them as one row per stack and
+// operation, a JSON array oldest first, in the checkpoint's transaction.
+// Each operation on a stack has a number (NextProviderLogOperation), so
+// `moonstack logs --operation last` reads one operation's lines.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "provider/provider.h"
+#include "store/database.h"
+
+namespace ms {
+
+struct ProviderLogRecord {
+  std::string stack_id;
+  std::string stack_name;
+  int64_t operation = 0;      // the stack's operation number (1, 2, ...)
+  int64_t timestamp_ms = 0;   // the operation's clock when the hook answered
+  std::string logical_id;     // empty for a line about the operation (the dropped count)
+  std::string hook;           // create, update, delete, rollback, read; empty with logical_id
+  LogLevel level = LogLevel::kInfo;
+  std::string message;
+  std::string detail;         // a runtime error's traceback, or empty
+};
+
+// The line as `moonstack logs`, deploy's -v and serve's log print it:
+// "<timestamp> <stack> <logical ID> <hook> <LEVEL> <message>" (a line about
+// the operation has "-" for the logical ID and hook); with_detail adds a
+// runtime error's traceback on the lines below it.
+std::string FormatProviderLogLine(const ProviderLogRecord& line, bool with_detail);
+
+// The number the next operation on the stack logs under: one more than the
+// last stored (1 for a stack that has none).
+Status NextProviderLogOperation(Database* db, const std::string& stack_id, int64_t* operation);
+
+// Appends one chunk: `lines` all of one stack (whose key is `stack_key`) and
+// operation. Runs inside CommitBatch's transaction.
+Status AppendProviderLogChunk(Database* db, int64_t stack_key, const ProviderLogRecord* lines, size_t n);
+
+// A stack's lines, oldest first; only its last operation's when last_only.
+// `logical_id` non-empty: only that resource's lines.
+Status LoadProviderLog(Database* db, const std::string& stack_id, bool last_only, const std::string& logical_id,
+                       std::vector<ProviderLogRecord>* out);
+
+}  // namespace ms

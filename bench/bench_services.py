@@ -11,8 +11,11 @@ simulated SQS and S3), through boto3, polled every 10 ms until
 CREATE_COMPLETE. Prints, per run: seconds from the create_stack call to
 CREATE_COMPLETE (polled) and the server's CPU seconds meanwhile (in virtual
 time the events' timestamps do not measure the work; on a shared machine
-wall - CPU is mostly waiting for a CPU); then the ratio of the second
-size's time to the first's (linear: 2x resources <= 2.2x time).
+wall - CPU is mostly waiting for a CPU); then the time to page through the
+stack's resources and events with boto3's paginators (no target: each
+page is read alone, so it grows with the stack, not its square); then the
+ratio of the second size's time to the first's (linear: 2x resources <=
+2.2x time).
 Target: <= 1 s per 10,000 resources.
 """
 
@@ -85,9 +88,17 @@ def run(binary, kind, n):
             time.sleep(0.01)
         seconds = time.perf_counter() - start
         cpu = cpu_seconds(proc.pid) - cpu0
-        resources = sum(len(p["StackResourceSummaries"])
-                        for p in cf.get_paginator("list_stack_resources").paginate(StackName="bench"))
-        return seconds, cpu, resources
+        # The listings a client pages through (the aws CLI pages them all):
+        # each page is read alone, so paging a stack costs O(stack).
+        listings = []
+        for api, key in (("list_stack_resources", "StackResourceSummaries"), ("describe_stack_events", "StackEvents")):
+            t, cpu0 = time.perf_counter(), cpu_seconds(proc.pid)
+            items = pages = 0
+            for page in cf.get_paginator(api).paginate(StackName="bench"):
+                pages += 1
+                items += len(page[key])
+            listings.append((api, items, pages, time.perf_counter() - t, cpu_seconds(proc.pid) - cpu0))
+        return seconds, cpu, listings[0][1], listings
     finally:
         proc.terminate()
         try:
@@ -111,11 +122,13 @@ def main():
         best = {}
         for n in sizes:
             runs = [run(args.binary, kind, n) for _ in range(args.repeat)]
-            seconds, cpu, resources = min(runs)
+            seconds, cpu, resources, listings = min(runs)
             best[n] = seconds
             print("%-3s %6d %s: %.3f s to CREATE_COMPLETE (polled), server CPU %.3f s, %d resources%s"
                   % (kind, n, TYPES[kind][1], seconds, cpu, resources,
                      "" if seconds <= n / 10000.0 else "  (target <= %.1f s)" % (n / 10000.0)))
+            for api, items, pages, wall, server_cpu in listings:
+                print("    %s: %d items in %d pages, %.2f s (server CPU %.2f s)" % (api, items, pages, wall, server_cpu))
         if len(sizes) == 2:
             ratio = best[sizes[1]] / best[sizes[0]]
             print("%-3s %dx resources: %.2fx time (linear: <= %.1fx)"

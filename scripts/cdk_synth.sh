@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the CDK fixtures: synthesizes every app under examples/cdk/
-# twice (-c version=1 and -c version=2) into tests/cdk/fixtures/<app>/v1|v2,
-# and the bootstrap template (`cdk bootstrap --show-template`) into
+# twice (-c version=1 and -c version=2; provider-framework three times) into
+# tests/cdk/fixtures/<app>/v1|v2|v3, and the bootstrap template (`cdk bootstrap --show-template`) into
 # tests/cdk/fixtures/bootstrap/bootstrap.yaml.
 #
 # Needs node and npm and, the first time, the npm registry: aws-cdk-lib and
@@ -42,7 +42,9 @@ fi
 
 for app in "${apps[@]}"; do
   src="$root/examples/cdk/$app"
-  for v in 1 2; do
+  versions=(1 2)
+  [[ $app == provider-framework ]] && versions=(1 2 3)  # v3: an update that fails
+  for v in "${versions[@]}"; do
     out=$(mktemp -d)
     (cd "$src" && "$cdk" synth --quiet --no-notices -c "version=$v" -o "$out" >/dev/null)
     dest="$fixtures/$app/v$v"
@@ -50,14 +52,16 @@ for app in "${apps[@]}"; do
     mkdir -p "$dest"
     # Only the templates: assets and manifests are not what moonstack reads.
     cp "$out"/*.template.json "$dest/"
-    if [[ $app == bucket-policy ]]; then
+    if [[ $app == bucket-policy || $app == provider-framework ]]; then
       # The whole cloud assembly too, for `cdk deploy --app <dir>` in
-      # tests/cdk/cdk_deploy_test.cc (no synthesis there, so no aws-cdk-lib),
+      # tests/cdk/cdk_deploy_test.cc (no synthesis there, so no aws-cdk-lib)
+      # and the file assets tests/cdk/cdk_provider_test.cc publishes,
       # without the tree and feature-flag report the CLI does not need.
       assembly="$fixtures/assembly/$app/v$v"
       rm -rf "$assembly"
       mkdir -p "$assembly"
       cp "$out"/manifest.json "$out"/cdk.out "$out"/*.assets.json "$out"/*.template.json "$assembly/"
+      for a in "$out"/asset.*; do [[ -e $a ]] && cp -r "$a" "$assembly/"; done
       node -e '
         const fs = require("fs"), f = process.argv[1], m = JSON.parse(fs.readFileSync(f));
         for (const [k, a] of Object.entries(m.artifacts)) {

@@ -25,6 +25,16 @@ bool NoConditions(const Template& t) {
 
 const Value kNullValue;
 
+// The schema's defaults for the properties `props` (a map) omits or nulls:
+// what the provider's validation would fill in.
+void FillDefaults(const TypeSchema& schema, Value* props) {
+  for (const PropertySchema& p : schema.properties) {
+    if (p.default_value.is_null()) continue;
+    const Value* v = props->find(p.name);
+    if (v == nullptr || v->is_null()) props->set(p.name, p.default_value);
+  }
+}
+
 // An SSM parameter type's value: looked up, else the deployed stack's
 // resolved value when the parameter name is unchanged; else left Unknown
 // (changes behind it are then Dynamic).
@@ -382,15 +392,22 @@ class Planner {
       return Status::OK();
     }
 
-    // Coerce as the deployed properties were, when it can matter.
+    // Coerce as the deployed properties were, when it can matter. A value
+    // with unknown parts cannot go through the provider's validation: the
+    // defaults it would fill in come from the schema, so a property left to
+    // its default does not read as removed.
     const HookContext ctx = Context(decl, rp->update_policy);
-    if (in_.session != nullptr && !SameValue(rec.properties, props) && !HasUnknown(props)) {
-      Value coerced;
-      Status s = in_.session->Validate(decl.type, ctx, props, &coerced);
-      if (s.ok()) {
-        props = std::move(coerced);
-      } else {
-        rp->error = s.message();
+    if (in_.session != nullptr && !SameValue(rec.properties, props)) {
+      if (!HasUnknown(props)) {
+        Value coerced;
+        Status s = in_.session->Validate(decl.type, ctx, props, &coerced);
+        if (s.ok()) {
+          props = std::move(coerced);
+        } else {
+          rp->error = s.message();
+        }
+      } else if (const TypeSchema* schema = Schema(decl.type); schema != nullptr && props.is_map()) {
+        FillDefaults(*schema, &props);
       }
     }
 

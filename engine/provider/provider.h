@@ -36,10 +36,21 @@ bool ParseUpdateBehavior(std::string_view name, UpdateBehavior* out);
 struct PropertySchema {
   std::string name;
   std::string type;        // string, number, integer, boolean, list, map, json, tags
-  std::string item_type;   // lists: the element type; else empty
+  std::string item_type;   // lists and maps: the element type ("object" for P.object); else empty
   bool required = false;
   bool conditional = false;  // a provider function decides the update at run time
   UpdateBehavior update = UpdateBehavior::kReplace;  // when !conditional
+  // What the provider's validation fills in when the template omits the
+  // property (deployed properties hold it); null: no default.
+  Value default_value;
+  // Never returned by read (a password): drift and import never compare it
+  // (the registry schema's writeOnlyProperties).
+  bool write_only = false;
+  // The declaration's constraints, as the registry schema states them
+  // (minimum, maximum, minLength/maxLength or minItems/maxItems, pattern,
+  // enum, and an object's sub-properties); null when it has none. The
+  // provider validates them itself; this is for tools that describe the type.
+  Value constraints;
 };
 
 // AWS's default for a resource handler's timeoutInMinutes: 120 minutes.
@@ -50,7 +61,8 @@ struct TypeSchema {
   std::string source;  // the provider file, for messages
   std::vector<PropertySchema> properties;
   std::vector<std::string> attributes;
-  std::string primary_identifier;
+  std::string primary_identifier;                // the first (or only) one
+  std::vector<std::string> primary_identifiers;  // all, in order: compound identifiers have several
   bool accepts_undeclared_properties = false;  // Custom:: resources
   bool accepts_any_attribute = false;          // Custom:: resources, stubs, AWS types with attribute patterns
   // A failed update may have applied part of the change: update rollback
@@ -193,6 +205,22 @@ class ProviderSession {
   // false when there is none.
   virtual bool SsmParameter(std::string_view name, std::string_view region, std::string* value) {
     (void)name, (void)region, (void)value;
+    return false;
+  }
+  // The value of a SecureString SSM parameter (`{{resolve:ssm-secure:NAME[:VERSION]}}`);
+  // false when there is none.
+  virtual bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) {
+    (void)name, (void)region, (void)value;
+    return false;
+  }
+  // The SecretString of a Secrets Manager secret (name or ARN) at a version
+  // stage or version ID (empty: AWSCURRENT): true with the value, else false
+  // with Secrets Manager's message.
+  virtual bool SecretString(std::string_view secret_id, std::string_view version_stage,
+                            std::string_view version_id, std::string_view region, std::string* value,
+                            std::string* error) {
+    (void)secret_id, (void)version_stage, (void)version_id, (void)region, (void)value;
+    *error = "Secrets Manager can't find the specified secret.";
     return false;
   }
   // An object of the simulated S3 (a TemplateURL's template), read with S3's

@@ -1,11 +1,79 @@
 #include "stack/dynamic_references.h"
 
+#include <vector>
+
+#include "template/parse.h"
+
 namespace ms {
 namespace {
 
 constexpr std::string_view kOpen = "{{resolve:";
+constexpr std::string_view kSecureServices[] = {"ssm-secure:", "secretsmanager:"};
 
-Status ResolveString(const std::string& in, const SsmResolver& ssm, std::string* out) {
+std::vector<std::string> SplitColons(std::string_view s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t colon = s.find(':', start);
+    out.emplace_back(s.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
+    if (colon == std::string_view::npos) return out;
+    start = colon + 1;
+  }
+}
+
+// {{resolve:ssm-secure:NAME[:VERSION]}}: an empty version is AWS's format error.
+Status ResolveSsmSecure(const std::string& rest, const DynamicReferenceResolvers& r, std::string* value) {
+  const size_t colon = rest.rfind(':');
+  if (rest.empty() || (colon != std::string::npos && colon + 1 == rest.size())) {
+    return Status::Validation("Incorrect format is used in the following SSM reference: [{{resolve:ssm-secure:" +
+                              rest + "}}]");
+  }
+  if (!r.ssm_secure || !r.ssm_secure(rest, value)) {
+    return Status::Validation("Parameters: [ssm-secure:" + rest + "] cannot be found.");
+  }
+  return Status::OK();
+}
+
+// The value under `key` of a JSON-object secret, as text.
+Status JsonKey(const std::string& secret, const std::string& key, std::string* value) {
+  Value doc;
+  const Value* v = nullptr;
+  if (ParseJson(secret, &doc).ok() && doc.is_map()) v = doc.find(key);
+  if (v == nullptr || v->is_null()) {
+    return Status::Validation("Could not find a value associated with JSONKey in SecretString");
+  }
+  *value = v->is_scalar() ? v->str() : v->ToJson();
+  return Status::OK();
+}
+
+// {{resolve:secretsmanager:SECRET-ID:SecretString:JSON-KEY:VERSION-STAGE:VERSION-ID}}:
+// SECRET-ID is a name, or an ARN (its first 7 colon-separated fields).
+Status ResolveSecret(const std::string& rest, const DynamicReferenceResolvers& r, std::string* value) {
+  std::vector<std::string> parts = SplitColons(rest);
+  std::string id;
+  size_t next = 1;
+  if (parts[0] == "arn" && parts.size() >= 7) {
+    for (size_t i = 0; i < 7; ++i) id += (i ? ":" : "") + parts[i];
+    next = 7;
+  } else {
+    id = parts[0];
+  }
+  auto part = [&](size_t i) { return next + i < parts.size() ? parts[next + i] : std::string(); };
+  const std::string field = part(0), key = part(1), stage = part(2), version = part(3);
+  if (id.empty() || (!field.empty() && field != "SecretString") || next + 4 < parts.size()) {
+    return Status::Validation("Incorrect format is used in the following Secrets Manager reference: "
+                              "[{{resolve:secretsmanager:" + rest + "}}]");
+  }
+  std::string secret, error = "Secrets Manager can't find the specified secret.";
+  if (!r.secret || !r.secret(id, stage, version, &secret, &error)) return Status::Validation(error);
+  if (key.empty()) {
+    *value = std::move(secret);
+    return Status::OK();
+  }
+  return JsonKey(secret, key, value);
+}
+
+Status ResolveString(const std::string& in, const DynamicReferenceResolvers& r, std::string* out) {
   out->clear();
   size_t pos = 0;
   while (true) {
@@ -18,18 +86,19 @@ Status ResolveString(const std::string& in, const SsmResolver& ssm, std::string*
     const size_t colon = ref.find(':');
     const std::string service = ref.substr(0, colon);
     const std::string rest = colon == std::string::npos ? "" : ref.substr(colon + 1);
+    std::string value;
     if (service == "ssm") {
-      std::string value;
-      if (rest.empty() || !ssm || !ssm(rest, &value)) {
+      if (rest.empty() || !r.ssm || !r.ssm(rest, &value)) {
         return Status::Validation("Parameters: [ssm:" + rest + "] cannot be found.");
       }
-      out->append(value);
-    } else if (service == "ssm-secure" || service == "secretsmanager") {
-      return Status::Validation("Dynamic reference {{resolve:" + service +
-                                ":...}} is not supported: the simulated cloud has no secrets");
+    } else if (service == "ssm-secure") {
+      MS_RETURN_IF_ERROR(ResolveSsmSecure(rest, r, &value));
+    } else if (service == "secretsmanager") {
+      MS_RETURN_IF_ERROR(ResolveSecret(rest, r, &value));
     } else {
-      out->append(in, start, end + 2 - start);  // not a dynamic reference moonstack knows: left as it is
+      value = in.substr(start, end + 2 - start);  // not a dynamic reference moonstack knows: left as it is
     }
+    out->append(value);
     pos = end + 2;
   }
   out->append(in, pos, std::string::npos);
@@ -38,20 +107,60 @@ Status ResolveString(const std::string& in, const SsmResolver& ssm, std::string*
 
 }  // namespace
 
-Status ResolveDynamicReferences(Value* v, const SsmResolver& ssm) {
+Status ResolveDynamicReferences(Value* v, const DynamicReferenceResolvers& resolvers) {
   if (v->is_string()) {
     if (v->str().find(kOpen) == std::string::npos) return Status::OK();
     std::string resolved;
-    MS_RETURN_IF_ERROR(ResolveString(v->str(), ssm, &resolved));
+    MS_RETURN_IF_ERROR(ResolveString(v->str(), resolvers, &resolved));
     *v = Value::String(std::move(resolved));
     return Status::OK();
   }
   if (v->is_list()) {
-    for (Value& item : v->mutable_list()) MS_RETURN_IF_ERROR(ResolveDynamicReferences(&item, ssm));
+    for (Value& item : v->mutable_list()) MS_RETURN_IF_ERROR(ResolveDynamicReferences(&item, resolvers));
   } else if (v->is_map()) {
-    for (Member& m : v->mutable_map()) MS_RETURN_IF_ERROR(ResolveDynamicReferences(&m.value, ssm));
+    for (Member& m : v->mutable_map()) MS_RETURN_IF_ERROR(ResolveDynamicReferences(&m.value, resolvers));
   }
   return Status::OK();
+}
+
+Status ResolveDynamicReferences(Value* v, const SsmResolver& ssm) {
+  DynamicReferenceResolvers r;
+  r.ssm = ssm;
+  return ResolveDynamicReferences(v, r);
+}
+
+DynamicReferenceResolvers SessionResolvers(ProviderSession* session, const std::string& region) {
+  DynamicReferenceResolvers r;
+  r.ssm = [session, region](std::string_view name, std::string* value) {
+    return session->SsmParameter(name, region, value);
+  };
+  r.ssm_secure = [session, region](std::string_view name, std::string* value) {
+    return session->SecureSsmParameter(name, region, value);
+  };
+  r.secret = [session, region](std::string_view id, std::string_view stage, std::string_view version,
+                               std::string* value, std::string* error) {
+    return session->SecretString(id, stage, version, region, value, error);
+  };
+  return r;
+}
+
+bool HasSecureReference(const Value& v) {
+  if (v.is_string()) {
+    for (std::string_view service : kSecureServices) {
+      if (v.str().find(std::string(kOpen) + std::string(service)) != std::string::npos) return true;
+    }
+    return false;
+  }
+  if (v.is_list()) {
+    for (const Value& item : v.list()) {
+      if (HasSecureReference(item)) return true;
+    }
+  } else if (v.is_map()) {
+    for (const Member& m : v.map()) {
+      if (HasSecureReference(m.value)) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace ms

@@ -187,10 +187,9 @@ class Op : public OperationCore {
     n.create_started_ms = ctx_.clock->NowMs();
     ProviderSession* session = Session();
     if (session == nullptr) return;
-    if (s.ok()) {  // {{resolve:ssm:...}}: read when the resource is created
-      s = ResolveDynamicReferences(&evaluated, [&](std::string_view name, std::string* value) {
-        return session->SsmParameter(name, ctx_.region, value);
-      });
+    if (s.ok()) {  // {{resolve:...}}: read when the resource is created
+      if (HasSecureReference(evaluated)) n.shown_properties = evaluated;  // events show the references
+      s = ResolveDynamicReferences(&evaluated, SessionResolvers(session, ctx_.region));
     }
     if (!s.ok()) {
       CreateFailed(n, s.message());

@@ -517,6 +517,8 @@ bool OperationCore::SetStatus(TrackedResource& r, ResourceStatus to, const std::
   // those being applied when given, else the record's.
   if (!properties.is_null()) {
     e.properties = properties.ToJson();
+  } else if (!r.shown_properties.is_null()) {
+    e.properties = r.shown_properties.ToJson();
   } else if (r.rec.properties.is_map()) {
     e.properties = r.rec.properties.ToJson();
   }

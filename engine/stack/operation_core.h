@@ -55,6 +55,11 @@ struct TrackedResource {
   int64_t call_deadline_ms = 0;
   SignalPolicy signals;           // its CreationPolicy, while it waits for signals
   int handler_retries = 0;        // retriable handler errors answered in a row (not journaled)
+  // The properties its events show when they hold ssm-secure / secretsmanager
+  // references: the references, never the resolved secrets of rec.properties
+  // (null: they hold none). Not journaled: after a restart, the events of a
+  // resource resolved before it show rec.properties.
+  Value shown_properties;
 };
 
 // The journal's mark (pending_hook) of a resource whose create completed and

@@ -1,5 +1,7 @@
 #include "stack/stack_service.h"
 
+#include "stack/secure_reference_places.h"
+
 #include <algorithm>
 #include <random>
 
@@ -15,6 +17,7 @@
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
 #include "stack/resource_metadata.h"
+#include "stack/secure_reference_places.h"
 #include "stack/stack_outputs.h"
 #include "store/deleted_stacks.h"
 #include "store/stack_tables.h"
@@ -48,6 +51,7 @@ Status CheckTemplate(const OperationContext& ctx, const std::string& body, const
                      const PseudoParameters& pseudo, CheckedTemplate* out) {
   MS_RETURN_IF_ERROR(CachedTemplate(body, &out->tmpl));
   MS_RETURN_IF_ERROR(ValidateLoadedTemplate(*out->tmpl, &out->summary, ctx.providers, &out->graph));
+  MS_RETURN_IF_ERROR(CheckSecureReferencePlaces(*out->tmpl));
   MS_RETURN_IF_ERROR(ResolveParameters(*out->tmpl, params, previous, &out->values));
   MS_RETURN_IF_ERROR(CheckCapabilities(*out->tmpl, capabilities));
   RequestEnvironment env(ctx);
@@ -448,6 +452,16 @@ std::string StackService::ResourceMetadata(const StackRecord& stack, const std::
 
 Status StackService::Events(const std::string& stack_id, std::vector<StackEvent>* out) {
   return LoadEvents(ctx_.db, stack_id, out);
+}
+
+Status StackService::ResourcePage(const std::string& stack_id, const PageRequest& page,
+                                  std::vector<ResourceRecord>* out, PageResult* result) {
+  return LoadResourcePage(ctx_.db, stack_id, page, out, result);
+}
+
+Status StackService::EventPage(const std::string& stack_id, const PageRequest& page, std::vector<StackEvent>* out,
+                               PageResult* result) {
+  return LoadEventPage(ctx_.db, stack_id, page, out, result);
 }
 
 }  // namespace ms

@@ -16,6 +16,7 @@
 #include "eval/validate.h"
 #include "stack/operation.h"
 #include "records/stack.h"
+#include "store/stack_tables.h"
 
 namespace ms {
 
@@ -122,6 +123,12 @@ class StackService {
   std::string ResourceMetadata(const StackRecord& stack, const std::vector<ResourceRecord>& resources,
                                const std::string& logical_id);
   Status Events(const std::string& stack_id, std::vector<StackEvent>* out);  // newest first
+  // One page of each listing, read without the rest (store/stack_tables.h):
+  // a 10,000-resource stack's listings page in O(page), not O(stack).
+  Status ResourcePage(const std::string& stack_id, const PageRequest& page, std::vector<ResourceRecord>* out,
+                      PageResult* result);
+  Status EventPage(const std::string& stack_id, const PageRequest& page, std::vector<StackEvent>* out,
+                   PageResult* result);
 
   // set-stack-policy: validates and saves the policy (refused while an
   // operation is in progress: its checkpoints save the whole record).

@@ -298,10 +298,9 @@ class UpdateOp : public OperationCore {
     ProviderSession* session = Session();
     if (session == nullptr) return false;
     Value resolved = *evaluated;
-    if (s.ok()) {  // {{resolve:ssm:...}}: read when the resource is created or updated (as create does)
-      s = ResolveDynamicReferences(&resolved, [session, this](std::string_view name, std::string* value) {
-        return session->SsmParameter(name, ctx_.region, value);
-      });
+    if (s.ok()) {  // {{resolve:...}}: read when the resource is created or updated (as create does)
+      r.shown_properties = HasSecureReference(*evaluated) ? *evaluated : Value();  // events show the references
+      s = ResolveDynamicReferences(&resolved, SessionResolvers(session, ctx_.region));
     }
     if (s.ok()) s = session->Validate(r.decl->type, ContextOf(r), resolved, coerced);
     if (!s.ok()) {

@@ -1,6 +1,8 @@
 #include "store/stack_tables.h"
 
+#include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 
 #include "store/deleted_stacks.h"
@@ -311,13 +313,17 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       MS_RETURN_IF_ERROR(remove->Step());
       remove->Reset();
     }
-    // One events row per run of one stack's events (schema 7).
+    // One events row per run of one stack's events (schema 7), of at most
+    // kEventsPerRow: a page of DescribeStackEvents parses a row or two, not
+    // a 10,000-resource create's whole checkpoint.
+    constexpr size_t kEventsPerRow = 256;
     std::string chunk;
     for (size_t i = 0; i < batch->events.size();) {
       const std::string& stack_id = batch->events[i].stack_id;
       MS_RETURN_IF_ERROR(key_of(stack_id));
       chunk.assign(1, '[');
-      for (; i < batch->events.size() && batch->events[i].stack_id == stack_id; ++i) {
+      const size_t row_end = std::min(batch->events.size(), i + kEventsPerRow);
+      for (; i < row_end && batch->events[i].stack_id == stack_id; ++i) {
         if (chunk.size() > 1) chunk.push_back(',');
         AppendEventJson(batch->events[i], &chunk);
       }
@@ -432,6 +438,109 @@ Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEv
       out->push_back(EventFromValue(*e, stack_id));
     }
   }
+}
+
+Status LoadResourcePage(Database* db, const std::string& stack_id, const PageRequest& page,
+                        std::vector<ResourceRecord>* out, PageResult* result) {
+  *result = PageResult();
+  std::unique_ptr<Statement> st;
+  int64_t first_rowid = 0;
+  if (!page.from.empty()) {
+    MS_RETURN_IF_ERROR(db->Prepare(
+        "SELECT rowid FROM resources WHERE stack = " + std::string(kStackKeyOfId) + " AND logical_id = ?2", &st));
+    st->Bind(1, stack_id).Bind(2, page.from);
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) {
+      result->found = false;
+      return Status::OK();
+    }
+    first_rowid = st->Int(0);
+  }
+  // One row past the page: its logical ID is the next page's token.
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT logical_id, data FROM resources WHERE stack = " +
+                                     std::string(kStackKeyOfId) + " AND rowid >= ?2 ORDER BY rowid LIMIT ?3",
+                                 &st));
+  st->Bind(1, stack_id).Bind(2, first_rowid).Bind(3, static_cast<int64_t>(page.limit + 1));
+  for (size_t n = 0;; ++n) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) return Status::OK();
+    if (n == page.limit) {
+      result->next = st->Text(0);
+      return Status::OK();
+    }
+    Value v;
+    MS_RETURN_IF_ERROR(ParseRow(st->Text(1), "resource", &v));
+    ResourceRecord r;
+    MS_RETURN_IF_ERROR(ResourceFromValue(std::move(v), stack_id, &r));
+    out->push_back(std::move(r));
+  }
+}
+
+namespace {
+
+// "<row>.<index>": events row `row`, its event at `index` (0: the oldest).
+bool ParseEventToken(const std::string& token, int64_t* row, size_t* index) {
+  const size_t dot = token.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == token.size()) return false;
+  for (size_t i = 0; i < token.size(); ++i) {
+    if (i != dot && (token[i] < '0' || token[i] > '9')) return false;
+  }
+  if (dot > 15 || token.size() - dot - 1 > 9) return false;  // no overflow
+  *row = std::stoll(token.substr(0, dot));
+  *index = static_cast<size_t>(std::stoul(token.substr(dot + 1)));
+  return true;
+}
+
+}  // namespace
+
+Status LoadEventPage(Database* db, const std::string& stack_id, const PageRequest& page,
+                     std::vector<StackEvent>* out, PageResult* result) {
+  *result = PageResult();
+  int64_t row_from = INT64_MAX;
+  size_t index_from = SIZE_MAX;  // within the first row read: that event and older ones
+  if (!page.from.empty() && !ParseEventToken(page.from, &row_from, &index_from)) {
+    result->found = false;
+    return Status::OK();
+  }
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare("SELECT seq, data FROM events WHERE stack = " + std::string(kStackKeyOfId) +
+                                     " AND seq <= ?2 ORDER BY seq DESC",
+                                 &st));
+  st->Bind(1, stack_id).Bind(2, row_from);
+  bool first = true;
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) break;
+    const int64_t seq = st->Int(0);
+    Value chunk;
+    Status s = ParseJson(st->Text(1), &chunk);
+    if (!s.ok()) return Status::Internal("store: corrupt events: " + s.message());
+    if (!chunk.is_list()) return Status::Internal("store: corrupt events: not a JSON array");
+    const std::vector<Value>& events = chunk.list();
+    size_t i = events.size();  // one past the newest to list
+    if (first && !page.from.empty()) {
+      if (seq != row_from || index_from >= events.size()) {
+        result->found = false;
+        return Status::OK();
+      }
+      i = index_from + 1;
+    }
+    first = false;
+    for (; i > 0; --i) {
+      if (out->size() == page.limit) {
+        result->next = std::to_string(seq) + "." + std::to_string(i - 1);
+        return Status::OK();
+      }
+      const Value& e = events[i - 1];
+      if (!e.is_map()) return Status::Internal("store: corrupt event: not an object");
+      out->push_back(EventFromValue(e, stack_id));
+    }
+  }
+  if (first && !page.from.empty()) result->found = false;  // the row is gone
+  return Status::OK();
 }
 
 Status LoadExports(Database* db, std::vector<ExportRecord>* out) {

@@ -50,6 +50,28 @@ Status LoadResources(Database* db, const std::string& stack_id, std::vector<Reso
 // Events of a stack, newest first (as describe-stack-events lists them).
 Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out);
 
+// One page of a listing, read without loading the rest: `from` is where it
+// starts (a token an earlier page gave; empty: the beginning), `limit` how
+// many; *next is the token of the next page ("": this was the last), and
+// *found false when `from` names no position of this stack.
+struct PageRequest {
+  std::string from;
+  size_t limit = 100;
+};
+struct PageResult {
+  std::string next;
+  bool found = true;
+};
+// A stack's resources in the order they were added; the token is the
+// logical ID of the page's first resource.
+Status LoadResourcePage(Database* db, const std::string& stack_id, const PageRequest& page,
+                        std::vector<ResourceRecord>* out, PageResult* result);
+// A stack's events, newest first; the token names an events row and a
+// position in it ("<row>.<index>"), so events added meanwhile (newer, in
+// newer rows) do not shift the pages.
+Status LoadEventPage(Database* db, const std::string& stack_id, const PageRequest& page,
+                     std::vector<StackEvent>* out, PageResult* result);
+
 struct ExportRecord {
   std::string name, stack_id, value;
 };

@@ -25,5 +25,8 @@ void AddChangeSetCommands(CLI::App& app, int* exit_code);
 void AddPlanCommand(CLI::App& app, int* exit_code);
 // signal-resource (CreationPolicy signals)
 void AddSignalCommands(CLI::App& app, int* exit_code);
+// detect-stack-drift, detect-stack-resource-drift, describe-stack-drift-detection-status,
+// describe-stack-resource-drifts
+void AddDriftCommands(CLI::App& app, int* exit_code);
 
 }  // namespace ms::cli

@@ -3,6 +3,7 @@
 #include "cli/output.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -28,6 +29,14 @@ Status ReadTemplateBody(const std::string& arg, std::string* text) {
 std::string Home() {
   const char* env = std::getenv("MOONSTACK_HOME");
   return env != nullptr && *env != '\0' ? env : MOONSTACK_DEFAULT_HOME;
+}
+
+std::string NodeSdkPath() {
+  const char* env = std::getenv("MOONSTACK_NODE_SDK");
+  if (env != nullptr && *env != '\0') return env;
+  const std::string installed = Home() + "/.node-sdk/node_modules";
+  std::error_code ec;
+  return std::filesystem::is_directory(installed, ec) ? installed : "";
 }
 
 // The aws CLI's JSON (Python's json.dump, indent 4); unlike RenderOutput, an

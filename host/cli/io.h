@@ -34,6 +34,12 @@ std::string StatePath(const std::string& arg);
 // else the source tree the binary was built from.
 std::string Home();
 
+// The node_modules directory holding the AWS SDK for JavaScript v3 that
+// nodejs functions get on NODE_PATH (Lambda's /var/runtime/node_modules):
+// $MOONSTACK_NODE_SDK, else <Home()>/.node-sdk/node_modules when
+// scripts/install_node_sdk.sh put it there, else "" (none).
+std::string NodeSdkPath();
+
 // The AWS error code for a status (ValidationError, AlreadyExistsException...).
 const char* ErrorCode(const Status& s);
 

@@ -3,12 +3,15 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/io.h"
+#include "lambda/runner.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"moonstack: run CloudFormation stacks locally; every resource type is a Lua provider"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "moonstack 0.1.0");
   int exit_code = 0;
+  ms::lambda::SetNodeSdkPath(ms::cli::NodeSdkPath());  // nodejs functions' AWS SDK (host/lambda/README.md)
   ms::cli::AddTemplateCommands(app, &exit_code);
   ms::cli::AddProviderCommands(app, &exit_code);
   ms::cli::AddWorldCommands(app, &exit_code);
@@ -19,6 +22,7 @@ int main(int argc, char** argv) {
   ms::cli::AddChangeSetCommands(app, &exit_code);
   ms::cli::AddPlanCommand(app, &exit_code);
   ms::cli::AddSignalCommands(app, &exit_code);
+  ms::cli::AddDriftCommands(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -1,6 +1,7 @@
 // provider list / describe: what the provider directories offer.
 // provider test FILE: the contract test kit (lua-sdk/moonstack/contract.lua).
-// provider new TYPE: a working provider and its fixture (moonstack.scaffold).
+// provider new TYPE: a working provider and its fixture (moonstack.scaffold);
+// --from-schema and describe --format: provider_schema_commands.cc.
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -10,10 +11,9 @@
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "cli/load_providers.h"
+#include "cli/provider_schema_commands.h"
+#include "cli/tool_runtime.h"
 #include "lua/provider_host.h"
-#include "lua/runtime.h"
-#include "lua/world_binding.h"
-#include "world/world.h"
 
 namespace fs = std::filesystem;
 
@@ -23,6 +23,7 @@ namespace {
 struct ProviderArgs {
   std::vector<std::string> dirs;  // --providers DIR (repeatable)
   std::string type;               // describe TYPE
+  std::string format = "json";    // describe --format: json, schema, markdown
 };
 
 int RunList(const ProviderArgs& args) {
@@ -38,6 +39,7 @@ int RunList(const ProviderArgs& args) {
 }
 
 int RunDescribe(const ProviderArgs& args) {
+  if (args.format != "json") return RunDescribeFormat(args.dirs, args.type, args.format);
   std::unique_ptr<lua::LuaProviderRuntime> rt;
   Status s = LoadProviders(args.dirs, &rt);
   const TypeSchema* schema = s.ok() ? rt->Schema(args.type) : nullptr;
@@ -49,52 +51,20 @@ int RunDescribe(const ProviderArgs& args) {
     if (!p.item_type.empty()) j["ItemType"] = p.item_type;
     j["Required"] = p.required;
     j["UpdateRequires"] = p.conditional ? "Conditional" : UpdateBehaviorAwsName(p.update);
+    if (p.write_only) j["WriteOnly"] = true;
+    if (!p.constraints.is_null()) j["Constraints"] = Json::parse(p.constraints.ToJson());
     props.push_back(j);
   }
   Json out{{"Type", schema->type}, {"Source", schema->source}, {"Properties", props},
            {"Attributes", schema->attributes}};
-  if (!schema->primary_identifier.empty()) out["PrimaryIdentifier"] = schema->primary_identifier;
+  // One identifier: its name; a compound one: the list of names.
+  if (schema->primary_identifiers.size() > 1) {
+    out["PrimaryIdentifier"] = schema->primary_identifiers;
+  } else if (!schema->primary_identifier.empty()) {
+    out["PrimaryIdentifier"] = schema->primary_identifier;
+  }
   PrintJson(out);
   return 0;
-}
-
-// A Lua runtime for the provider tooling: the lua-sdk and the provider
-// directories on the module path (so `require("sim")` and a provider's lib/
-// work), and `moonstack.world` a fresh, empty World on virtual time. What Lua
-// prints goes to stdout: the contract kit prints its report that way.
-class ToolRuntime {
- public:
-  Status Open(const std::vector<std::string>& dirs, const std::vector<std::string>& extra_roots) {
-    lua::ProviderPaths paths = lua::DefaultProviderPaths(Home(), dirs);
-    lua::RuntimeOptions options;
-    // One call runs a provider's whole contract (milliseconds for a sound
-    // one); a hook that never returns stops the run at this deadline.
-    options.limits.deadline = std::chrono::milliseconds(20000);
-    options.limits.memory_bytes = size_t{256} << 20;
-    options.module_roots.push_back(paths.sdk_dir);
-    for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
-    for (const std::string& d : extra_roots) options.module_roots.push_back(d);
-    options.print = [](std::string_view line) { std::cout << line << std::endl; };
-    Status s;
-    rt_ = lua::Runtime::Create(options, &s);
-    if (!rt_) return s;
-    return lua::WorldBinding::Install(rt_.get(), &world_, &binding_);
-  }
-  lua::Runtime& rt() { return *rt_; }
-
- private:
-  World world_;
-  std::unique_ptr<lua::Runtime> rt_;
-  std::unique_ptr<lua::WorldBinding> binding_;
-};
-
-bool ReadText(const std::string& path, std::string* text) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return true;
 }
 
 struct TestArgs {
@@ -144,15 +114,11 @@ int RunTest(const TestArgs& args) {
 struct NewArgs {
   std::string type;        // Organization::Service::Resource
   std::string dir = ".";   // --dir
+  std::string schema;      // --from-schema: a registry schema (JSON file)
 };
 
-bool WriteText(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
-
 int RunNew(const NewArgs& args) {
+  if (!args.schema.empty()) return RunNewFromSchema(args.type, args.schema, args.dir);
   ToolRuntime tool;
   Status s = tool.Open({}, {});
   lua::CallResult scaffold;
@@ -169,26 +135,7 @@ int RunNew(const NewArgs& args) {
     std::cerr << "moonstack: " << files.error->message << "\n";
     return 1;
   }
-  const Value& f = files.value();
-  const fs::path provider = fs::path(args.dir) / f.find("provider_path")->str();
-  const fs::path fixture = fs::path(args.dir) / f.find("fixture_path")->str();
-  for (const fs::path& p : {provider, fixture}) {
-    std::error_code ec;
-    if (fs::exists(p, ec)) {
-      std::cerr << "moonstack: " << p.string() << " already exists; not overwriting it\n";
-      return 1;
-    }
-  }
-  std::error_code ec;
-  fs::create_directories(fixture.parent_path(), ec);
-  if (ec || !WriteText(provider, f.find("provider")->str()) || !WriteText(fixture, f.find("fixture")->str())) {
-    std::cerr << "moonstack: cannot write " << provider.string() << " and " << fixture.string()
-              << (ec ? ": " + ec.message() : "") << "\n";
-    return 1;
-  }
-  std::cout << "created " << provider.string() << "\ncreated " << fixture.string()
-            << "\ntest it: moonstack provider test " << provider.string() << "\n";
-  return 0;
+  return WriteProviderFiles(files.value(), args.dir);
 }
 
 void AddProviderOption(CLI::App* cmd, ProviderArgs* args) {
@@ -212,6 +159,11 @@ void AddProviderCommands(CLI::App& app, int* exit_code) {
       provider->add_subcommand("describe", "Show a type's properties, how each is updated, and its attributes");
   describe->add_option("type", describe_args->type, "The resource type, e.g. AWS::EC2::Subnet")->required();
   AddProviderOption(describe, describe_args.get());
+  describe
+      ->add_option("--format", describe_args->format,
+                   "json (default): the engine's view; schema: a CloudFormation registry schema; markdown: "
+                   "the type documented")
+      ->check(CLI::IsMember({"json", "schema", "markdown"}));
   describe->callback([describe_args, exit_code] { *exit_code = RunDescribe(*describe_args); });
 
   auto test_args = std::make_shared<TestArgs>();
@@ -227,6 +179,9 @@ void AddProviderCommands(CLI::App& app, int* exit_code) {
       "new", "Write a working provider for TYPE and its contract-test fixture");
   create->add_option("type", new_args->type, "The resource type, e.g. Acme::Thing::Widget")->required();
   create->add_option("--dir", new_args->dir, "Where to write acme/thing/widget.lua (default: .)");
+  create->add_option("--from-schema", new_args->schema,
+                     "A CloudFormation registry schema (JSON) to declare every property, attribute and "
+                     "identifier from");
   create->callback([new_args, exit_code] { *exit_code = RunNew(*new_args); });
 }
 

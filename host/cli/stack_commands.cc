@@ -2,6 +2,7 @@
 // command (create-stack, delete-stack) runs its operation to the end before
 // it returns, so a script can follow it with describe calls.
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "cli/arguments.h"
@@ -11,6 +12,7 @@
 #include "cli/output.h"
 #include "cli/stack_json.h"
 #include "cli/stack_session.h"
+#include "stack/drift_detection.h"
 #include "stack/template_url.h"
 #include "template/parse.h"
 
@@ -206,6 +208,14 @@ int RunRecover(const StackArgs& a) {
   return 0;
 }
 
+// A stack as DescribeStacks shows it, with its DriftInformation.
+Status StackWithDrift(StackSession& session, const StackRecord& r, Json* out) {
+  DriftInformation drift;
+  MS_RETURN_IF_ERROR(DriftDetection(session.service()).StackInformation(r.id, &drift));
+  *out = StackJson(r, drift);
+  return Status::OK();
+}
+
 int RunDescribeStacks(const StackArgs& a) {
   const char* op = "DescribeStacks";
   StackSession session;
@@ -215,14 +225,20 @@ int RunDescribeStacks(const StackArgs& a) {
   if (!a.stack_name.empty()) {
     StackRecord r;
     s = session.service().FindStack(a.stack_name, &r);
+    Json j;
+    if (s.ok()) s = StackWithDrift(session, r, &j);
     if (!s.ok()) return Fail(op, s);
-    stacks.push_back(StackJson(r));
+    stacks.push_back(std::move(j));
   } else {
     std::vector<StackRecord> all;
     s = session.service().ListStacks(&all);
     if (!s.ok()) return Fail(op, s);
     for (auto it = all.rbegin(); it != all.rend(); ++it) {  // newest first, as AWS lists them
-      if (it->status != StackStatus::kDeleteComplete) stacks.push_back(StackJson(*it));
+      if (it->status == StackStatus::kDeleteComplete) continue;
+      Json j;
+      s = StackWithDrift(session, *it, &j);
+      if (!s.ok()) return Fail(op, s);
+      stacks.push_back(std::move(j));
     }
   }
   Emit(a, Json{{"Stacks", stacks}}, op);
@@ -251,7 +267,10 @@ int RunListStacks(const StackArgs& a) {
         std::find(a.status_filter.begin(), a.status_filter.end(), status) == a.status_filter.end()) {
       continue;
     }
-    summaries.push_back(StackSummaryJson(*it));
+    DriftInformation drift;
+    s = DriftDetection(session.service()).StackInformation(it->id, &drift);
+    if (!s.ok()) return Fail(op, s);
+    summaries.push_back(StackSummaryJson(*it, drift));
   }
   Emit(a, Json{{"StackSummaries", summaries}}, op);
   return 0;
@@ -264,11 +283,13 @@ Status OpenStack(const StackArgs& a, StackSession* session, StackRecord* stack) 
   return session->service().FindStack(a.stack_name, stack);
 }
 
-// OpenStack, and the stack's resources.
+// OpenStack, and the stack's resources with their DriftInformation (by
+// logical ID; a resource never checked is not in `drifts`).
 Status OpenStackResources(const StackArgs& a, StackSession* session, StackRecord* stack,
-                          std::vector<ResourceRecord>* resources) {
+                          std::vector<ResourceRecord>* resources, std::map<std::string, DriftInformation>* drifts) {
   MS_RETURN_IF_ERROR(OpenStack(a, session, stack));
-  return session->service().Resources(stack->id, resources);
+  MS_RETURN_IF_ERROR(session->service().Resources(stack->id, resources));
+  return DriftDetection(session->service()).ResourceInformation(stack->id, drifts);
 }
 
 int RunDescribeEvents(const StackArgs& a) {
@@ -290,12 +311,13 @@ int RunDescribeResources(const StackArgs& a) {
   StackSession session;
   StackRecord stack;
   std::vector<ResourceRecord> resources;
-  Status s = OpenStackResources(a, &session, &stack, &resources);
+  std::map<std::string, DriftInformation> drifts;
+  Status s = OpenStackResources(a, &session, &stack, &resources, &drifts);
   if (!s.ok()) return Fail(op, s);
   Json list = Json::array();
   for (const ResourceRecord& r : resources) {
     if (!a.logical_id.empty() && r.logical_id != a.logical_id) continue;
-    list.push_back(StackResourceJson(stack, r));
+    list.push_back(StackResourceJson(stack, r, drifts[r.logical_id]));
   }
   Emit(a, Json{{"StackResources", list}}, op);
   return 0;
@@ -306,12 +328,13 @@ int RunDescribeResource(const StackArgs& a) {
   StackSession session;
   StackRecord stack;
   std::vector<ResourceRecord> resources;
-  Status s = OpenStackResources(a, &session, &stack, &resources);
+  std::map<std::string, DriftInformation> drifts;
+  Status s = OpenStackResources(a, &session, &stack, &resources, &drifts);
   if (!s.ok()) return Fail(op, s);
   for (const ResourceRecord& r : resources) {
     if (r.logical_id == a.logical_id) {
       const std::string metadata = session.service().ResourceMetadata(stack, resources, r.logical_id);
-      Emit(a, Json{{"StackResourceDetail", StackResourceDetailJson(stack, r, metadata)}}, op);
+      Emit(a, Json{{"StackResourceDetail", StackResourceDetailJson(stack, r, metadata, drifts[r.logical_id])}}, op);
       return 0;
     }
   }
@@ -323,10 +346,11 @@ int RunListResources(const StackArgs& a) {
   StackSession session;
   StackRecord stack;
   std::vector<ResourceRecord> resources;
-  Status s = OpenStackResources(a, &session, &stack, &resources);
+  std::map<std::string, DriftInformation> drifts;
+  Status s = OpenStackResources(a, &session, &stack, &resources, &drifts);
   if (!s.ok()) return Fail(op, s);
   Json list = Json::array();
-  for (const ResourceRecord& r : resources) list.push_back(StackResourceSummaryJson(r));
+  for (const ResourceRecord& r : resources) list.push_back(StackResourceSummaryJson(r, drifts[r.logical_id]));
   Emit(a, Json{{"StackResourceSummaries", list}}, op);
   return 0;
 }

@@ -7,7 +7,13 @@
 namespace ms::cli {
 namespace {
 
-Json Drift(const char* key) { return Json{{key, "NOT_CHECKED"}}; }
+// DriftInformation: NOT_CHECKED until a drift detection checked it
+// (stack/drift_detection.h), then its status and LastCheckTimestamp.
+Json Drift(const char* key, const DriftInformation& drift) {
+  Json j{{key, drift.status}};
+  if (drift.last_check_ms != 0) j["LastCheckTimestamp"] = CliTimestamp(drift.last_check_ms);
+  return j;
+}
 
 }  // namespace
 
@@ -34,7 +40,7 @@ Json TagsJson(const std::vector<StackTag>& tags) {
   return out;
 }
 
-Json StackJson(const StackRecord& s) {
+Json StackJson(const StackRecord& s, const DriftInformation& drift) {
   Json j;
   j["StackId"] = s.id;
   j["StackName"] = s.name;
@@ -68,11 +74,11 @@ Json StackJson(const StackRecord& s) {
   j["EnableTerminationProtection"] = s.termination_protection;
   if (!s.parent_id.empty()) j["ParentId"] = s.parent_id;  // a nested stack's parent and root
   if (!s.root_id.empty()) j["RootId"] = s.root_id;
-  j["DriftInformation"] = Drift("StackDriftStatus");
+  j["DriftInformation"] = Drift("StackDriftStatus", drift);
   return j;
 }
 
-Json StackSummaryJson(const StackRecord& s) {
+Json StackSummaryJson(const StackRecord& s, const DriftInformation& drift) {
   Json j;
   j["StackId"] = s.id;
   j["StackName"] = s.name;
@@ -84,7 +90,7 @@ Json StackSummaryJson(const StackRecord& s) {
   if (!s.reason.empty()) j["StackStatusReason"] = s.reason;
   if (!s.parent_id.empty()) j["ParentId"] = s.parent_id;  // as in DescribeStacks (StackSummary's members)
   if (!s.root_id.empty()) j["RootId"] = s.root_id;
-  j["DriftInformation"] = Drift("StackDriftStatus");
+  j["DriftInformation"] = Drift("StackDriftStatus", drift);
   return j;
 }
 
@@ -105,7 +111,8 @@ Json EventJson(const StackEvent& e) {
 }
 
 // StackResource and StackResourceDetail: the same members but the timestamp's name.
-static Json ResourceJson(const StackRecord& s, const ResourceRecord& r, const char* timestamp) {
+static Json ResourceJson(const StackRecord& s, const ResourceRecord& r, const char* timestamp,
+                         const DriftInformation& drift) {
   Json j;
   j["StackName"] = s.name;
   j["StackId"] = s.id;
@@ -115,13 +122,15 @@ static Json ResourceJson(const StackRecord& s, const ResourceRecord& r, const ch
   j[timestamp] = CliTimestamp(r.updated_ms);
   j["ResourceStatus"] = ResourceStatusName(r.status);
   if (!r.reason.empty()) j["ResourceStatusReason"] = r.reason;
-  j["DriftInformation"] = Drift("StackResourceDriftStatus");
+  j["DriftInformation"] = Drift("StackResourceDriftStatus", drift);
   return j;
 }
 
-Json StackResourceJson(const StackRecord& s, const ResourceRecord& r) { return ResourceJson(s, r, "Timestamp"); }
+Json StackResourceJson(const StackRecord& s, const ResourceRecord& r, const DriftInformation& drift) {
+  return ResourceJson(s, r, "Timestamp", drift);
+}
 
-Json StackResourceSummaryJson(const ResourceRecord& r) {
+Json StackResourceSummaryJson(const ResourceRecord& r, const DriftInformation& drift) {
   Json j;
   j["LogicalResourceId"] = r.logical_id;
   if (!r.physical_id.empty()) j["PhysicalResourceId"] = r.physical_id;
@@ -129,12 +138,13 @@ Json StackResourceSummaryJson(const ResourceRecord& r) {
   j["LastUpdatedTimestamp"] = CliTimestamp(r.updated_ms);
   j["ResourceStatus"] = ResourceStatusName(r.status);
   if (!r.reason.empty()) j["ResourceStatusReason"] = r.reason;
-  j["DriftInformation"] = Drift("StackResourceDriftStatus");
+  j["DriftInformation"] = Drift("StackResourceDriftStatus", drift);
   return j;
 }
 
-Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r, const std::string& metadata) {
-  Json j = ResourceJson(s, r, "LastUpdatedTimestamp");
+Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r, const std::string& metadata,
+                             const DriftInformation& drift) {
+  Json j = ResourceJson(s, r, "LastUpdatedTimestamp", drift);
   if (!metadata.empty()) j["Metadata"] = metadata;
   return j;
 }

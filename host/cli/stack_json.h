@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/io.h"
+#include "records/drift.h"
 #include "records/stack.h"
 
 namespace ms::cli {
@@ -17,12 +18,14 @@ std::string CliTimestamp(int64_t ms);
 Json ParametersJson(const std::vector<StackParameterValue>& params);
 Json TagsJson(const std::vector<StackTag>& tags);
 
-Json StackJson(const StackRecord& s);                    // a member of DescribeStacks' Stacks
-Json StackSummaryJson(const StackRecord& s);             // ListStacks' StackSummaries
+// `drift`: the DriftInformation (records/drift.h; default NOT_CHECKED).
+Json StackJson(const StackRecord& s, const DriftInformation& drift = {});                    // a member of DescribeStacks' Stacks
+Json StackSummaryJson(const StackRecord& s, const DriftInformation& drift = {});             // ListStacks' StackSummaries
 Json EventJson(const StackEvent& e);                     // DescribeStackEvents' StackEvents
-Json StackResourceJson(const StackRecord& s, const ResourceRecord& r);         // DescribeStackResources
-Json StackResourceSummaryJson(const ResourceRecord& r);                        // ListStackResources
+Json StackResourceJson(const StackRecord& s, const ResourceRecord& r, const DriftInformation& drift = {});         // DescribeStackResources
+Json StackResourceSummaryJson(const ResourceRecord& r, const DriftInformation& drift = {});                        // ListStackResources
 // DescribeStackResource; `metadata` is the evaluated Metadata's JSON text (empty: none).
-Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r, const std::string& metadata);
+Json StackResourceDetailJson(const StackRecord& s, const ResourceRecord& r, const std::string& metadata,
+                             const DriftInformation& drift = {});
 
 }  // namespace ms::cli

@@ -9,6 +9,7 @@
 #include "cli/io.h"
 #include "cli/load_providers.h"
 #include "lambda/runner.h"
+#include "server/function_endpoint.h"
 #include "store/schema.h"
 #include "store/world_table.h"
 
@@ -18,6 +19,8 @@ namespace {
 // The world record that remembers how far the virtual clock got.
 constexpr const char* kClockKind = "moonstack";
 constexpr const char* kClockId = "clock";
+// How often a writer's log is copied into the database while it runs.
+constexpr int kWalCheckpointIntervalMs = 100;
 
 // Provider directories as recorded with an operation: absolute, so another
 // process in another working directory loads the same ones.
@@ -39,6 +42,12 @@ int64_t WallMs() {
 
 }  // namespace
 
+StackSession::StackSession() = default;
+
+StackSession::~StackSession() {
+  if (function_endpoint_ != nullptr) lambda::SetDefaultEndpoint(nullptr);
+}
+
 Status StackSession::Open(const SessionOptions& options, OperationObserver* observer, Access access,
                           Resume resume) {
   state_path_ = StatePath(options.state);
@@ -52,11 +61,24 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   MS_RETURN_IF_ERROR(OpenStore(state_path_, &db_));
   // A command's operation commits often (a checkpoint per step), and the same
   // records change from one commit to the next: the log is copied into the
-  // database when it passes 64 MiB and when the command closes the state
-  // (SQLite checkpoints on the last close), not every 4 MiB.
-  if (access == Access::kWrite) MS_RETURN_IF_ERROR(db_->SetAutoCheckpointPages(16384));
-  MS_RETURN_IF_ERROR(LoadWorld(db_.get(), &world_));
-  MS_RETURN_IF_ERROR(LoadProviders(options.providers, &providers_, options.stub_unknown_types, &world_));
+  // database by a thread of its own every 100 ms (store/wal_checkpointer.h),
+  // when it passes 64 MiB, and when the command closes the state (SQLite
+  // checkpoints on the last close), not every 4 MiB on the operation's path.
+  if (access == Access::kWrite) {
+    MS_RETURN_IF_ERROR(db_->SetAutoCheckpointPages(16384));
+    checkpointer_ = std::make_unique<WalCheckpointer>(state_path_, kWalCheckpointIntervalMs);
+  }
+  // The state's world and the providers' declarations load at once, on two
+  // cores: neither needs the other (a provider file that touched the world
+  // while loading would wait for the world's lock, which LoadWorld holds).
+  Status providers_loaded;
+  std::thread probe([&] {
+    providers_loaded = LoadProviders(options.providers, &providers_, options.stub_unknown_types, &world_);
+  });
+  Status world_loaded = LoadWorld(db_.get(), &world_);
+  probe.join();
+  MS_RETURN_IF_ERROR(world_loaded);
+  MS_RETURN_IF_ERROR(providers_loaded);
   if (options.time_scale <= 0) {
     int64_t start = WallMs();
     if (const WorldRecord* saved = world_.Find(kClockKind, kClockId)) {
@@ -87,6 +109,14 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   ctx.provider_source.dirs = AbsolutePaths(options.providers);
   ctx.provider_source.stub_unknown_types = options.stub_unknown_types;
   service_ = std::make_unique<StackService>(ctx);
+  if (access == Access::kWrite && options.writer.rfind(StateLock::kServeHolder, 0) != 0) {
+    // The functions this command runs reach its world through the AWS APIs
+    // on 127.0.0.1, as under serve (server/function_endpoint.h): started by
+    // the first one.
+    function_endpoint_ = std::make_unique<server::FunctionEndpoint>(&world_, clock_.get(), options.providers);
+    server::FunctionEndpoint* endpoint = function_endpoint_.get();
+    lambda::SetDefaultEndpoint([endpoint] { return endpoint->Url(); });
+  }
   if (access == Access::kWrite && resume == Resume::kAtOpen) MS_RETURN_IF_ERROR(Recover());
   if (!options.scenario.empty()) {
     lua::ScenarioOptions so;

@@ -21,7 +21,12 @@
 #include "store/database.h"
 #include "store/stack_lock.h"
 #include "store/state_lock.h"
+#include "store/wal_checkpointer.h"
 #include "world/world.h"
+
+namespace ms::server {
+class FunctionEndpoint;
+}
 
 namespace ms::cli {
 
@@ -57,6 +62,8 @@ enum class Resume { kAtOpen, kLater };
 
 class StackSession {
  public:
+  StackSession();
+  ~StackSession();  // stops the functions' endpoint first
   // Opens the state file, loads the world and the providers. A writer takes
   // the state's lock (serve: refused when held; a command: waits for another
   // command, refused when a server holds it) and, with Resume::kAtOpen,
@@ -90,6 +97,9 @@ class StackSession {
   std::string state_path_;
   World world_;
   std::unique_ptr<Database> db_;
+  // Writers: the log copied into the database while the command runs.
+  // Declared after db_, so it stops (and closes its connection) first.
+  std::unique_ptr<WalCheckpointer> checkpointer_;
   std::unique_ptr<lua::LuaProviderRuntime> providers_;
   std::unique_ptr<Clock> clock_;
   std::unique_ptr<StackService> service_;
@@ -106,6 +116,9 @@ class StackSession {
   };
   Observers observers_;
   std::unique_ptr<lua::ScenarioObserver> scenario_;
+  // A command's own endpoint for the functions it runs (not serve's: serve
+  // is theirs); declared last, so it stops before the world goes.
+  std::unique_ptr<server::FunctionEndpoint> function_endpoint_;
 };
 
 }  // namespace ms::cli

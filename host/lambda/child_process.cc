@@ -24,13 +24,23 @@ std::vector<char*> CStrings(const std::vector<std::string>& v) {
   return out;
 }
 
+// A descriptor moved above the standard ones (close-on-exec), so that the
+// dup2s below cannot overwrite one source with another.
+int Lifted(int fd) { return fd < 0 ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 10); }
+
 // In the child between fork and exec: async-signal-safe calls only.
-[[noreturn]] void ExecChild(const ChildSpec& spec, char* const* argv, char* const* envp, int out_fd, int err_fd) {
+// `in_fd` becomes stdin (/dev/null when -1), `out_fd` stdout and stderr,
+// `answer_fd` fd 3 (none when -1); `err_fd` gets errno when exec fails.
+[[noreturn]] void ExecChild(const ChildSpec& spec, char* const* argv, char* const* envp, int in_fd, int out_fd,
+                            int answer_fd, int err_fd) {
   setpgid(0, 0);
+  in_fd = Lifted(in_fd), out_fd = Lifted(out_fd), answer_fd = Lifted(answer_fd), err_fd = Lifted(err_fd);
+  signal(SIGPIPE, SIG_DFL);  // the parent may ignore it; an ignored signal survives exec
   dup2(out_fd, STDOUT_FILENO);
   dup2(out_fd, STDERR_FILENO);
-  int null_fd = open("/dev/null", O_RDONLY);
-  if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
+  if (in_fd < 0) in_fd = open("/dev/null", O_RDONLY);
+  if (in_fd >= 0) dup2(in_fd, STDIN_FILENO);
+  if (answer_fd >= 0) dup2(answer_fd, 3);
   if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) {
     int e = errno;
     (void)!write(err_fd, &e, sizeof e);
@@ -44,6 +54,24 @@ std::vector<char*> CStrings(const std::vector<std::string>& v) {
   int e = errno;
   (void)!write(err_fd, &e, sizeof e);  // the parent reads why exec failed
   _exit(127);
+}
+
+// Reads the errno a failed exec wrote, or "" once exec succeeded (the pipe
+// closes on exec).
+std::string ExecError(int status_fd) {
+  int exec_errno = 0;
+  std::string error;
+  if (read(status_fd, &exec_errno, sizeof exec_errno) == static_cast<ssize_t>(sizeof exec_errno)) {
+    error = std::strerror(exec_errno);
+  }
+  close(status_fd);
+  return error;
+}
+
+void CloseAll(std::initializer_list<int> fds) {
+  for (int fd : fds) {
+    if (fd >= 0) close(fd);
+  }
 }
 
 }  // namespace
@@ -76,7 +104,7 @@ ChildResult RunChild(const ChildSpec& spec) {
   std::vector<char*> argv = CStrings(spec.argv), envp = CStrings(spec.env);
   const Clock::time_point begin = Clock::now();
   const pid_t pid = fork();
-  if (pid == 0) ExecChild(spec, argv.data(), envp.data(), out[1], status_pipe[1]);
+  if (pid == 0) ExecChild(spec, argv.data(), envp.data(), -1, out[1], -1, status_pipe[1]);
   close(out[1]);
   close(status_pipe[1]);
   if (pid < 0) {
@@ -85,11 +113,7 @@ ChildResult RunChild(const ChildSpec& spec) {
     return r;
   }
   setpgid(pid, pid);  // also from here, so the group exists before any kill below
-  int exec_errno = 0;
-  if (read(status_pipe[0], &exec_errno, sizeof exec_errno) == static_cast<ssize_t>(sizeof exec_errno)) {
-    r.start_error = std::strerror(exec_errno);
-  }
-  close(status_pipe[0]);
+  r.start_error = ExecError(status_pipe[0]);
 
   // Collect output until the pipe closes or the wall-clock limit passes.
   const Clock::time_point deadline = begin + spec.wall_limit;
@@ -122,6 +146,42 @@ ChildResult RunChild(const ChildSpec& spec) {
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;
+}
+
+bool StartChild(const ChildSpec& spec, LongLivedChild* child, std::string* error) {
+  int in[2] = {-1, -1}, answer[2] = {-1, -1}, out[2] = {-1, -1}, status_pipe[2] = {-1, -1};
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(answer, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
+      pipe2(status_pipe, O_CLOEXEC) != 0) {
+    *error = std::strerror(errno);
+    CloseAll({in[0], in[1], answer[0], answer[1], out[0], out[1], status_pipe[0], status_pipe[1]});
+    return false;
+  }
+  std::vector<char*> argv = CStrings(spec.argv), envp = CStrings(spec.env);
+  const pid_t pid = fork();
+  if (pid == 0) ExecChild(spec, argv.data(), envp.data(), in[0], out[1], answer[1], status_pipe[1]);
+  CloseAll({in[0], answer[1], out[1], status_pipe[1]});
+  if (pid < 0) {
+    *error = std::strerror(errno);
+    CloseAll({in[1], answer[0], out[0], status_pipe[0]});
+    return false;
+  }
+  setpgid(pid, pid);
+  *child = LongLivedChild{pid, in[1], answer[0], out[0]};
+  fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+  *error = ExecError(status_pipe[0]);
+  if (!error->empty()) {
+    StopChild(child);
+    return false;
+  }
+  return true;
+}
+
+void StopChild(LongLivedChild* child) {
+  if (child->pid > 0) kill(-child->pid, SIGKILL);  // pid 0: already reaped
+  CloseAll({child->request_fd, child->response_fd, child->log_fd});
+  while (child->pid > 0 && waitpid(child->pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  *child = LongLivedChild{};
 }
 
 }  // namespace ms::lambda

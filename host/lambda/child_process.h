@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace ms::lambda {
@@ -31,6 +32,26 @@ struct ChildResult {
   std::chrono::microseconds elapsed{0};
   int64_t max_rss_kib = 0;  // the child's peak resident set (getrusage)
 };
+
+// A child that stays up between exchanges (a warm execution environment):
+// requests go to its stdin, its answers come on its fd 3, what it prints
+// (stdout and stderr) on `log_fd`. The descriptors are the parent's ends,
+// close-on-exec, so no other child inherits them (the child sees EOF on
+// stdin when this process ends, however it ends).
+struct LongLivedChild {
+  pid_t pid = -1;
+  int request_fd = -1;   // write end of the child's stdin
+  int response_fd = -1;  // read end of the child's fd 3
+  int log_fd = -1;       // read end of the child's stdout+stderr (non-blocking)
+};
+
+// Starts one; false and `error` when it cannot be started. The spec's
+// wall_limit and max_output_bytes do not apply: the caller bounds each
+// exchange itself.
+bool StartChild(const ChildSpec& spec, LongLivedChild* child, std::string* error);
+
+// SIGKILL to its process group, the descriptors closed, the child reaped.
+void StopChild(LongLivedChild* child);
 
 // Runs the child and waits for it; at wall_limit its process group gets
 // SIGKILL. Whatever it leaves running in its group is killed as it ends.

@@ -12,9 +12,12 @@
 #include <mutex>
 #include <set>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <sstream>
 
 #include "lambda/child_process.h"
+#include "lambda/environment_pool.h"
+#include "lambda/execution_environment.h"
 #include "lambda/harness.h"
 
 namespace ms::lambda {
@@ -24,6 +27,22 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::atomic<bool> g_enabled{true};
+
+std::mutex g_sdk_mu;
+std::string g_node_sdk_path;  // SetNodeSdkPath
+std::function<std::string()> g_default_endpoint;  // SetDefaultEndpoint
+
+// The endpoint the function's SDK calls go to: the invocation's, else the
+// command's own (SetDefaultEndpoint), else none.
+std::string EndpointFor(const Invocation& inv) {
+  if (!inv.endpoint_url.empty()) return inv.endpoint_url;
+  std::function<std::string()> endpoint;
+  {
+    std::lock_guard<std::mutex> lock(g_sdk_mu);
+    endpoint = g_default_endpoint;
+  }
+  return endpoint ? endpoint() : "";
+}
 
 // What node's V8 reserves before running anything (measured: node 20 does
 // not start under 1000 MiB of address space, whatever its heap).
@@ -37,32 +56,13 @@ bool WriteFile(const fs::path& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// A new directory of the environment's own ("" when none can be made); the
+// environment removes it when it goes.
+fs::path MakeEnvironmentDir() {
+  const char* base = getenv("TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/moonstack-lambda-XXXXXX";
+  return mkdtemp(pattern.data()) != nullptr ? fs::path(pattern) : fs::path();
 }
-
-// The invocation's own directory, removed when it goes out of scope.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/moonstack-lambda-XXXXXX";
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 Outcome NotRun(std::string why) {
   Outcome o;
@@ -81,7 +81,8 @@ int64_t EpochMs() {
 
 // What Lambda puts in a function's environment (the reserved variables of
 // "Defined runtime environment variables"), then the function's own.
-std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path& dir, const std::string& log_group) {
+std::vector<std::string> LambdaEnvironment(const Invocation& inv, const std::string& endpoint, const fs::path& dir,
+                                           const std::string& log_group) {
   std::vector<std::string> env;
   const bool python = InterpreterFor(inv.runtime) == "python3";
   const std::vector<std::pair<std::string, std::string>> reserved = {
@@ -101,8 +102,6 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path
       {"TZ", ":UTC"},
       {"LANG", "en_US.UTF-8"},
       {"PATH", "/usr/local/bin:/usr/bin:/bin"},
-      {python ? "PYTHONDONTWRITEBYTECODE" : "NODE_PATH",
-       python ? "1" : (dir / "runtime" / "node_modules").string()},
   };
   std::set<std::string> taken;
   auto add = [&](const std::string& name, const std::string& value) {
@@ -110,10 +109,19 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path
     taken.insert(name);
   };
   for (const auto& [name, value] : reserved) add(name, value);
-  if (!inv.endpoint_url.empty()) {
-    // The function's SDK calls go to `moonstack serve`, signed with
-    // credentials it accepts (Lambda gives the execution role's).
-    add("AWS_ENDPOINT_URL", inv.endpoint_url);
+  if (python) {
+    add("PYTHONDONTWRITEBYTECODE", "1");
+  } else {
+    // The harness's modules (cfn-response), then the SDK, as Lambda's
+    // NODE_PATH ends with /var/runtime/node_modules.
+    const std::string sdk = NodeSdkPath();
+    add("NODE_PATH", (dir / "runtime" / "node_modules").string() + (sdk.empty() ? "" : ":" + sdk));
+  }
+  if (!endpoint.empty()) {
+    // The function's SDK calls go to `moonstack serve` (or the command's
+    // own endpoint), signed with credentials it accepts (Lambda gives the
+    // execution role's).
+    add("AWS_ENDPOINT_URL", endpoint);
     add("AWS_ACCESS_KEY_ID", "ASIAMOONSTACKLAMBDA0");
     add("AWS_SECRET_ACCESS_KEY", "moonstack-lambda-secret");
     add("AWS_SESSION_TOKEN", "moonstack-lambda-session");
@@ -126,22 +134,20 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const fs::path
   return env;
 }
 
-// The harness's report (result.json) folded into the outcome; a process
-// that ended without one crashed (exit code, signal) as Lambda reports it.
-void ReadResult(const fs::path& path, const ChildResult& child, const Invocation& inv, Outcome* o) {
-  json result = json::parse(ReadFile(path), nullptr, /*allow_exceptions=*/false);
-  if (result.is_discarded() || !result.is_object()) {
-    const std::string how = child.signal != 0 ? "signal: " + std::string(child.signal == 9 ? "killed" : "terminated")
-                                              : "exit status " + std::to_string(child.exit_code);
-    o->function_error = true;
-    o->payload = ErrorPayload("Runtime.ExitError",
-                              "RequestId: " + inv.request_id + " Error: Runtime exited with error: " + how);
-    return;
-  }
-  o->function_error = !result.value("ok", false);
-  o->payload = result.contains("payload") ? result["payload"].dump() : "null";
-  o->handler_ms = result.value("handler_ms", 0.0);
-  for (const json& body : result.value("responses", json::array())) {
+// Lambda's error when the process ended without answering (a crash, an
+// exit from the handler).
+std::string ExitErrorPayload(const Exchange& ex, const Invocation& inv) {
+  const std::string how = ex.signal != 0 ? "signal: " + std::string(ex.signal == 9 ? "killed" : "terminated")
+                                         : "exit status " + std::to_string(ex.exit_code);
+  return ErrorPayload("Runtime.ExitError", "RequestId: " + inv.request_id + " Error: Runtime exited with error: " + how);
+}
+
+// The harness's answer folded into the outcome.
+void ReadAnswer(const json& answer, Outcome* o) {
+  o->function_error = !answer.value("ok", false);
+  o->payload = answer.contains("payload") ? answer["payload"].dump() : "null";
+  o->handler_ms = answer.value("handler_ms", 0.0);
+  for (const json& body : answer.value("responses", json::array())) {
     if (body.is_string()) o->responses.push_back(body.get<std::string>());
   }
 }
@@ -187,6 +193,21 @@ Interpreter ResolveInterpreter(const std::string& program, bool python) {
 }  // namespace
 
 void SetExecutionEnabled(bool enabled) { g_enabled = enabled; }
+
+void SetDefaultEndpoint(std::function<std::string()> endpoint) {
+  std::lock_guard<std::mutex> lock(g_sdk_mu);
+  g_default_endpoint = std::move(endpoint);
+}
+
+void SetNodeSdkPath(const std::string& node_modules) {
+  std::lock_guard<std::mutex> lock(g_sdk_mu);
+  g_node_sdk_path = node_modules;
+}
+
+std::string NodeSdkPath() {
+  std::lock_guard<std::mutex> lock(g_sdk_mu);
+  return g_node_sdk_path;
+}
 bool ExecutionEnabled() { return g_enabled; }
 
 std::string InterpreterFor(const std::string& runtime) {
@@ -200,6 +221,107 @@ std::string TimeoutMessage(int timeout_seconds) {
   std::snprintf(text, sizeof text, "Task timed out after %d.00 seconds", timeout_seconds);
   return text;
 }
+
+namespace {
+
+constexpr size_t kMaxLogBytes = size_t{1} << 20;  // per invocation; more is dropped
+
+// What makes environments interchangeable: the same function, code and
+// configuration, last changed at the same time (a new code or configuration
+// version, or a re-created function, never gets an old environment), and
+// the same interpreter and endpoint.
+std::string EnvironmentKey(const Invocation& inv, const std::string& program, const std::string& endpoint) {
+  std::string key = inv.function_arn + '\n' + inv.last_modified + '\n' + inv.runtime + '\n' + inv.handler + '\n' + program + '\n' +
+                    std::to_string(inv.timeout_seconds) + '\n' + std::to_string(inv.memory_mb) + '\n' +
+                    inv.region + '\n' + endpoint + '\n';
+  for (const auto& [name, value] : inv.environment) key += name + '=' + value + '\n';
+  const size_t code = std::hash<std::string>()(inv.zip.empty() ? inv.inline_code : inv.zip);
+  return key + std::to_string(code) + (inv.zip.empty() ? ":inline" : ":zip");
+}
+
+// A cold start: the environment's directory and harness process, up to the
+// end of Init (its ready message). Returns null and sets `o` when the
+// invocation ends there (it did not start, timed out, crashed, or Init
+// failed).
+std::unique_ptr<ExecutionEnvironment> StartEnvironment(const Invocation& inv, const std::string& endpoint,
+                                                       const Interpreter& resolved, Clock::time_point deadline,
+                                                       Outcome* o) {
+  const bool python = InterpreterFor(inv.runtime) == "python3";
+  const fs::path dir = MakeEnvironmentDir();
+  if (dir.empty()) {
+    *o = NotRun("cannot create a temporary directory for the execution environment");
+    return nullptr;
+  }
+  const fs::path runtime_dir = dir / "runtime", task_dir = dir / "task";
+  for (const auto& [name, text] : python ? PythonHarness() : NodeHarness()) WriteFile(runtime_dir / name, text);
+  fs::create_directories(task_dir);
+  fs::create_directories(dir / "tmp");
+  std::string zip_path;
+  if (!inv.zip.empty()) {
+    zip_path = (dir / "code.zip").string();
+    WriteFile(zip_path, inv.zip);
+  } else {
+    // CloudFormation writes inline ZipFile code as index.py / index.js.
+    WriteFile(task_dir / (python ? "index.py" : "index.js"), inv.inline_code);
+  }
+  const json init = {{"handler", inv.handler},
+                     {"task_dir", task_dir.string()},
+                     {"zip", zip_path},
+                     {"site_packages", resolved.site_packages}};
+  WriteFile(dir / "init.json", init.dump());
+
+  ChildSpec spec;
+  spec.argv = {resolved.path};
+  if (python) {
+    spec.argv.push_back("-u");  // output reaches the log even when the call is killed
+    if (!resolved.site_packages.empty()) spec.argv.push_back("-S");  // the harness adds them (ResolveInterpreter)
+  } else {
+    spec.argv.push_back("--max-old-space-size=" + std::to_string(inv.memory_mb));
+  }
+  spec.argv.push_back((runtime_dir / (python ? "bootstrap.py" : "bootstrap.js")).string());
+  spec.argv.push_back((dir / "init.json").string());
+  spec.env = LambdaEnvironment(inv, endpoint, dir, "/aws/lambda/" + inv.function_name);
+  spec.cwd = task_dir.string();
+  spec.address_space_bytes = (size_t{static_cast<size_t>(inv.memory_mb)} << 20) + (python ? 0 : kNodeReservedBytes);
+  LongLivedChild child;
+  std::string error;
+  if (!StartChild(spec, &child, &error)) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    *o = NotRun("cannot start " + resolved.path + ": " + error);
+    return nullptr;
+  }
+  auto env = std::make_unique<ExecutionEnvironment>(child, dir, inv.log_stream_name);
+  const Clock::time_point begin = Clock::now();
+  const Exchange ready = env->Receive(deadline, kMaxLogBytes);
+  o->ran = true;
+  o->cold_start = true;
+  o->init_ms = std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
+  o->log = ready.log;
+  o->log_stream_name = env->log_stream();
+  if (ready.timed_out) return env;  // the caller reports the timeout
+  const json message = json::parse(ready.answer, nullptr, /*allow_exceptions=*/false);
+  if (!ready.answered || !message.is_object()) {
+    o->function_error = true;
+    o->payload = ExitErrorPayload(ready, inv);
+    return nullptr;
+  }
+  if (message.contains("error") && !message["error"].is_null()) {  // Init failed: Lambda reports its error
+    o->function_error = true;
+    o->payload = message["error"].dump();
+    return nullptr;
+  }
+  return env;
+}
+
+Outcome TimedOut(const Invocation& inv, Outcome o) {
+  o.timed_out = o.function_error = true;
+  o.payload = ErrorPayload("Sandbox.Timedout", "RequestId: " + inv.request_id + " Error: " +
+                                                   TimeoutMessage(inv.timeout_seconds));
+  return o;
+}
+
+}  // namespace
 
 Outcome Run(const Invocation& inv) {
   if (!ExecutionEnabled()) return NotRun(kDisabledReason);
@@ -215,76 +337,57 @@ Outcome Run(const Invocation& inv) {
     return NotRun("Runtime " + inv.runtime + " needs " + interpreter + ", which is not on PATH (" + search + ")");
   }
   const Interpreter resolved = ResolveInterpreter(found, interpreter == "python3");
-  const std::string& program = resolved.path;
   json event = json::parse(inv.event_json, nullptr, /*allow_exceptions=*/false);
   if (event.is_discarded()) return NotRun("The event is not JSON");
 
-  TempDir dir;
-  if (dir.path().empty()) return NotRun("cannot create a temporary directory for the invocation");
-  const bool python = interpreter == "python3";
-  const fs::path runtime_dir = dir.path() / "runtime", task_dir = dir.path() / "task";
-  for (const auto& [name, text] : python ? PythonHarness() : NodeHarness()) WriteFile(runtime_dir / name, text);
-  fs::create_directories(task_dir);
-  fs::create_directories(dir.path() / "tmp");
-  std::string zip_path;
-  if (!inv.zip.empty()) {
-    zip_path = (dir.path() / "code.zip").string();
-    WriteFile(zip_path, inv.zip);
+  // Lambda's Timeout counts from the start: Init included on a cold start.
+  const Clock::time_point begin = Clock::now();
+  const Clock::time_point deadline = begin + std::chrono::seconds(inv.timeout_seconds);
+  const std::string endpoint = EndpointFor(inv);
+  const std::string key = EnvironmentKey(inv, resolved.path, endpoint);
+  Outcome o;
+  std::unique_ptr<ExecutionEnvironment> env = TakeEnvironment(key);
+  if (env) {
+    o.ran = true;
+    o.log_stream_name = env->log_stream();
   } else {
-    // CloudFormation writes inline ZipFile code as index.py / index.js.
-    WriteFile(task_dir / (python ? "index.py" : "index.js"), inv.inline_code);
+    env = StartEnvironment(inv, endpoint, resolved, deadline, &o);
+    if (!env) return o;
   }
-  const std::string log_group = "/aws/lambda/" + inv.function_name;
-  const json spec = {
-      {"handler", inv.handler},
-      {"task_dir", task_dir.string()},
-      {"zip", zip_path},
+  auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - begin).count(); };
+  if (Clock::now() >= deadline) {  // Init used all of it
+    o.duration_ms = elapsed_ms();
+    return TimedOut(inv, o);
+  }
+  const json request = {
       {"event", event},
       {"capture_response_url", inv.capture_response_url},
-      {"deadline_epoch_ms", EpochMs() + int64_t{inv.timeout_seconds} * 1000},
-      {"result_path", (dir.path() / "result.json").string()},
-      {"site_packages", resolved.site_packages},
+      {"deadline_epoch_ms", EpochMs() + std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count()},
       {"context",
        {{"function_name", inv.function_name},
         {"function_version", "$LATEST"},
         {"invoked_function_arn", inv.function_arn},
         {"memory_limit_in_mb", std::to_string(inv.memory_mb)},
         {"aws_request_id", inv.request_id},
-        {"log_group_name", log_group},
-        {"log_stream_name", inv.log_stream_name}}},
+        {"log_group_name", "/aws/lambda/" + inv.function_name},
+        {"log_stream_name", env->log_stream()}}},
   };
-  WriteFile(dir.path() / "spec.json", spec.dump());
-
-  ChildSpec child;
-  child.argv = {program};
-  if (python) {
-    child.argv.push_back("-u");  // output reaches the log even when the call is killed
-    if (!resolved.site_packages.empty()) child.argv.push_back("-S");  // the harness adds them (ResolveInterpreter)
-  } else {
-    child.argv.push_back("--max-old-space-size=" + std::to_string(inv.memory_mb));
-  }
-  child.argv.push_back((runtime_dir / (python ? "bootstrap.py" : "bootstrap.js")).string());
-  child.argv.push_back((dir.path() / "spec.json").string());
-  child.env = LambdaEnvironment(inv, dir.path(), log_group);
-  child.cwd = task_dir.string();
-  child.address_space_bytes = (size_t{static_cast<size_t>(inv.memory_mb)} << 20) + (python ? 0 : kNodeReservedBytes);
-  child.wall_limit = std::chrono::seconds(inv.timeout_seconds);
-  const ChildResult r = RunChild(child);
-  if (!r.started) return NotRun("cannot start " + program + ": " + r.start_error);
-
-  Outcome o;
-  o.ran = true;
-  o.log = r.output;
-  if (r.output_truncated) o.log += "\n[moonstack: output beyond 1 MiB dropped]\n";
-  o.duration_ms = static_cast<double>(r.elapsed.count()) / 1000.0;
-  o.max_memory_mb = (r.max_rss_kib + 1023) / 1024;
-  if (r.timed_out) {
-    o.timed_out = o.function_error = true;
-    o.payload = ErrorPayload("Sandbox.Timedout",
-                             "RequestId: " + inv.request_id + " Error: " + TimeoutMessage(inv.timeout_seconds));
+  const Exchange ex = env->Call(request.dump(), deadline, kMaxLogBytes - std::min(kMaxLogBytes, o.log.size()));
+  o.log += ex.log;
+  if (ex.log_truncated) o.log += "\n[moonstack: output beyond 1 MiB dropped]\n";
+  o.duration_ms = elapsed_ms();
+  o.max_memory_mb = (env->PeakRssKib() + 1023) / 1024;
+  // A timed-out or crashed invocation's environment goes with it (`env`'s
+  // destructor kills the process group); a clean one is kept warm.
+  if (ex.timed_out) return TimedOut(inv, o);
+  const json answer = json::parse(ex.answer, nullptr, /*allow_exceptions=*/false);
+  if (!ex.answered || !answer.is_object()) {
+    o.function_error = true;
+    o.payload = ExitErrorPayload(ex, inv);
     return o;
   }
-  ReadResult(dir.path() / "result.json", r, inv, &o);
+  ReadAnswer(answer, &o);
+  ReturnEnvironment(key, std::move(env));
   return o;
 }
 

@@ -1,13 +1,17 @@
 // Runs one Lambda invocation locally: the function's code in a real python3
-// or node subprocess (child_process.h), through a harness of ours per runtime
-// (harness/bootstrap.py, harness/bootstrap.js) that loads the handler, builds
-// Lambda's event and context, and reports the result or the error as Lambda
-// reports it. The simulated Lambda (providers/sim/lambda.lua) calls this
+// or node process, through a harness of ours per runtime (harness/bootstrap.py,
+// harness/bootstrap.js) that loads the handler, builds Lambda's event and
+// context, and reports the result or the error as Lambda reports it. The
+// process is a warm execution environment (execution_environment.h): after a
+// clean invocation it stays up in environment_pool.h and the next invocation
+// of the same function, code and configuration reuses it (module-level state
+// persists, Init runs once), as Lambda reuses execution environments. The simulated Lambda (providers/sim/lambda.lua) calls this
 // through the Lua binding host/lua/lambda_binding.*.
 //
-// Containment, per invocation: a temporary directory of its own (the code in
-// task/, the harness in runtime/, TMPDIR in tmp/; removed afterwards), the
-// function's Timeout as a wall-clock limit (the process group is killed),
+// Containment, per environment: a temporary directory of its own (the code in
+// task/, the harness in runtime/, TMPDIR in tmp/; removed with it), per
+// invocation the function's Timeout as a wall-clock limit (the process group
+// is killed, the environment gone; a crash ends it too),
 // its MemorySize as the address-space limit (node: plus the 1 GiB V8
 // reserves up front, and --max-old-space-size=MemorySize), and an
 // environment holding only what Lambda gives a function
@@ -15,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,8 +40,12 @@ struct Invocation {
   std::string event_json = "{}";
   std::string request_id;
   std::string log_stream_name;
+  // When the function's code or configuration last changed (its
+  // LastModified): with the code and settings themselves, what keeps a
+  // changed or re-created function from reusing an older one's environments.
+  std::string last_modified;
   // moonstack serve's base URL when one runs: the function's SDK calls go
-  // there (AWS_ENDPOINT_URL, dummy credentials).
+  // there (AWS_ENDPOINT_URL, dummy credentials). Empty: SetDefaultEndpoint's.
   std::string endpoint_url;
   // The harness serves the event's ResponseURL itself and reports the
   // bodies PUT to it (custom resources in embedded mode).
@@ -57,8 +66,11 @@ struct Outcome {
   bool timed_out = false;
   std::string log;  // what the function printed
   std::vector<std::string> responses;  // bodies PUT to the ResponseURL (capture_response_url)
-  double duration_ms = 0;  // the whole invocation: process start to end
+  double duration_ms = 0;  // the whole invocation, Init included on a cold start
   double handler_ms = 0;   // the handler alone (as the harness measured it)
+  bool cold_start = false;  // a new environment ran Init for this invocation
+  double init_ms = 0;       // its Init: process start to the handler loaded (cold starts)
+  std::string log_stream_name;  // the environment's stream (a warm one keeps its first invocation's)
   int64_t max_memory_mb = 0;
 };
 
@@ -67,6 +79,19 @@ struct Outcome {
 void SetExecutionEnabled(bool enabled);
 bool ExecutionEnabled();
 inline constexpr const char* kDisabledReason = "Lambda execution is turned off (--no-lambda)";
+
+// Where the AWS SDK for JavaScript v3 is (a node_modules directory, as
+// /var/runtime/node_modules is on Lambda; scripts/install_node_sdk.sh
+// installs it): put on NODE_PATH after the harness's own modules for nodejs
+// functions. "" (the default): none.
+void SetNodeSdkPath(const std::string& node_modules);
+std::string NodeSdkPath();
+
+// Where a function's SDK calls go when its invocation names no endpoint_url
+// (embedded mode, no `moonstack serve`): asked before each invocation, ""
+// for none. A command's session sets it (server/function_endpoint.h) and
+// unsets it (nullptr) when it closes.
+void SetDefaultEndpoint(std::function<std::string()> endpoint);
 
 // The interpreter a runtime needs ("python3", "node"), or "" for a runtime
 // moonstack does not run (java21, provided.al2023, ...).

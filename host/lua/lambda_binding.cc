@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <string_view>
 
 #include "lambda/runner.h"
 #include "lua/limits.h"
@@ -45,6 +46,7 @@ lambda::Invocation ReadInvocation(lua_State* L) {
   if (std::string event = StringField(L, 1, "event"); !event.empty()) inv.event_json = event;
   inv.request_id = StringField(L, 1, "request_id");
   inv.log_stream_name = StringField(L, 1, "log_stream_name");
+  inv.last_modified = StringField(L, 1, "last_modified");
   inv.endpoint_url = StringField(L, 1, "endpoint_url");
   lua_getfield(L, 1, "capture_response_url");
   inv.capture_response_url = lua_toboolean(L, -1) != 0;
@@ -85,7 +87,7 @@ int Run(lua_State* L) {
   const auto begin = std::chrono::steady_clock::now();
   const lambda::Outcome o = lambda::Run(inv);
   ExtendDeadline(L, std::chrono::steady_clock::now() - begin);
-  lua_createtable(L, 0, 12);
+  lua_createtable(L, 0, 15);
   SetBool(L, "ran", o.ran);
   if (!o.ran) SetString(L, "error", o.error);
   SetString(L, "payload", o.payload);
@@ -101,6 +103,9 @@ int Run(lua_State* L) {
   SetNumber(L, "duration_ms", o.duration_ms);
   SetNumber(L, "handler_ms", o.handler_ms);
   SetNumber(L, "max_memory_mb", static_cast<double>(o.max_memory_mb));
+  SetBool(L, "cold_start", o.cold_start);
+  SetNumber(L, "init_ms", o.init_ms);
+  SetString(L, "log_stream_name", o.log_stream_name);
   return 1;
 }
 
@@ -130,20 +135,47 @@ int TimeoutMessage(lua_State* L) {
   return 1;
 }
 
-}  // namespace
+// Where the runner table is kept: the registry, out of Lua's reach.
+char g_runner_key;
 
-void OpenLambdaRunner(lua_State* L) {
-  static const luaL_Reg kFunctions[] = {
-      {"run", Run}, {"enabled", Enabled}, {"timeout_message", TimeoutMessage},
-      {"decode_json", DecodeJson}, {nullptr, nullptr}};
+// The one module file allowed to run functions: sim.lambda's Invoke.
+constexpr std::string_view kRunnerUser = "/sim/lambda_invoke.lua";
+
+// runner() -> the runner table, for sim.lambda's Invoke only: the Lua
+// function calling it must be defined in providers/sim/lambda_invoke.lua.
+int Runner(lua_State* L) {
+  lua_Debug ar{};
+  std::string_view source;
+  if (lua_getstack(L, 1, &ar) != 0 && lua_getinfo(L, "S", &ar) != 0 && ar.source != nullptr) source = ar.source;
+  const bool allowed = source.size() > kRunnerUser.size() && source[0] == '@' &&
+                       source.substr(source.size() - kRunnerUser.size()) == kRunnerUser;
+  if (!allowed) return luaL_error(L, "%s", kRunnerReservedMessage);
+  lua_pushlightuserdata(L, &g_runner_key);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  return 1;
+}
+
+void PushFunctions(lua_State* L, const luaL_Reg* functions) {
   lua_newtable(L);
-  for (const luaL_Reg* f = kFunctions; f->name; ++f) {
+  for (const luaL_Reg* f = functions; f->name; ++f) {
     lua_pushcfunction(L, f->func);
     lua_setfield(L, -2, f->name);
   }
+}
+
+}  // namespace
+
+void OpenLambdaRunner(lua_State* L) {
+  static const luaL_Reg kRunner[] = {
+      {"run", Run}, {"timeout_message", TimeoutMessage}, {"decode_json", DecodeJson}, {nullptr, nullptr}};
+  static const luaL_Reg kPublic[] = {{"enabled", Enabled}, {"runner", Runner}, {nullptr, nullptr}};
+  lua_pushlightuserdata(L, &g_runner_key);
+  PushFunctions(L, kRunner);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+  PushFunctions(L, kPublic);
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
   lua_pushvalue(L, -2);
-  lua_setfield(L, -2, "moonstack.lambda_runner");
+  lua_setfield(L, -2, "moonstack.lambda");
   lua_pop(L, 2);
 }
 

@@ -1,17 +1,25 @@
-// The `moonstack.lambda_runner` module: how the simulated Lambda
-// (providers/sim/lambda.lua) runs a function's code, through the runner in
-// host/lambda/. Installed with moonstack.world (world_binding.cc), so it is
-// there wherever simulated actions run: provider sessions, `world call`,
-// the server's runtimes.
+// How the simulated Lambda (providers/sim/lambda_invoke.lua) runs a
+// function's code, through the runner in host/lambda/. Installed with
+// moonstack.world (world_binding.cc), so it is there wherever simulated
+// actions run: provider sessions, `world call`, the server's runtimes.
 //
+// The module `moonstack.lambda`, for anyone:
+//   enabled() -> bool           false under --no-lambda
+//   runner()  -> the runner, for sim.lambda's Invoke only: called from
+//                anywhere but providers/sim/lambda_invoke.lua it raises
+//                kRunnerReservedMessage. Functions run through the simulated
+//                Lambda service (its checks, its logs), never straight from a
+//                provider. (`require("moonstack.lambda_runner")`, the old
+//                name, raises the same: lua-sdk/moonstack/lambda_runner.lua.)
+// The runner:
 //   run{ function_name=, function_arn=, runtime=, handler=, region=,
 //        timeout=, memory=, inline_code=, zip=, environment={NAME=value},
-//        event=<JSON text>, request_id=, log_stream_name=, endpoint_url=,
+//        event=<JSON text>, request_id=, log_stream_name=, last_modified=, endpoint_url=,
 //        capture_response_url=bool }
 //     -> { ran=bool, error=, payload=<JSON text>, function_error=bool,
 //          timed_out=bool, log=, responses={<JSON text>...},
-//          duration_ms=, handler_ms=, max_memory_mb= }
-//   enabled() -> bool           false under --no-lambda
+//          duration_ms=, handler_ms=, max_memory_mb=, cold_start=bool,
+//          init_ms=, log_stream_name= (the execution environment's) }
 //   timeout_message(seconds)    "Task timed out after 3.00 seconds"
 //   decode_json(text)           -> value, or nil and why
 //
@@ -25,7 +33,11 @@ struct lua_State;
 
 namespace ms::lua {
 
-// Sets package.loaded["moonstack.lambda_runner"]. Protected mode.
+inline constexpr const char* kRunnerReservedMessage =
+    "moonstack.lambda_runner is reserved to the simulated Lambda service: run a function through "
+    "sim.lambda's Invoke (ctx.world.lambda.Invoke)";
+
+// Sets package.loaded["moonstack.lambda"]. Protected mode.
 void OpenLambdaRunner(lua_State* L);
 
 }  // namespace ms::lua

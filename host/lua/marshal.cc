@@ -212,7 +212,12 @@ class Reader {
   struct Key {
     std::string_view name;
     double rank;  // position in the document order; HUGE_VAL for new keys
+    int slot;     // the stack slot holding its value, 0: look it up in the table
   };
+  // A map keeps up to this many values on the Lua stack while its keys are
+  // sorted (two slots each, far below LuaJIT's C stack limit of 8,000);
+  // the keys of a bigger one are looked up again.
+  static constexpr size_t kKeptValues = 1000;
 
  public:
   Reader(lua_State* L, const MarshalOptions& o, std::string* error, const std::string& what)
@@ -306,12 +311,23 @@ class Reader {
     lua_Number max_int = 0;
     lua_pushnil(L);
     while (lua_next(L, idx) != 0) {
-      lua_pop(L, 1);  // the value
-      if (lua_type(L, -1) == LUA_TSTRING) {
+      if (lua_type(L, -2) == LUA_TSTRING) {
         size_t n = 0;
-        const char* s = lua_tolstring(L, -1, &n);
-        keys_.push_back({std::string_view(s, n), 0});
-      } else if (lua_type(L, -1) == LUA_TNUMBER) {
+        const char* s = lua_tolstring(L, -2, &n);
+        if (keys_.size() - first < kKeptValues) {
+          // Key and value stay on the stack (the key anchors the view's
+          // string); a copy of the key goes on for lua_next.
+          keys_.push_back({std::string_view(s, n), 0, lua_gettop(L)});
+          luaL_checkstack(L, 3, "value nested too deeply");
+          lua_pushvalue(L, -2);
+        } else {
+          keys_.push_back({std::string_view(s, n), 0, 0});
+          lua_pop(L, 1);  // the value
+        }
+        continue;
+      }
+      lua_pop(L, 1);  // the value
+      if (lua_type(L, -1) == LUA_TNUMBER) {
         lua_Number k = lua_tonumber(L, -1);
         if (!(k >= 1 && k == std::floor(k) && k <= INT_MAX)) {
           lua_settop(L, base);
@@ -400,8 +416,12 @@ class Reader {
     for (size_t i = first; i < end; ++i) {
       const std::string_view name = keys_[i].name;
       PathStep step{path, self, name, 0};
-      lua_pushlstring(L, name.data(), name.size());
-      lua_rawget(L, idx);
+      if (keys_[i].slot != 0) {
+        lua_pushvalue(L, keys_[i].slot);
+      } else {
+        lua_pushlstring(L, name.data(), name.size());
+        lua_rawget(L, idx);
+      }
       Value item;
       if (!Read(lua_gettop(L), &step, depth, &item)) return false;
       if (numtext && item.is_number()) {

@@ -57,6 +57,9 @@ TypeSchema SchemaFrom(const Value& d) {
     for (const Value& a : attrs->list()) s.attributes.push_back(a.str());
   }
   if (const Value* pid = d.find("primary_identifier")) s.primary_identifier = pid->str();
+  if (const Value* pids = d.find("primary_identifiers"); pids && pids->is_list()) {
+    for (const Value& p : pids->list()) s.primary_identifiers.push_back(p.str());
+  }
   s.accepts_undeclared_properties = d.find("additional_properties") != nullptr &&
                                     d.find("additional_properties")->is_string();
   s.accepts_any_attribute = d.find("any_attributes") != nullptr && d.find("any_attributes")->as_bool();
@@ -70,8 +73,13 @@ TypeSchema SchemaFrom(const Value& d) {
       PropertySchema ps;
       ps.name = p.find("name")->str();
       ps.type = p.find("type")->str();
-      if (const Value* items = p.find("items"); items && items->is_string()) ps.item_type = items->str();
+      if (const Value* items = p.find("items"); items && items->is_map() && items->find("type")) {
+        ps.item_type = items->find("type")->str();
+      }
       ps.required = p.find("required") && p.find("required")->as_bool();
+      if (const Value* def = p.find("default")) ps.default_value = *def;
+      ps.write_only = p.find("write_only") && p.find("write_only")->as_bool();
+      if (const Value* c = p.find("constraints")) ps.constraints = *c;
       const std::string update = p.find("update") ? p.find("update")->str() : "replace";
       ps.conditional = update == "conditional";
       if (!ps.conditional) ParseUpdateBehavior(update, &ps.update);
@@ -279,6 +287,34 @@ class LuaProviderSession : public ProviderSession {
     return true;
   }
 
+  bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) override {
+    Value n = Value::String(std::string(name)), r = Value::String(std::string(region));
+    CallResult res = rt_->CallField(host_, "ssm_secure_parameter", {n, r});
+    if (!res.ok() || !res.value().is_string()) return false;
+    *value = res.value().str();
+    return true;
+  }
+
+  bool SecretString(std::string_view secret_id, std::string_view version_stage, std::string_view version_id,
+                    std::string_view region, std::string* value, std::string* error) override {
+    Value id = Value::String(std::string(secret_id)), stage = Value::String(std::string(version_stage)),
+          version = Value::String(std::string(version_id)), r = Value::String(std::string(region));
+    CallResult res = rt_->CallField(host_, "secret_string", {id, stage, version, r});
+    if (!res.ok()) {
+      *error = res.error->message;
+      return false;
+    }
+    const Value& v = res.value();
+    const Value* got = v.is_map() ? v.find("SecretString") : nullptr;
+    if (got != nullptr && got->is_string()) {
+      *value = got->str();
+      return true;
+    }
+    const Value* message = v.is_map() ? v.find("Message") : nullptr;
+    *error = message != nullptr && message->is_string() ? message->str() : "Secrets Manager can't find the specified secret.";
+    return false;
+  }
+
   bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
                 std::string* error_message) override {
     Value b = Value::String(std::string(bucket)), k = Value::String(std::string(key));
@@ -351,6 +387,7 @@ class LuaProviderSession : public ProviderSession {
       LogError(*r.error);
       return Failed(*r.error);
     }
+    if (call.hook == Hook::kRead && r.value().find("gone") != nullptr) return NotFound(call);
     return OutcomeFrom(r.value());
   }
 
@@ -449,6 +486,16 @@ class LuaProviderSession : public ProviderSession {
     if (!described.ok()) return nullptr;
     Loaded loaded{std::move(decl.refs[0]), SchemaFrom(described.value())};
     return &fallbacks_.emplace(type, std::move(loaded)).first->second;
+  }
+
+  // A read that found no resource (the hook answered nil), as cloudformation-cli's
+  // contract has a read handler answer: NotFound, with the registry handlers' text.
+  static HookOutcome NotFound(const HookCall& call) {
+    HookOutcome o;
+    o.kind = HookOutcome::Kind::kFailed;
+    o.error_code = "NotFound";
+    o.reason = "Resource of type '" + call.type + "' with identifier '" + call.physical_id + "' was not found.";
+    return o;
   }
 
   static HookOutcome OutcomeFrom(const Value& v) {

@@ -26,6 +26,9 @@ struct AwsCall {
   std::string operation, region;
   Value params;
   bool head = false;  // a HEAD request: the answer has no body
+  // Sent with X-Amz-Target: a JSON protocol's client, which reads errors in
+  // that shape even for a service moonstack has no model of (Step Functions).
+  bool by_target = false;
 };
 
 // The credential scope's service and region ("" when the request has none).

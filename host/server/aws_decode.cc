@@ -291,6 +291,7 @@ bool DecodeAwsRequest(const AwsRequest& req, const std::string& default_region, 
   call->head = req.method == "HEAD";
   const std::string& target = req.Header("x-amz-target");
   if (!target.empty()) {
+    call->by_target = true;
     const size_t dot = target.rfind('.');
     call->service = models.ByTargetPrefix(target.substr(0, dot == std::string::npos ? 0 : dot));
     call->operation = dot == std::string::npos ? target : target.substr(dot + 1);

@@ -182,11 +182,13 @@ AwsError SimError(const ServiceModel* service, const std::string& operation, con
 }
 
 AwsResponse EncodeAwsError(const AwsCall& call, const AwsError& error, const std::string& request_id) {
-  const std::string protocol = call.service == nullptr ? "query" : call.service->protocol;
+  const std::string protocol = call.service != nullptr ? call.service->protocol : call.by_target ? "json" : "query";
   AwsResponse res;
   res.status = error.status;
   if (protocol == "json" || protocol == "rest-json") {
-    res.content_type = protocol == "json" ? JsonContentType(*call.service) : "application/json";
+    res.content_type = call.service == nullptr ? "application/x-amz-json-1.0"
+                       : protocol == "json"    ? JsonContentType(*call.service)
+                                               : "application/json";
     res.body = "{\"__type\":";
     AppendJsonQuoted(&res.body, error.code);
     res.body += ",\"message\":";

@@ -11,6 +11,7 @@
 #include "eval/validate.h"
 #include "server/stack_xml.h"
 #include "stack/change_sets.h"
+#include "stack/drift_detection.h"
 #include "stack/template_url.h"
 #include "store/stack_tables.h"
 #include "store/world_table.h"
@@ -39,17 +40,6 @@ Status CheckTemplateBody(const OperationContext& ctx, const QueryRequest& q, siz
   return Status::OK();
 }
 
-// AWS's wording for a required member that is missing (botocore checks this
-// before sending, so only hand-made requests see it).
-Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out) {
-  *out = q.Get(member);
-  if (out->empty()) {
-    return Status::Validation(std::string("1 validation error detected: Value null at '") + field +
-                              "' failed to satisfy constraint: Member must not be null");
-  }
-  return Status::OK();
-}
-
 // The HTTP status AWS answers an error with (the service model's
 // httpStatusCode of its error shape): 400 for all but these.
 int HttpStatusOf(const Status& s) {
@@ -73,6 +63,17 @@ std::string ResponseXml(const std::string& action, bool has_result, const std::s
 
 }  // namespace
 
+// AWS's wording for a required member that is missing (botocore checks this
+// before sending, so only hand-made requests see it).
+Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out) {
+  *out = q.Get(member);
+  if (out->empty()) {
+    return Status::Validation(std::string("1 validation error detected: Value null at '") + field +
+                              "' failed to satisfy constraint: Member must not be null");
+  }
+  return Status::OK();
+}
+
 // AWS pages DescribeStackEvents, ListStacks, ListStackResources, ListExports
 // and ListImports 100 items at a time; ListChangeSets pages the same way here.
 namespace {
@@ -82,12 +83,14 @@ constexpr size_t kPageSize = 100;
 // The page of `ids` (in listing order) that NextToken starts: the token is the
 // id of the page's first item, so items added to the front meanwhile (newer
 // events) do not shift the pages. *end is one past the page.
+Status InvalidNextToken(const std::string& token) { return Status::Validation("Invalid NextToken: " + token); }
+
 Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t* begin, size_t* end) {
   *begin = 0;
   if (q.Has("NextToken")) {
     const std::string token = q.Get("NextToken");
     auto it = std::find(ids.begin(), ids.end(), token);
-    if (it == ids.end()) return Status::Validation("Invalid NextToken: " + token);
+    if (it == ids.end()) return InvalidNextToken(token);
     *begin = static_cast<size_t>(it - ids.begin());
   }
   *end = std::min(ids.size(), *begin + kPageSize);
@@ -168,6 +171,10 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"RollbackStack", {&CfnApi::RollbackStack, true}},
       {"CancelUpdateStack", {&CfnApi::CancelUpdateStack, false}},
       {"SignalResource", {&CfnApi::SignalResource, false}},
+      {"DetectStackDrift", {&CfnApi::DetectStackDrift, true}},
+      {"DetectStackResourceDrift", {&CfnApi::DetectStackResourceDrift, true}},
+      {"DescribeStackDriftDetectionStatus", {&CfnApi::DescribeStackDriftDetectionStatus, true}},
+      {"DescribeStackResourceDrifts", {&CfnApi::DescribeStackResourceDrifts, true}},
   };
   const std::string action = q.Get("Action");
   if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);
@@ -290,7 +297,12 @@ Status CfnApi::DescribeStacks(Call& c) {
     return Status::OK();
   }
   c.w.Open("Stacks");
-  for (const StackRecord& s : stacks) WriteStack(c.w, s);
+  DriftDetection drift(c.service);
+  for (const StackRecord& s : stacks) {
+    DriftInformation info;
+    MS_RETURN_IF_ERROR(drift.StackInformation(s.id, &info));
+    WriteStack(c.w, s, info);
+  }
   c.w.Close();
   return Status::OK();
 }
@@ -300,20 +312,19 @@ Status CfnApi::DescribeStackEvents(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
   StackRecord stack;
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  PageRequest page{c.q.Get("NextToken"), kPageSize};
   std::vector<StackEvent> events;
-  MS_RETURN_IF_ERROR(c.service.Events(stack.id, &events));
-  std::vector<std::string> ids;
-  for (const StackEvent& e : events) ids.push_back(e.event_id);
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
+  PageResult result;
+  MS_RETURN_IF_ERROR(c.service.EventPage(stack.id, page, &events, &result));
+  if (!result.found) return InvalidNextToken(page.from);
+  if (events.empty()) {
     c.w.Empty("StackEvents");
   } else {
     c.w.Open("StackEvents");
-    for (size_t i = begin; i < end; ++i) WriteEvent(c.w, events[i]);
+    for (const StackEvent& e : events) WriteEvent(c.w, e);
     c.w.Close();
   }
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
+  if (!result.next.empty()) c.w.Text("NextToken", result.next);
   return Status::OK();
 }
 
@@ -357,7 +368,9 @@ Status CfnApi::DescribeStackResources(Call& c) {
     return Status::OK();
   }
   c.w.Open("StackResources");
-  for (const auto& [stack, r] : found) WriteStackResource(c.w, stack, r);
+  std::map<std::string, DriftInformation> drifts;  // of the one stack `found` is of
+  MS_RETURN_IF_ERROR(DriftDetection(c.service).ResourceInformation(found.front().first.id, &drifts));
+  for (const auto& [stack, r] : found) WriteStackResource(c.w, stack, r, drifts[r.logical_id]);
   c.w.Close();
   return Status::OK();
 }
@@ -389,7 +402,12 @@ Status CfnApi::ListStacks(Call& c) {
     c.w.Empty("StackSummaries");
   } else {
     c.w.Open("StackSummaries");
-    for (size_t i = begin; i < end; ++i) WriteStackSummary(c.w, *listed[i]);
+    DriftDetection drift(c.service);
+    for (size_t i = begin; i < end; ++i) {
+      DriftInformation info;
+      MS_RETURN_IF_ERROR(drift.StackInformation(listed[i]->id, &info));
+      WriteStackSummary(c.w, *listed[i], info);
+    }
     c.w.Close();
   }
   if (end < ids.size()) c.w.Text("NextToken", ids[end]);
@@ -459,7 +477,10 @@ Status CfnApi::DescribeStackResource(Call& c) {
   MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
   for (const ResourceRecord& r : resources) {
     if (r.logical_id != logical_id) continue;
-    WriteStackResourceDetail(c.w, stack, r, c.service.ResourceMetadata(stack, resources, r.logical_id));
+    std::map<std::string, DriftInformation> drifts;
+    MS_RETURN_IF_ERROR(DriftDetection(c.service).ResourceInformation(stack.id, &drifts));
+    WriteStackResourceDetail(c.w, stack, r, c.service.ResourceMetadata(stack, resources, r.logical_id),
+                             drifts[r.logical_id]);
     return Status::OK();
   }
   // The same message as the CLI's describe-stack-resource (cli/stack_commands.cc).
@@ -471,20 +492,21 @@ Status CfnApi::ListStackResources(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
   StackRecord stack;
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  PageRequest page{c.q.Get("NextToken"), kPageSize};
   std::vector<ResourceRecord> resources;
-  MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
-  std::vector<std::string> ids;
-  for (const ResourceRecord& r : resources) ids.push_back(r.logical_id);
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
+  PageResult result;
+  MS_RETURN_IF_ERROR(c.service.ResourcePage(stack.id, page, &resources, &result));
+  if (!result.found) return InvalidNextToken(page.from);
+  if (resources.empty()) {
     c.w.Empty("StackResourceSummaries");
     return Status::OK();
   }
   c.w.Open("StackResourceSummaries");
-  for (size_t i = begin; i < end; ++i) WriteStackResourceSummary(c.w, resources[i]);
+  std::map<std::string, DriftInformation> drifts;
+  MS_RETURN_IF_ERROR(DriftDetection(c.service).ResourceInformation(stack.id, &drifts));
+  for (const ResourceRecord& r : resources) WriteStackResourceSummary(c.w, r, drifts[r.logical_id]);
   c.w.Close();
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
+  if (!result.next.empty()) c.w.Text("NextToken", result.next);
   return Status::OK();
 }
 

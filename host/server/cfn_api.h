@@ -30,10 +30,16 @@ struct ApiResponse {
 
 // <ErrorResponse><Error><Type>Sender</Type><Code>..</Code><Message>..</Message></Error>
 // <RequestId>..</RequestId></ErrorResponse>, as botocore's query parser reads it.
+// AWS's answer to a NextToken that names no page.
+Status InvalidNextToken(const std::string& token);
 // The page of `ids` (in listing order) that the request's NextToken starts
 // (100 items, as AWS pages): the token is the id of the page's first item.
 // *end is one past the page; "Invalid NextToken: x" for an unknown token.
 Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t* begin, size_t* end);
+
+// The request's `member`, or AWS's "1 validation error detected: Value null
+// at '<field>' ..." when it is missing.
+Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out);
 
 // The request's Parameters.member.N (ParameterKey, ParameterValue,
 // UsePreviousValue) and Tags.member.N (Key, Value).
@@ -100,6 +106,11 @@ class CfnApi {
   Status CancelUpdateStack(Call& c);
   // signal_api.cc
   Status SignalResource(Call& c);
+  // Drift detection (drift_api.cc).
+  Status DetectStackDrift(Call& c);
+  Status DetectStackResourceDrift(Call& c);
+  Status DescribeStackDriftDetectionStatus(Call& c);
+  Status DescribeStackResourceDrifts(Call& c);
   // Reserves the stack, runs `start` (which saves the rollback in progress)
   // and hands the operation to the runner.
   Status StartRollback(Call& c, const std::string& name, const std::function<Status(std::string*)>& start,

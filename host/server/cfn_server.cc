@@ -23,9 +23,7 @@
 #include "store/state_lock.h"
 
 namespace ms::server {
-namespace {
 
-// A request ID in AWS's form (a UUID).
 std::string NewRequestId() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   static const char* kHex = "0123456789abcdef";
@@ -36,6 +34,8 @@ std::string NewRequestId() {
   }
   return out;
 }
+
+namespace {
 
 void Reply(httplib::Response& res, const ApiResponse& api, const std::string& request_id) {
   res.status = api.http_status;
@@ -48,6 +48,8 @@ std::vector<std::string> HeaderValues(const httplib::Request& req, const char* n
   for (size_t i = 0, n = req.get_header_value_count(name); i < n; ++i) out.push_back(req.get_header_value(name, i));
   return out;
 }
+
+}  // namespace
 
 // The guard's refusal as the route's clients read errors: S3's <Error> for a
 // PUT (a presigned URL on AWS), the Query API's <ErrorResponse> otherwise.
@@ -70,8 +72,6 @@ HttpServer::Guard MakeGuard(GuardPolicy policy) {
                               ErrorResponse(r->http_status, r->code, r->message, NewRequestId()).body};
   };
 }
-
-}  // namespace
 
 Status Serve(const ServeOptions& options) {
   const std::string state_path = cli::StatePath(options.session.state);

@@ -29,6 +29,7 @@
 
 #include "base/status.h"
 #include "cli/stack_session.h"
+#include "server/http_server.h"
 #include "server/request_guard.h"
 
 namespace ms::server {
@@ -53,5 +54,12 @@ struct ServeOptions {
 // world. Errors: the port (checked first), the options, the state file, the
 // providers.
 Status Serve(const ServeOptions& options);
+
+// A request ID in AWS's form (a random UUID): each answer's x-amzn-RequestId.
+std::string NewRequestId();
+
+// What the server refuses before reading a body (request_guard.h), answered
+// in the route's error shape: S3's XML for a PUT, CloudFormation's otherwise.
+HttpServer::Guard MakeGuard(GuardPolicy policy);
 
 }  // namespace ms::server

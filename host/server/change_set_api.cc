@@ -20,16 +20,6 @@ namespace {
 // CreateStack applies it (cfn_api.cc).
 constexpr size_t kMaxTemplateBody = 51200;
 
-// AWS's wording for a required member that is missing (as cfn_api.cc's).
-Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out) {
-  *out = q.Get(member);
-  if (out->empty()) {
-    return Status::Validation(std::string("1 validation error detected: Value null at '") + field +
-                              "' failed to satisfy constraint: Member must not be null");
-  }
-  return Status::OK();
-}
-
 // Changes.member: {Type, ResourceChange}. Recorded against AWS (localstack
 // test_changesets.snapshot.json): an Add has no PhysicalResourceId or
 // Replacement; Scope and Details are there even when empty.

@@ -1,6 +1,8 @@
 #include "server/http_server.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -99,6 +101,15 @@ Status HttpServer::Bind(const std::string& host, int port) {
     return Status::Internal(std::string("moonstack serve: listen: ") + std::strerror(errno));
   }
   return Status::OK();
+}
+
+int HttpServer::BoundPort() const {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof addr;
+  if (svr_sock_ == INVALID_SOCKET || getsockname(svr_sock_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return 0;
+  if (addr.ss_family == AF_INET) return ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  if (addr.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+  return 0;
 }
 
 bool HttpServer::Serve() {

@@ -64,6 +64,8 @@ class HttpServer : public httplib::Server {
   // Binds the port (exclusively) and listens; the error names the address
   // and why ("Address already in use").
   Status Bind(const std::string& host, int port);
+  // The port bound (the kernel's pick after Bind(host, 0)); 0 before Bind.
+  int BoundPort() const;
   // Serves until Shutdown; false when the listening socket failed.
   bool Serve();
   // Thread-safe: stops accepting, wakes every connection waiting on its

@@ -23,6 +23,13 @@ class SessionPool::Lent : public ProviderSession {
   bool SsmParameter(std::string_view name, std::string_view region, std::string* value) override {
     return s_->SsmParameter(name, region, value);
   }
+  bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) override {
+    return s_->SecureSsmParameter(name, region, value);
+  }
+  bool SecretString(std::string_view secret_id, std::string_view version_stage, std::string_view version_id,
+                    std::string_view region, std::string* value, std::string* error) override {
+    return s_->SecretString(secret_id, version_stage, version_id, region, value, error);
+  }
   bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
                 std::string* error_message) override {
     return s_->S3Object(bucket, key, body, error_code, error_message);

@@ -10,10 +10,12 @@ namespace {
 
 void Timestamp(XmlWriter& w, const char* tag, int64_t ms) { w.Text(tag, FormatTimestamp(ms)); }
 
-// Drift detection is not simulated: every stack and resource is NOT_CHECKED.
-void Drift(XmlWriter& w, const char* key) {
+// DriftInformation: NOT_CHECKED until a drift detection checked it
+// (stack/drift_detection.h), then its status and LastCheckTimestamp.
+void Drift(XmlWriter& w, const char* key, const DriftInformation& drift) {
   w.Open("DriftInformation");
-  w.Text(key, "NOT_CHECKED");
+  w.Text(key, drift.status);
+  if (drift.last_check_ms != 0) Timestamp(w, "LastCheckTimestamp", drift.last_check_ms);
   w.Close();
 }
 
@@ -43,7 +45,7 @@ void WriteTags(XmlWriter& w, const std::vector<StackTag>& tags) {
   w.Close();
 }
 
-void WriteStack(XmlWriter& w, const StackRecord& s) {
+void WriteStack(XmlWriter& w, const StackRecord& s, const DriftInformation& drift) {
   w.Open("member");
   w.Text("StackId", s.id);
   w.Text("StackName", s.name);
@@ -81,11 +83,11 @@ void WriteStack(XmlWriter& w, const StackRecord& s) {
   w.Bool("EnableTerminationProtection", s.termination_protection);
   w.Optional("ParentId", s.parent_id);  // a nested stack's parent and root
   w.Optional("RootId", s.root_id);
-  Drift(w, "StackDriftStatus");
+  Drift(w, "StackDriftStatus", drift);
   w.Close();
 }
 
-void WriteStackSummary(XmlWriter& w, const StackRecord& s) {
+void WriteStackSummary(XmlWriter& w, const StackRecord& s, const DriftInformation& drift) {
   w.Open("member");
   w.Text("StackId", s.id);
   w.Text("StackName", s.name);
@@ -95,7 +97,9 @@ void WriteStackSummary(XmlWriter& w, const StackRecord& s) {
   if (s.deleted_ms != 0) Timestamp(w, "DeletionTime", s.deleted_ms);
   w.Text("StackStatus", StackStatusName(s.status));
   w.Optional("StackStatusReason", s.reason);
-  Drift(w, "StackDriftStatus");
+  w.Optional("ParentId", s.parent_id);  // a nested stack's, as in DescribeStacks
+  w.Optional("RootId", s.root_id);
+  Drift(w, "StackDriftStatus", drift);
   w.Close();
 }
 
@@ -118,7 +122,7 @@ void WriteEvent(XmlWriter& w, const StackEvent& e) {
 // StackResource and StackResourceDetail: the same members but the
 // element's name and the timestamp's.
 static void WriteResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const char* element,
-                          const char* timestamp, const std::string& metadata = "") {
+                          const char* timestamp, const DriftInformation& drift, const std::string& metadata = "") {
   w.Open(element);
   w.Text("StackName", s.name);
   w.Text("StackId", s.id);
@@ -129,19 +133,20 @@ static void WriteResource(XmlWriter& w, const StackRecord& s, const ResourceReco
   w.Text("ResourceStatus", ResourceStatusName(r.status));
   w.Optional("ResourceStatusReason", r.reason);
   w.Optional("Metadata", metadata);
-  Drift(w, "StackResourceDriftStatus");
+  Drift(w, "StackResourceDriftStatus", drift);
   w.Close();
 }
 
-void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r) {
-  WriteResource(w, s, r, "member", "Timestamp");
+void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const DriftInformation& drift) {
+  WriteResource(w, s, r, "member", "Timestamp", drift);
 }
 
-void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const std::string& metadata) {
-  WriteResource(w, s, r, "StackResourceDetail", "LastUpdatedTimestamp", metadata);
+void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const std::string& metadata,
+                              const DriftInformation& drift) {
+  WriteResource(w, s, r, "StackResourceDetail", "LastUpdatedTimestamp", drift, metadata);
 }
 
-void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r) {
+void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r, const DriftInformation& drift) {
   w.Open("member");
   w.Text("LogicalResourceId", r.logical_id);
   w.Optional("PhysicalResourceId", r.physical_id);
@@ -149,7 +154,7 @@ void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r) {
   Timestamp(w, "LastUpdatedTimestamp", r.updated_ms);
   w.Text("ResourceStatus", ResourceStatusName(r.status));
   w.Optional("ResourceStatusReason", r.reason);
-  Drift(w, "StackResourceDriftStatus");
+  Drift(w, "StackResourceDriftStatus", drift);
   w.Close();
 }
 

@@ -6,6 +6,7 @@
 
 #include "eval/validate.h"
 #include "server/xml.h"
+#include "records/drift.h"
 #include "records/stack.h"
 
 namespace ms::server {
@@ -14,13 +15,16 @@ namespace ms::server {
 // element and its members).
 void WriteParameters(XmlWriter& w, const std::vector<StackParameterValue>& params);
 void WriteTags(XmlWriter& w, const std::vector<StackTag>& tags);
-void WriteStack(XmlWriter& w, const StackRecord& s);                            // Stacks.member
-void WriteStackSummary(XmlWriter& w, const StackRecord& s);                     // StackSummaries.member
+// `drift`: the DriftInformation (records/drift.h; default NOT_CHECKED).
+void WriteStack(XmlWriter& w, const StackRecord& s, const DriftInformation& drift = {});                            // Stacks.member
+void WriteStackSummary(XmlWriter& w, const StackRecord& s, const DriftInformation& drift = {});                     // StackSummaries.member
 void WriteEvent(XmlWriter& w, const StackEvent& e);                             // StackEvents.member
-void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r);  // StackResources.member
+void WriteStackResource(XmlWriter& w, const StackRecord& s, const ResourceRecord& r,
+                        const DriftInformation& drift = {});  // StackResources.member
 // StackResourceDetail; `metadata` is the evaluated Metadata's JSON text (empty: none).
-void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const std::string& metadata);
-void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r);  // StackResourceSummaries.member
+void WriteStackResourceDetail(XmlWriter& w, const StackRecord& s, const ResourceRecord& r, const std::string& metadata,
+                              const DriftInformation& drift = {});
+void WriteStackResourceSummary(XmlWriter& w, const ResourceRecord& r, const DriftInformation& drift = {});  // StackResourceSummaries.member
 // GetTemplateSummaryResult's members: ValidateTemplate's summary with each
 // parameter's type and constraints, the resource types and the format version.
 void WriteTemplateSummaryDetail(XmlWriter& w, const Template& t, const TemplateSummary& summary);

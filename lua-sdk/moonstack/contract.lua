@@ -5,7 +5,10 @@
 -- provider owes the engine:
 --
 --   create returns an id and every declared attribute; read (if declared)
---   agrees with what was created and updated; an update in place can be
+--   agrees with what was created and updated (with neither read nor the
+--   fixture's verify the run fails: nothing would see a no-op); a second
+--   create of the same properties answers AlreadyExists or makes another
+--   resource; an update of the deleted resource answers NotFound; an update in place can be
 --   rolled back (the declared rollback, or update with old and new swapped,
 --   as the engine does); a replacement gets a new id; delete leaves nothing
 --   in the world, a second delete succeeds or fails with NotFound, read then
@@ -24,6 +27,9 @@
 --   ctx     = table | function(values) -> table      optional; extra fields for
 --             every hook's ctx (a stand-in world for a provider that does not
 --             use the simulated cloud)
+--   invalid = { { properties = table, message = string? }, ... }   optional;
+--             inputs validation must refuse (with exactly `message`, the
+--             whole status reason, when given)
 --
 -- Used by `moonstack provider test FILE` and from Lua tests:
 --   local report = contract.run("path/to/provider.lua")       -- fixture from tests/
@@ -56,7 +62,7 @@ C.KNOWN_KINDS = {
 -- Kinds whose records change as a matter of course: the sim's ID generator.
 local IGNORED_KINDS = { sim = true }
 
-local FIXTURE_FIELDS = { setup = true, create = true, updates = true, verify = true, ctx = true }
+local FIXTURE_FIELDS = { setup = true, create = true, updates = true, verify = true, ctx = true, invalid = true }
 
 -- Helpers -------------------------------------------------------------------------
 
@@ -142,7 +148,7 @@ function C.load_fixture(code, path)
   if type(fixture) ~= "table" then error(path .. ": a fixture must return a table", 0) end
   for k in pairs(fixture) do
     if not FIXTURE_FIELDS[k] then
-      error(string.format('%s: unknown field "%s" (expected setup, create, updates, verify, ctx)', path, tostring(k)), 0)
+      error(string.format('%s: unknown field "%s" (expected setup, create, updates, verify, ctx, invalid)', path, tostring(k)), 0)
     end
   end
   if fixture.create == nil then error(path .. ": missing create (the properties to create with)", 0) end
@@ -325,6 +331,7 @@ local function check_read(run, id, given, props, attributes)
       local got = out.properties[p.name]
       local coerced = got
       if not values.is_absent(got) then coerced = schema.coerce(got, p, p.name) end
+      if p.write_only then coerced = props[p.name] end  -- never read back
       if not values.deep_equal(coerced, props[p.name]) then
         diffs[#diffs + 1] = string.format("%s: expected %s, read %s", p.name, show(props[p.name]), show(got))
       end
@@ -448,6 +455,13 @@ local function run_update(run, i, change, state, exercised)
     return
   end
   record(run.report, "ok", label .. " updates in place")
+  if state.in_place_change == nil then
+    -- For the update after delete: this change, and its reverse (for when
+    -- the last properties already hold it).
+    local undo = {}
+    for k in pairs(change) do undo[k] = state.raw[k] == nil and P.null or state.raw[k] end
+    state.in_place_change, state.in_place_undo = change, undo
+  end
   local how = decl.rollback_is_default and "update with old and new swapped" or "the declared rollback"
   check(run, label .. " rolls back (" .. how .. ")", function() apply("rollback", old, new, state.raw) end)
   if check(run, label .. " updates again after the rollback", function() apply("update", new, old, new_raw) end) then
@@ -536,6 +550,114 @@ local function idempotency(run, props)
   end
 end
 
+-- What checks the provider's effects: its read hook, the fixture's verify.
+-- Neither: nothing tells a no-op from a working create or update, so the
+-- run fails saying so (never a pass); read alone missing is a skip line
+-- (drift detection and import use it).
+local function observability(run)
+  local name = "the kit can see what the hooks did (a read hook, or the fixture's verify)"
+  if run.decl.read and run.fixture.verify then return end
+  if not run.decl.read and not run.fixture.verify then
+    record(run.report, "FAIL", name, "the provider has no read hook and the fixture no verify: "
+      .. "a create or update that does nothing would pass")
+  elseif not run.decl.read then
+    record(run.report, "skip", "read", "skipped: the provider has no read hook (drift detection and import need one)")
+  end
+end
+
+-- An expected failure with a handler error code: "" when `fn` failed with
+-- `code`, else what happened instead.
+local function fails_with(fn, code)
+  local ok, result = pcall(fn)
+  if ok then return nil, result end
+  local m, got = P.error_message(result)
+  if got == code then return "" end
+  return (got and ("failed with code " .. got) or "failed with no code") .. ": " .. tostring(m)
+end
+
+-- cloudformation-cli's checks below are the handler contract of registry
+-- types; a custom resource's handler decides what such calls mean. True
+-- when `name` was skipped for that reason.
+local function skipped_for_custom_resources(run, name, what)
+  if not run.decl.replaces_in_update then return false end
+  record(run.report, "skip", name, "skipped: a custom resource's handler decides what " .. what .. " means")
+  return true
+end
+
+-- create_create (cloudformation-cli's contract): the same properties created
+-- again must answer AlreadyExists, or (a generated name) make a second
+-- resource, deleted here; the same physical ID twice would be two stack
+-- resources owning one thing.
+local function create_twice(run, state)
+  local name = "a second create with the same properties fails with AlreadyExists or makes another resource"
+  if skipped_for_custom_resources(run, name, "a second create") then return end
+  check(run, name, function()
+    local why, out = fails_with(function() return call(run, "create", nil, state.props) end, "AlreadyExists")
+    if why == "" then return end
+    if out == nil then error(why .. " (CloudFormation expects AlreadyExists)", 0) end
+    if out.id == state.id then
+      error("it returned the same id " .. tostring(state.id) .. ": answer AlreadyExists (HandlerErrorCode) "
+        .. "when the resource exists", 0)
+    end
+    call(run, "delete", out.id, state.props)
+  end)
+end
+
+-- The fixture's invalid inputs (cloudformation-cli's "inputs" that must fail
+-- validation): each must be refused, with its message when it names one.
+local function invalid_inputs(run, vals)
+  local okr, list = pcall(resolve, run.fixture.invalid, vals)
+  if not okr or not values.is_array(list) then
+    record(run.report, "FAIL", "fixture invalid", okr and "invalid must be a list of { properties = ..., message = ... }"
+      or message_of(list))
+    return
+  end
+  for i, case in ipairs(list) do
+    local name = "invalid input " .. i .. " fails validation"
+    check(run, name, function()
+      if type(case) ~= "table" or type(case.properties) ~= "table" then
+        error("expected { properties = {...}, message = ... }", 0)
+      end
+      local ok, err = pcall(run.decl.validate, run.decl, case.properties, { logical_id = C.LOGICAL_ID })
+      if ok then error("validation accepted " .. show(case.properties), 0) end
+      local m = message_of(err)
+      if case.message ~= nil and m ~= case.message then
+        error("expected " .. show(case.message) .. ", got " .. show(m), 0)
+      end
+    end)
+  end
+end
+
+-- delete_update: an update of the deleted resource must answer NotFound (an
+-- update that "succeeds" on nothing hides a lost resource). The update is
+-- the fixture's first in-place change, made over the last properties (the
+-- engine never sends an update that changes nothing).
+local function update_after_delete(run, state)
+  local name = "an update of the deleted resource fails with NotFound"
+  if skipped_for_custom_resources(run, name, "an update of it") then return end
+  local change = state.in_place_change
+  if not run.decl.update or change == nil then
+    record(run.report, "skip", name, "skipped: " .. (run.decl.update and "no fixture update changes a property in place"
+      or "the provider has no update hook"))
+    return
+  end
+  check(run, name, function()
+    local decl = run.decl
+    local new = decl:validate(merge(state.raw, change), { logical_id = C.LOGICAL_ID })
+    local ctx = new_ctx(run)
+    local _, changed = decl:change(state.props, new, ctx)
+    if changed == nil or #changed == 0 then
+      new = decl:validate(merge(state.raw, state.in_place_undo), { logical_id = C.LOGICAL_ID })
+      _, changed = decl:change(state.props, new, ctx)
+    end
+    local why = fails_with(function()
+      return host.call(decl, "update", ctx, state.id, new, state.props, changed or {})
+    end, "NotFound")
+    if why == nil then error("the update succeeded", 0) end
+    if why ~= "" then error(why, 0) end
+  end)
+end
+
 ---Runs the contract. `decl` is a declaration or a provider file path;
 ---`fixture` a fixture table, a fixture file path, or nil (the provider's
 ---DIR/tests/name.lua). opts: world, sim, max_calls, provider_code and
@@ -609,6 +731,7 @@ function C.run(decl, fixture, opts)
   if not check(run, "create properties validate", function()
     props = decl:validate(raw, { logical_id = C.LOGICAL_ID })
   end) then return report end
+  if fixture.invalid ~= nil then invalid_inputs(run, vals) end
   local created
   if not check(run, "create returns an id", function()
     created = call(run, "create", nil, props)
@@ -629,6 +752,8 @@ function C.run(decl, fixture, opts)
       check_read(run, state.id, raw, props, state.attributes)
     end)
   end
+  observability(run)
+  create_twice(run, state)
 
   -- 3. updates, one at a time, each over the current properties.
   local exercised = {}
@@ -657,6 +782,7 @@ function C.run(decl, fixture, opts)
       if out.properties ~= nil then error("read still returns " .. show(out.properties), 0) end
     end)
   end
+  update_after_delete(run, state)
   check(run, "a second delete succeeds or fails with NotFound", function()
     local ok, err = pcall(call, run, "delete", state.id, state.props)
     if ok then return end

@@ -7,6 +7,7 @@
 
 local P = require("moonstack.provider")
 local values = require("moonstack.values")
+local registry = require("moonstack.registry_schema")
 
 local H = {}
 
@@ -45,6 +46,11 @@ function H.describe(decl)
       items = p.items,
       required = p.required == true,
       update = p.update,  -- a behaviour, or "conditional"
+      default = p.default,  -- what validation fills in when the template omits it
+      write_only = p.write_only == true,
+      -- The registry schema of the property less its type: minimum, enum,
+      -- pattern, properties of an object, ... (nil when none).
+      constraints = registry.constraints_of(p),
     }
   end
   return {
@@ -52,6 +58,7 @@ function H.describe(decl)
     source = decl.source,
     attributes = decl.attributes,
     primary_identifier = decl.primary_identifier,
+    primary_identifiers = decl.primary_identifiers,
     additional_properties = decl.additional_properties,
     any_attributes = decl.any_attributes == true,
     leaves_partial_updates = decl.leaves_partial_updates == true,
@@ -134,7 +141,7 @@ function H.decide_update(decl, name, old, new, ctx, old_props, new_props)
 end
 
 ---Runs one hook and describes what came back:
----  { state = "done", id = ..., attributes = {...}, properties = {...} }
+---  { state = "done", id = ..., attributes = {...}, properties = {...} } (read: gone = true when nil)
 ---  { state = "in_progress", after = seconds, progress = {...}, reasons = {...} }
 ---@param decl moonstack.Declaration
 ---@param hook "create"|"update"|"delete"|"rollback"|"read"
@@ -158,6 +165,9 @@ function H.call(decl, hook, ctx, id, props, old, changed)
     return { state = "in_progress", after = r.after, progress = r.context, id = r.id, reasons = r.reasons }
   end
   local out = { state = "done" }
+  -- read: nil is "the resource is gone"; the engine hears cloudformation-cli's
+  -- NotFound (provider_host.cc). Without a read hook: done with no properties.
+  if hook == "read" and r == nil then out.gone = true end
   if r ~= nil then
     out.id, out.attributes, out.properties = r.id, r.attributes, r.properties
   end
@@ -189,6 +199,24 @@ function H.ssm_parameter(name, region)
   local mod = sim_service("ssm")
   if mod and type(mod.resolve) == "function" then return mod.resolve(name, { region = region }) end
   return nil
+end
+
+---The value of a SecureString SSM parameter ({{resolve:ssm-secure:...}}), or nil.
+function H.ssm_secure_parameter(name, region)
+  local mod = sim_service("ssm")
+  if mod and type(mod.resolve_secure) == "function" then return mod.resolve_secure(name, { region = region }) end
+  return nil
+end
+
+---A secret's SecretString ({{resolve:secretsmanager:...}}): {SecretString = text},
+---or {Message = Secrets Manager's text}.
+function H.secret_string(id, stage, version_id, region)
+  local mod = sim_service("secretsmanager")
+  if not mod then return { Message = "Secrets Manager can't find the specified secret." } end
+  local value, why = mod.resolve(id, stage ~= "" and stage or nil, version_id ~= "" and version_id or nil,
+    { region = region })
+  if value then return { SecretString = value } end
+  return { Message = why }
 end
 
 ---An object of the simulated S3, read with its GetObject (a TemplateURL's

@@ -89,6 +89,45 @@ function M.pattern(path)
   return path .. ": failed validation constraint for keyword [pattern]"
 end
 
+-- The registry validator's constraint messages (everit json-schema, as in
+-- providers/lib/schema_validate.lua). Paths are JSON pointers: "#/Name",
+-- "#/Config/Items/0/Key".
+
+---verified: "#/SamplingRule/RuleName: expected maxLength: 32, actual: 33"
+---(a CloudFormation event quoted in public repositories); minLength is the
+---same validator's wording for the other bound (extrapolated).
+function M.max_length(path, max, actual)
+  return path .. ": expected maxLength: " .. max .. ", actual: " .. actual
+end
+function M.min_length(path, min, actual)
+  return path .. ": expected minLength: " .. min .. ", actual: " .. actual
+end
+
+---everit's wording for minimum / maximum ("11 is not less or equal to 10"),
+---which CloudFormation passes through (extrapolated from its other
+---everit messages).
+function M.minimum(path, value_text, min_text)
+  return path .. ": " .. value_text .. " is not greater or equal to " .. min_text
+end
+function M.maximum(path, value_text, max_text)
+  return path .. ": " .. value_text .. " is not less or equal to " .. max_text
+end
+
+---everit's wording for minItems / maxItems (extrapolated).
+function M.min_items(path, min, found)
+  return path .. ": expected minimum item count: " .. min .. ", found: " .. found
+end
+function M.max_items(path, max, found)
+  return path .. ": expected maximum item count: " .. max .. ", found: " .. found
+end
+
+---verified: "#/Content: expected type: String, found: JSONObject" (a
+---CREATE_FAILED event); used for values below the top level, whose type
+---errors the legacy family has no words for.
+function M.expected_type(path, expected, found)
+  return path .. ": expected type: " .. expected .. ", found: " .. found
+end
+
 -- Tags (EC2 API wording; the built-in providers are mostly EC2) --------------
 
 ---verified: kubernetes-sigs/cluster-api-provider-aws#5120 ("Value (

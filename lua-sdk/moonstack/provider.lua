@@ -31,6 +31,7 @@ local values = require("moonstack.values")
 local errors = require("moonstack.errors")
 local msg = require("moonstack.messages")
 local schema = require("moonstack.schema")
+local constraints = require("moonstack.constraints")
 local log = require("moonstack.log")
 
 local P = {}
@@ -75,7 +76,7 @@ local P = {}
 ---@field description string?
 ---@field properties (moonstack.PropertyBuilder[])|table<string, table|moonstack.PropertyBuilder>?
 ---@field attributes string[]?  names Fn::GetAtt may ask for
----@field primary_identifier string? the attribute or property equal to the physical ID
+---@field primary_identifier string|string[]? the attribute or property equal to the physical ID; a list for a compound identifier (the physical ID is their values joined with "|", as CloudFormation's)
 ---@field additional_properties moonstack.UpdateBehavior|fun(old: any, new: any, ctx: moonstack.Context, old_props: table, new_props: table): moonstack.UpdateBehavior|nil  accept undeclared properties (Custom:: resources), with this update behaviour; nil rejects them
 ---@field leaves_partial_updates boolean? a failed update may have applied part of the change, so update rollback must roll this resource back too (default false: a failed update changed nothing)
 ---@field replaces_in_update boolean? update and rollback may return { id = ... }: a physical ID other than the current one means the update replaced the resource and the engine deletes the old one in cleanup (custom resources, whose handler decides; default false: replacement is the engine's decision)
@@ -86,6 +87,7 @@ local P = {}
 ---@field delete fun(ctx: moonstack.Context, id: string, props: table): moonstack.InProgress|nil
 ---@field rollback (fun(ctx: moonstack.Context, id: string, restore: table, current: table, changed: string[]): moonstack.UpdateResult|moonstack.InProgress|nil)?  default: update(ctx, id, restore, current, changed)
 ---@field read (fun(ctx: moonstack.Context, id: string, props: table): moonstack.ReadResult|nil)?  nil result: the resource is gone
+---@field list (fun(ctx: moonstack.Context): string[])?  the physical IDs of every resource of the type (the registry's list handler)
 
 ---One declared property, normalized.
 ---@class moonstack.Property
@@ -96,6 +98,13 @@ local P = {}
 ---@field default any
 ---@field allowed any[]?
 ---@field pattern string?        as declared
+---@field regex string?          as declared (ECMAScript, moonstack.regex)
+---@field minimum number?
+---@field maximum number?
+---@field min_length integer?    characters (strings) or items (lists)
+---@field max_length integer?
+---@field write_only boolean     never returned by read, never compared for drift
+---@field properties moonstack.Property[]?  object types: the sub-properties
 ---@field update moonstack.UpdateBehavior|"conditional"  "conditional" when a function decides at run time
 ---@field update_fn function?    that function
 ---@field description string?
@@ -221,6 +230,9 @@ P.error_message = errors.message
 ---The context's logger, or one that drops everything.
 P.log = log.of
 
+---An object with typed sub-properties; P.list(P.object {...}) for a list of them.
+P.object = schema.object
+
 ---JSON null as the host represents it (nil outside a host).
 P.null = values.null
 P.deep_equal = values.deep_equal
@@ -234,7 +246,8 @@ P.deep_copy = values.deep_copy
 ---@field description string?
 ---@field properties moonstack.Property[]   in declaration order
 ---@field attributes string[]               in declaration order
----@field primary_identifier string?
+---@field primary_identifier string?       the first (or only) primary identifier
+---@field primary_identifiers string[]     every primary identifier, in order (compound identifiers)
 ---@field additional_properties moonstack.UpdateBehavior|"conditional"|nil
 ---@field leaves_partial_updates boolean
 ---@field replaces_in_update boolean       update/rollback may return a new id (see DeclarationInput)
@@ -246,6 +259,7 @@ P.deep_copy = values.deep_copy
 ---@field rollback function?
 ---@field rollback_is_default boolean       rollback is update with old and new swapped
 ---@field read function?
+---@field list function?
 local Declaration = {}
 Declaration.__index = Declaration
 
@@ -253,10 +267,15 @@ local KNOWN_FIELDS = {
   type = true, source = true, description = true, properties = true, attributes = true,
   primary_identifier = true, additional_properties = true, leaves_partial_updates = true,
   replaces_in_update = true, any_attributes = true, timeout_minutes = true, create = true, update = true, delete = true, rollback = true, read = true,
+  list = true,
 }
 local KNOWN_OPTIONS = {
   required = true, default = true, allowed = true, pattern = true, update = true, description = true,
+  regex = true, minimum = true, maximum = true, min_length = true, max_length = true, write_only = true,
 }
+-- What a sub-property of P.object cannot say: its changes are changes of
+-- the top-level property, and write-only is a top-level matter.
+local TOP_LEVEL_ONLY = { update = true, write_only = true }
 local SCALAR = { string = true, number = true, integer = true, boolean = true }
 
 local function is_behavior(x) return type(x) == "string" and P.SEVERITY[x] ~= nil end
@@ -274,15 +293,7 @@ local function valid_type_name(t)
   return t:match("^%w+::%w+::%w+$") ~= nil
 end
 
--- A pattern must match the whole value (as AWS schema patterns mostly do),
--- so it is wrapped in ^...$; a pattern the author anchored at either end is
--- used as written ("^ab" = starts with ab).
-local function anchored(p)
-  local starts = p:sub(1, 1) == "^"
-  local ends = p:sub(-1) == "$" and p:sub(-2, -2) ~= "%"
-  if starts or ends then return p end
-  return "^" .. p .. "$"
-end
+local anchored = constraints.anchored
 
 -- `value` holds exactly the declared type (a default or allowed value): it
 -- coerces to itself. Authors get no coercion; templates do.
@@ -291,14 +302,76 @@ local function strictly_typed(value, spec)
   return c ~= nil and values.deep_equal(c, value)
 end
 
+local normalize_property  -- forward: object types hold properties
+
+-- A spec with its object types' sub-properties normalized (a new table:
+-- the same P.object may be used by several properties).
+local function normalize_spec(bad, where, spec)
+  if spec.type == "object" then
+    if spec.problem then bad(where .. spec.problem) end
+    local props, by_name = {}, {}
+    for i, e in ipairs(spec.fields) do
+      if not schema.is_prop(e) or e.name == nil then
+        bad(where .. string.format('P.object entry %d: expected a property such as P.string "Name"', i))
+      end
+      local sp = normalize_property(bad, e.name, e.spec, e.opts, e.problems, where)
+      if by_name[sp.name] then bad(where .. "sub-property " .. sp.name .. " declared twice") end
+      by_name[sp.name] = sp
+      props[i] = sp
+    end
+    return { type = "object", properties = props, by_name = by_name }
+  end
+  if spec.items then return { type = spec.type, items = normalize_spec(bad, where, spec.items) } end
+  return spec
+end
+
+local function check_number_option(bad, where, opts, k, whole)
+  local v = opts[k]
+  if v == nil then return nil end
+  if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge or (whole and (v < 0 or v ~= math.floor(v))) then
+    bad(where .. k .. (whole and " must be a whole number >= 0" or " must be a number"))
+  end
+  return v
+end
+
+-- The constraint options (bounds, lengths, regex), checked against the type.
+local function normalize_constraints(bad, where, spec, opts, p)
+  p.minimum = check_number_option(bad, where, opts, "minimum")
+  p.maximum = check_number_option(bad, where, opts, "maximum")
+  if (p.minimum or p.maximum) and spec.type ~= "number" and spec.type ~= "integer" then
+    bad(where .. "minimum and maximum apply to number and integer properties")
+  end
+  if p.minimum and p.maximum and p.minimum > p.maximum then bad(where .. "minimum is greater than maximum") end
+  p.min_length = check_number_option(bad, where, opts, "min_length", true)
+  p.max_length = check_number_option(bad, where, opts, "max_length", true)
+  if (p.min_length or p.max_length) and spec.type ~= "string" and spec.type ~= "list" and spec.type ~= "tags" then
+    bad(where .. "min_length and max_length apply to string and list properties")
+  end
+  if p.min_length and p.max_length and p.min_length > p.max_length then
+    bad(where .. "min_length is greater than max_length")
+  end
+  if opts.regex ~= nil then
+    if spec.type ~= "string" then bad(where .. "regex applies to string properties only") end
+    if type(opts.regex) ~= "string" then bad(where .. "regex must be a string (an ECMAScript regular expression)") end
+    local ok, why = constraints.compile_regex(opts.regex)
+    if not ok then
+      bad(where .. string.format("regex \"%s\" uses %s, which moonstack.regex does not support", opts.regex, tostring(why)))
+    end
+    p.regex = opts.regex
+  end
+end
+
 -- One property entry -> normalized moonstack.Property, or raise via `bad`.
-local function normalize_property(bad, name, spec, opts, problems)
-  if type(name) ~= "string" or name == "" then bad("property with no name") end
-  local where = "property " .. name .. ": "
+-- `parent` is set for a sub-property of P.object ("property Config: ").
+normalize_property = function(bad, name, spec, opts, problems, parent)
+  if type(name) ~= "string" or name == "" then bad((parent or "") .. "property with no name") end
+  local where = (parent or "") .. (parent and "sub-property " or "property ") .. name .. ": "
   if problems and problems[1] then bad(where .. problems[1]) end
   for _, k in ipairs(values.sorted_keys(opts)) do
     if not KNOWN_OPTIONS[k] then bad(where .. string.format('unknown option "%s"', tostring(k))) end
+    if parent and TOP_LEVEL_ONLY[k] then bad(where .. k .. " applies to top-level properties only") end
   end
+  spec = normalize_spec(bad, where, spec)
   if spec.type == "tags" and spec.items then bad(where .. "tags does not take an element type") end
   if spec.items then
     local s = spec.items
@@ -310,7 +383,13 @@ local function normalize_property(bad, name, spec, opts, problems)
 
   local p = {
     name = name, type = spec.type, items = spec.items, description = opts.description,
+    properties = spec.properties, by_name = spec.by_name,
   }
+  if opts.write_only ~= nil and type(opts.write_only) ~= "boolean" then
+    bad(where .. "write_only must be true or false")
+  end
+  p.write_only = opts.write_only == true
+  normalize_constraints(bad, where, spec, opts, p)
 
   if opts.required ~= nil and type(opts.required) ~= "boolean" then
     bad(where .. "required must be true or false")
@@ -364,6 +443,8 @@ local function normalize_property(bad, name, spec, opts, problems)
     if p.pattern and not opts.default:find(anchored(p.pattern)) then
       bad(where .. string.format("default %s does not match the pattern", repr(opts.default)))
     end
+    local _, why = constraints.check(p, opts.default, "#/" .. name)
+    if why then bad(where .. string.format("default %s fails its own constraints (%s)", repr(opts.default), why)) end
     p.default = values.deep_copy(opts.default)
   end
   return p
@@ -504,11 +585,19 @@ function P.define(input, source)
   end
 
   local pid = input.primary_identifier
+  decl.primary_identifiers = {}
   if pid ~= nil then
-    if type(pid) ~= "string" or not (attr_set[pid] or by_name[pid]) then
-      bad(string.format("primary_identifier %s is not a declared attribute or property", repr(pid)))
+    local list = type(pid) == "table" and pid or { pid }
+    if type(pid) == "table" and (not values.is_array(pid) or #pid == 0) then
+      bad("primary_identifier must be a name or a non-empty list of names")
     end
-    decl.primary_identifier = pid
+    for _, one in ipairs(list) do
+      if type(one) ~= "string" or not (attr_set[one] or by_name[one]) then
+        bad(string.format("primary_identifier %s is not a declared attribute or property", repr(one)))
+      end
+      decl.primary_identifiers[#decl.primary_identifiers + 1] = one
+    end
+    decl.primary_identifier = decl.primary_identifiers[1]
   end
 
   local ap = input.additional_properties
@@ -527,7 +616,7 @@ function P.define(input, source)
     if input[flag] ~= nil and type(input[flag]) ~= "boolean" then bad(flag .. " must be true or false") end
   end
 
-  for _, hook in ipairs({ "create", "update", "delete", "rollback", "read" }) do
+  for _, hook in ipairs({ "create", "update", "delete", "rollback", "read", "list" }) do
     local f = input[hook]
     if f ~= nil and type(f) ~= "function" then bad(hook .. " must be a function") end
   end
@@ -549,6 +638,7 @@ function P.define(input, source)
     if input.rollback ~= nil then bad("rollback without an update hook") end
   end
   decl.create, decl.update, decl.delete, decl.read = input.create, input.update, input.delete, input.read
+  decl.list = input.list
   if input.rollback then
     decl.rollback = input.rollback
   elseif input.update then
@@ -592,7 +682,11 @@ local function invalid(message) errors.fail(message, "InvalidRequest") end
 ---  wrong type               Value of property X must be of type String / List / List of String / Boolean / Integer,
 ---                           Encountered non numeric value for property X, Value of property X must be an object
 ---  not an allowed value     ... with message: #/X: v is not a valid enum value
----  pattern mismatch         ... with message: #/X: failed validation constraint for keyword [pattern]
+---  pattern or regex mismatch ... with message: #/X: failed validation constraint for keyword [pattern]
+---  bounds and lengths       ... #/X: 11 is not less or equal to 10, #/X: expected maxLength: 3, actual: 4,
+---                           #/X: expected minimum item count: 1, found: 0
+---  P.object sub-properties  ... #/X: required key [K] not found, #/X: extraneous key [K] is not permitted,
+---                           #/X/K: expected type: Integer, found: String (and the above, at #/X/K)
 ---A JSON null counts as absent. `ctx.logical_id` names the resource in the
 ---registry-style messages.
 ---@param props table?
@@ -631,18 +725,9 @@ function Declaration:validate(props, ctx)
     else
       local c, why = schema.coerce(v, p, p.name, lid)
       if c == nil then invalid(why) end
-      if p.allowed then
-        local ok = false
-        for _, a in ipairs(p.allowed) do if a == c then ok = true break end end
-        if not ok then
-          local text = type(c) == "number" and values.number_to_string(c) or tostring(c)
-          invalid(msg.schema(lid, msg.enum("#/" .. p.name, text)))
-        end
-      end
-      if p.pattern and not c:find(anchored(p.pattern)) then
-        invalid(msg.schema(lid, msg.pattern("#/" .. p.name)))
-      end
-      out[p.name] = c
+      local checked, fails = constraints.check(p, c, "#/" .. p.name, lid)
+      if fails then invalid(msg.schema(lid, fails)) end
+      out[p.name] = checked
     end
   end
   if self.additional_properties ~= nil then
@@ -811,6 +896,15 @@ function Declaration:check_result(hook, r)
   if hook == "read" then
     if not values.is_object(r.properties) then bad_result(self, hook, "must return { properties = {...} } or nil") end
     out.properties = r.properties
+    -- Write-only properties (passwords) are never read back, whatever the
+    -- hook returned: nothing may show them or compare them for drift.
+    for _, p in ipairs(self.properties) do
+      if p.write_only and out.properties[p.name] ~= nil then
+        out.properties = values.deep_copy(out.properties)
+        for _, q in ipairs(self.properties) do if q.write_only then out.properties[q.name] = nil end end
+        break
+      end
+    end
   end
   if r.attributes ~= nil then
     if not values.is_object(r.attributes) then bad_result(self, hook, "returned attributes that are not a table of name -> value") end

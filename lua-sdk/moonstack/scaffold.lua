@@ -156,6 +156,29 @@ local function fill(text, vars)
   return (text:gsub("{{(%u+)}}", function(k) return vars[k] end))
 end
 
+---Where the files of `type_name` go and the names made from it:
+---{ parts = {"Acme", "Thing", "Widget"}, lower = {"acme", "thing", "widget"},
+---provider_path = "acme/thing/widget.lua", fixture_path =
+---"acme/thing/tests/widget.lua", kind = "acme.thing.widget" }. Raises on an
+---invalid type name. (moonstack.scaffold_schema uses it too.)
+---@param type_name string
+---@return table
+function S.layout(type_name)
+  local parts, why = S.type_parts(type_name)
+  if not parts then error(why, 0) end
+  local lower = {}
+  for i, p in ipairs(parts) do lower[i] = p:lower() end
+  local dir = lower[1] .. "/" .. lower[2]
+  return {
+    parts = parts, lower = lower, kind = table.concat(lower, "."),
+    provider_path = dir .. "/" .. lower[3] .. ".lua",
+    fixture_path = dir .. "/tests/" .. lower[3] .. ".lua",
+  }
+end
+
+---`text` with each {{NAME}} replaced by vars.NAME.
+S.fill = fill
+
 ---The scaffold of `type_name`: relative paths and the text of the provider
 ---and its fixture. Raises on an invalid type name.
 ---@param type_name string

@@ -6,6 +6,10 @@
 --   P.string "VpcId" { required = true } ...with options
 --   P.list(P.string) "SubnetIds"         a list whose elements are strings
 --   P.string { required = true }         an unnamed property (map form only)
+--   P.object { P.string "Name" { required = true } } "Config"
+--                                        an object with typed sub-properties
+--                                        (no others allowed), any depth;
+--                                        P.list(P.object {...}) for a list of them
 
 local values = require("moonstack.values")
 local msg = require("moonstack.messages")
@@ -21,6 +25,9 @@ M.EXPECTED_TYPES = "string, number, integer, boolean, list, map, json or tags"
 ---@class moonstack.Spec
 ---@field type "string"|"number"|"integer"|"boolean"|"list"|"map"|"json"|"tags"
 ---@field items moonstack.Spec? element type of a list, value type of a map (nil: any JSON value)
+---@field fields moonstack.PropertyBuilder[]? object: its sub-properties as written (P.define normalizes them)
+---@field properties moonstack.Property[]? object, after P.define: its normalized sub-properties
+---@field by_name table<string, moonstack.Property>? object, after P.define: sub-properties by name
 
 ---@class moonstack.Type: moonstack.Spec
 ---@operator call(string): moonstack.PropertyBuilder
@@ -31,6 +38,12 @@ M.EXPECTED_TYPES = "string, number, integer, boolean, list, map, json or tags"
 ---@field default any        value used when the template leaves it out (not with required)
 ---@field allowed any[]?     allowed values (string, number, integer and boolean properties)
 ---@field pattern string?    Lua pattern (not a regex) the whole string must match: wrapped in ^...$ unless it already starts with ^ or ends with $
+---@field regex string?      a registry schema's "pattern": an ECMAScript regular expression (moonstack.regex's subset) some part of the string must match (anchor it with ^...$ to match the whole)
+---@field minimum number?    number and integer properties: the smallest value allowed
+---@field maximum number?    number and integer properties: the largest value allowed
+---@field min_length integer? strings: fewest characters; lists: fewest items
+---@field max_length integer? strings: most characters; lists: most items
+---@field write_only boolean? a secret or input only (a password): read never returns it, drift never compares it (registry writeOnlyProperties)
 ---@field update moonstack.UpdateBehavior|fun(old: any, new: any, ctx: moonstack.Context, old_props: table, new_props: table): moonstack.UpdateBehavior  how a change is carried out (default "replace")
 ---@field description string?
 
@@ -104,6 +117,22 @@ for _, t in ipairs(M.TYPE_NAMES) do
   M[t] = setmetatable({ spec = { type = t } }, TypeMT)
 end
 
+---An object type with declared sub-properties (a registry schema's nested
+---object with additionalProperties false): P.object { P.string "Key" {
+---required = true }, P.integer "Count" { minimum = 1 } }. Sub-properties
+---take the options of a property except update and write_only (a change
+---anywhere in the object is a change of the top-level property). P.define
+---checks them.
+---@param fields moonstack.PropertyBuilder[]
+---@return moonstack.Type
+function M.object(fields)
+  if type(fields) ~= "table" or M.is_type(fields) or M.is_prop(fields) then
+    return setmetatable({ spec = { type = "object", fields = {},
+      problem = "P.object expects a list of properties, got " .. describe(fields) } }, TypeMT)
+  end
+  return setmetatable({ spec = { type = "object", fields = fields } }, TypeMT)
+end
+
 ---Normalize a type given as a name ("string"), a type (P.list(P.string)) or
 ---a table ({ type = "list", items = "string" }).
 ---@return moonstack.Spec? spec
@@ -156,7 +185,7 @@ end
 -- Coercion -------------------------------------------------------------------
 
 local LABEL = { string = "String", number = "Number", integer = "Integer", boolean = "Boolean",
-                list = "List", map = "Map", json = "Json", tags = "Tags" }
+                list = "List", map = "Map", json = "Json", tags = "Tags", object = "Object" }
 
 -- The type as AWS's legacy messages name it: "String", "List of String".
 local function label(spec)
@@ -236,8 +265,14 @@ coerce_inner = function(v, spec, lid)
     return out
   end
   if t == "tags" then return (tags.check(v, { logical_id = lid })) end
+  -- An object's sub-properties are checked by moonstack.constraints, which
+  -- can name the one at fault.
+  if t == "object" then return values.is_object(v) and values.deep_copy(v) or nil end
   return nil
 end
+---A value inside a list, map or object coerced to `spec`, or nil when it
+---cannot be (the caller words the message).
+M.coerce_value = function(v, spec, lid) return coerce_inner(v, spec, lid) end
 
 -- Keep the source table's metatable (host array/object markers) on a
 -- coerced copy.
@@ -286,6 +321,10 @@ function M.coerce(v, spec, name, logical_id)
     local out = coerce_inner(v, spec, logical_id)
     if out == nil then return nil, msg.must_be_object_of(name, label(spec.items)) end
     return keep_mt(v, out)
+  end
+  if t == "object" then
+    if not values.is_object(v) then return nil, msg.must_be_object(name) end
+    return keep_mt(v, values.deep_copy(v))
   end
   if t == "tags" then
     local out, why = tags.check(v, { property = name, logical_id = logical_id })

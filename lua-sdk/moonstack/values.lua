@@ -99,12 +99,14 @@ end
 
 -- Copies keep the source's metatable so host array/object markers survive;
 -- a protected metatable (getmetatable returns a non-table) is not copied.
+-- (setmetatable cannot fail here: `out` is new and `mt` a table, so no
+-- pcall: copies of big records are on the sims' hot paths.)
 local function copy(v)
   if type(v) ~= "table" or M.is_null(v) then return v end
   local out = {}
   for k, x in pairs(v) do out[k] = copy(x) end
   local mt = getmetatable(v)
-  if type(mt) == "table" then pcall(setmetatable, out, mt) end
+  if type(mt) == "table" then setmetatable(out, mt) end
   return out
 end
 

@@ -94,6 +94,21 @@ function H.raises_match(fn, pattern, label)
   return err
 end
 
+---For suites that run providers against the simulated cloud: providers/ on
+---the module path and the in-memory world as moonstack.world (installed
+---once). Returns the world.
+function H.simulated_cloud()
+  local here = package.searchpath("harness", package.path):match("^(.*)[/\\]")
+  local root = here .. "/../.."
+  if not package.path:find(root .. "/providers/?.lua", 1, true) then
+    package.path = package.path .. ";" .. root .. "/providers/?.lua;" .. root .. "/providers/?/init.lua"
+  end
+  if package.loaded["moonstack.world"] == nil then
+    package.loaded["moonstack.world"] = require("moonstack.world_memory").new()
+  end
+  return require("moonstack.world"), root
+end
+
 ---A suite: T.case(name, fn) registers a case; the runner runs them in order.
 function H.suite(name)
   local s = { name = name, cases = {} }

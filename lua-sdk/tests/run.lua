@@ -18,6 +18,8 @@ local SUITES = {
   "test_tags",
   "test_sandbox",
   "test_contract",
+  "test_constraints",
+  "test_from_schema",
 }
 
 if arg and arg[1] then SUITES = { unpack(arg) } end

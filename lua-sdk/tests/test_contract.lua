@@ -8,13 +8,7 @@ local T = H.suite("contract")
 
 -- The kit runs providers against the simulated cloud: providers/ on the path,
 -- the in-memory world as moonstack.world.
-local here = package.searchpath("harness", package.path):match("^(.*)[/\\]")
-local root = here .. "/../.."
-package.path = package.path .. ";" .. root .. "/providers/?.lua;" .. root .. "/providers/?/init.lua"
-if package.loaded["moonstack.world"] == nil then
-  package.loaded["moonstack.world"] = require("moonstack.world_memory").new()
-end
-local world = require("moonstack.world")
+local world = H.simulated_cloud()
 local C = require("moonstack.contract")
 local custom = require("moonstack.custom")
 local stub = require("moonstack.stub")
@@ -66,11 +60,15 @@ local function widget(bug)
         return { id = id, attributes = attrs }
       end
       local id = "w-" .. props.Name
+      if world.get(KIND, id) and not bug.no_already_exists then
+        P.fail("Widget " .. id .. " already exists", "AlreadyExists")
+      end
       world.put(KIND, id, { Name = props.Name, Size = props.Size, Color = props.Color, StartedAt = world.now_ms() })
       return P.in_progress({ after = 30, context = { id = id } })
     end,
     update = function(ctx, id, new, old, changed)
       local r = world.get(KIND, id)
+      if not r and bug.update_missing_ok then return end
       if not r then P.fail("Widget " .. id .. " not found", "NotFound") end
       r.Size, r.Color = new.Size, new.Color
       world.put(KIND, id, r)
@@ -96,6 +94,13 @@ local function widget(bug)
   }, "widget.lua")
 end
 
+-- The widget without its read hook.
+local function widget_without_read(bug)
+  local d = widget(bug)
+  d.read = nil
+  return d
+end
+
 -- assert() adds a position under LuaJIT; the kit reports what verify raised.
 local function expect(ok, message) if not ok then error(message, 0) end end
 
@@ -112,6 +117,7 @@ local function fixture(extra)
     end,
   }
   for k, v in pairs(extra or {}) do f[k] = v end
+  if f.verify == false then f.verify = nil end  -- a fixture without verify
   return f
 end
 
@@ -124,6 +130,7 @@ T.case("a correct provider passes every check, one line each", function()
     "ok create returns every declared attribute",
     "ok verify after create",
     "ok read returns what was created",
+    "ok a second create with the same properties fails with AlreadyExists or makes another resource",
     "ok update 1 (Size: none) updates in place",
     "ok update 1 (Size: none) rolls back (update with old and new swapped)",
     "ok update 1 (Size: none) updates again after the rollback",
@@ -135,17 +142,45 @@ T.case("a correct provider passes every check, one line each", function()
     "ok updates cover every declared update kind (none: Size; some: Color; replace: Name; unsupported: Zone)",
     "ok delete succeeds",
     "ok read after delete returns nothing",
+    "ok an update of the deleted resource fails with NotFound",
     "ok a second delete succeeds or fails with NotFound",
     "ok delete leaves nothing in the world",
     "ok create re-called with the same progress creates nothing more",
   })
-  H.eq(report.passed, 18)
+  H.eq(report.passed, 20)
   H.eq(report.failed, 0)
   H.eq(report.skipped, 1)
   local lines = C.lines(report)
   H.eq(lines[1], "ok   create properties validate")
-  H.eq(lines[13], "skip update 4 (Zone: unsupported): skipped: the engine fails an unsupported update without calling a hook")
-  H.eq(lines[#lines], "18 passed, 0 failed, 1 skipped")
+  H.eq(lines[14], "skip update 4 (Zone: unsupported): skipped: the engine fails an unsupported update without calling a hook")
+  H.eq(lines[#lines], "20 passed, 0 failed, 1 skipped")
+end)
+
+T.case("mutants: no AlreadyExists, an update of nothing that succeeds, no read and no verify", function()
+  fresh()
+  local report = C.run(widget({ no_already_exists = true }), fixture({ updates = {} }))
+  local c = find(report, "a second create with the same properties fails with AlreadyExists or makes another resource")
+  H.eq(c.status, "FAIL")
+  H.eq(c.reason, "it returned the same id w-a: answer AlreadyExists (HandlerErrorCode) when the resource exists")
+
+  fresh()
+  report = C.run(widget({ update_missing_ok = true }), fixture({ updates = { { Size = 3 } } }))
+  c = find(report, "an update of the deleted resource fails with NotFound")
+  H.eq(c.status, "FAIL")
+  H.eq(c.reason, "the update succeeded")
+
+  fresh()
+  report = C.run(widget_without_read(), fixture({ updates = { { Size = 3 } }, verify = false }))
+  c = find(report, "the kit can see what the hooks did (a read hook, or the fixture's verify)")
+  H.eq(c.status, "FAIL")
+  H.eq(c.reason, "the provider has no read hook and the fixture no verify: a create or update that does nothing would pass")
+  H.truthy(report.failed > 0)
+
+  fresh()
+  report = C.run(widget_without_read(), fixture({ updates = {} }))
+  c = find(report, "read")
+  H.eq(c.status, "skip")
+  H.eq(c.reason, "skipped: the provider has no read hook (drift detection and import need one)")
 end)
 
 T.case("virtual time: each in-progress `after` moves the world clock", function()
@@ -163,14 +198,13 @@ T.case("delete that leaves a record: the record is named", function()
   local report = C.run(widget({ leak = true }), fixture())
   H.eq(find(report, "delete leaves nothing in the world").reason, "left test.widget/w-a, test.widget/w-b")
   H.eq(find(report, "delete leaves nothing in the world").status, "FAIL")
-  -- The idempotency phase compares with the world as it found it: its own
-  -- create overwrote the leaked w-a, and its delete left it.
+  -- The idempotency phase's create finds the leaked w-a in its way.
   H.eq(find(report, "create re-called with the same progress creates nothing more").reason,
-    "after its delete: changed test.widget/w-a")
+    "Widget w-a already exists")
   -- read and the replacement's cleanup see the record still there too.
   H.eq(find(report, "update 3 (Name: replace) replaces the resource").reason,
     "read still finds the old resource w-a after its delete")
-  H.eq(C.lines(report)[#C.lines(report)], "14 passed, 4 failed, 1 skipped", table.concat(statuses(report), "\n"))
+  H.eq(C.lines(report)[#C.lines(report)], "15 passed, 5 failed, 1 skipped", table.concat(statuses(report), "\n"))
 end)
 
 T.case("a missing attribute, a wrong read, a rollback that does nothing", function()
@@ -246,7 +280,7 @@ T.case("fixtures: loading, their path, their mistakes", function()
   local f = C.load_fixture("return { create = { A = 1 }, updates = {} }", "t.lua")
   H.same(f.create, { A = 1 })
   H.raises(function() C.load_fixture("return { create = {}, update = {} }", "t.lua") end,
-    't.lua: unknown field "update" (expected setup, create, updates, verify, ctx)')
+    't.lua: unknown field "update" (expected setup, create, updates, verify, ctx, invalid)')
   H.raises(function() C.load_fixture("return { }", "t.lua") end, "t.lua: missing create (the properties to create with)")
   H.raises(function() C.load_fixture("return 1", "t.lua") end, "t.lua: a fixture must return a table")
   local report = C.run("nope/missing.lua", nil, {})
@@ -265,7 +299,7 @@ T.case("the scaffold passes the kit as it is", function()
   local report = C.run("/x/" .. files.provider_path, "/x/" .. files.fixture_path,
     { provider_code = files.provider, fixture_code = files.fixture })
   H.eq(report.failed, 0, table.concat(statuses(report), "\n"))
-  H.eq(report.passed, 19)
+  H.eq(report.passed, 21)
   H.eq(find(report, "updates cover every declared update kind (none: Size; some: Mode; replace: Name)").status, "ok")
   -- Type names follow AWS's rule.
   H.truthy(scaffold.type_parts("Ab::Cd::Ef"))

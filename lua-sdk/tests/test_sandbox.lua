@@ -8,6 +8,7 @@ local MODULES = {
   "moonstack.values", "moonstack.errors", "moonstack.messages", "moonstack.tags",
   "moonstack.schema", "moonstack.log", "moonstack.ids", "moonstack.provider",
   "moonstack.contract", "moonstack.custom", "moonstack.stub", "moonstack.scaffold", "moonstack.world_memory",
+  "moonstack.regex", "moonstack.constraints", "moonstack.registry_schema", "moonstack.scaffold_schema",
 }
 
 local function copy(t) local o = {} for k, v in pairs(t) do o[k] = v end return o end

@@ -11,6 +11,8 @@
 --                              characters, `suffix` (".fifo") included
 --   props.error_code(err)      the AWS error code of a failed sim call, or nil
 --   props.call(fn, req, codes) fn(req), or nil + err when it failed with one of `codes`
+--   props.already_exists(type, id) / props.not_found(type, id)  fail the hook with
+--                              cloudformation-cli's AlreadyExists / NotFound wording and code
 --   props.json(v)              v as compact JSON text, object keys sorted (policies and
 --                              redrive policies: the APIs take them as text)
 
@@ -53,6 +55,19 @@ function M.call(fn, req, codes)
     if M.error_code(r) == c then return nil, r end
   end
   error(r, 0)
+end
+
+-- The handler errors every registry handler raises (cloudformation-cli's
+-- BaseHandlerException texts): a create that finds its resource there, an
+-- update, read or delete that does not.
+function M.already_exists(type_name, id)
+  require("moonstack.provider").fail("Resource of type '" .. type_name .. "' with identifier '" .. tostring(id)
+    .. "' already exists.", "AlreadyExists")
+end
+
+function M.not_found(type_name, id)
+  require("moonstack.provider").fail("Resource of type '" .. type_name .. "' with identifier '" .. tostring(id)
+    .. "' was not found.", "NotFound")
 end
 
 -- The encoder lives with the sims (sim.cloudformation_util), which need it too.

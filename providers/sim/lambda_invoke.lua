@@ -1,5 +1,6 @@
 -- sim.lambda's Invoke: runs a function's code locally, in a python3 or node
--- subprocess (host/lambda/, reached through moonstack.lambda_runner), and
+-- process (host/lambda/; the runner, require("moonstack.lambda").runner(),
+-- is given to this file only: host/lua/lambda_binding.h), and
 -- writes what it printed to the CloudWatch Logs group /aws/lambda/<name>.
 --
 --   Invoke { FunctionName, Qualifier, InvocationType = "RequestResponse" |
@@ -17,11 +18,16 @@
 -- Invoke is UNLOCKED (sim/init.lua): it holds the world's lock only for its
 -- reads and writes, never while the function runs.
 --
--- Log stream (one per invocation): "<yyyy/mm/dd>/[$LATEST]<32 hex>"; lines:
+-- Execution environments are reused (host/lambda/environment_pool.h): a
+-- warm invocation runs in the process a previous one of the same function,
+-- code and configuration left, with its module-level state.
+-- Log stream (one per execution environment, as on Lambda: a warm
+-- invocation writes to its environment's): "<yyyy/mm/dd>/[$LATEST]<32 hex>"; lines:
 --   START RequestId: <id> Version: $LATEST
 --   <what the function printed, one event per line>
 --   END RequestId: <id>
 --   REPORT RequestId: <id>\tDuration: 1.23 ms\tBilled Duration: 2 ms\tMemory Size: 128 MB\tMax Memory Used: 38 MB\tInit Duration: 40.12 ms
+--     (Init Duration on a cold start only)
 --   <date> <id> Task timed out after 3.00 seconds        (a timeout)
 -- Messages: "Could not parse request body into json: ..." (Lambda's
 -- InvalidRequestContentException); a function moonstack cannot run (no
@@ -37,7 +43,10 @@ return function(A, L)
   A.UNLOCKED = { Invoke = true }
 
   local function runner()
-    local ok, r = pcall(require, "moonstack.lambda_runner")
+    local ok, r = pcall(function()
+      local r = require("moonstack.lambda").runner()  -- not a tail call: the host checks who asks
+      return r
+    end)
     if not ok then fail("This moonstack runtime cannot run Lambda functions", "ServiceException") end
     return r
   end
@@ -95,11 +104,15 @@ return function(A, L)
 
   -- Appends the invocation's log to /aws/lambda/<name> (the group is created
   -- on first use, as Lambda's execution role does).
-  local function write_log(env, c, stream, lines)
+  local function write_log(env, c, stream, lines, cold_start)
     local opts = { region = env.region, account = env.account }
     local group = "/aws/lambda/" .. c.FunctionName
     pcall(sim().call, "logs", "CreateLogGroup", { logGroupName = group }, opts)
-    sim().call("logs", "CreateLogStream", { logGroupName = group, logStreamName = stream }, opts)
+    if cold_start then
+      sim().call("logs", "CreateLogStream", { logGroupName = group, logStreamName = stream }, opts)
+    else  -- the environment's stream exists, unless someone deleted it since
+      pcall(sim().call, "logs", "CreateLogStream", { logGroupName = group, logStreamName = stream }, opts)
+    end
     local events = {}
     for i, line in ipairs(lines) do events[i] = { timestamp = env.now_ms, message = line } end
     sim().call("logs", "PutLogEvents", { logGroupName = group, logStreamName = stream, logEvents = events }, opts)
@@ -111,14 +124,14 @@ return function(A, L)
       if line ~= "" then lines[#lines + 1] = line end
     end
     lines[#lines + 1] = "END RequestId: " .. request_id
-    -- As Lambda reports a cold start: Duration is the handler's, Init
-    -- Duration the rest (process start, harness, imports).
+    -- As Lambda reports it: Duration is the handler's; a cold start adds
+    -- Init Duration (process start, harness, imports).
     local handler_ms = out.handler_ms > 0 and out.handler_ms or out.duration_ms
-    lines[#lines + 1] = string.format(
-      "REPORT RequestId: %s\tDuration: %.2f ms\tBilled Duration: %d ms\tMemory Size: %d MB\tMax Memory Used: %d MB"
-        .. "\tInit Duration: %.2f ms",
-      request_id, handler_ms, math.ceil(handler_ms), c.MemorySize, out.max_memory_mb,
-      math.max(0, out.duration_ms - handler_ms))
+    local report = string.format(
+      "REPORT RequestId: %s\tDuration: %.2f ms\tBilled Duration: %d ms\tMemory Size: %d MB\tMax Memory Used: %d MB",
+      request_id, handler_ms, math.ceil(handler_ms), c.MemorySize, out.max_memory_mb)
+    if out.cold_start then report = report .. string.format("\tInit Duration: %.2f ms", out.init_ms) end
+    lines[#lines + 1] = report
     return lines
   end
 
@@ -149,7 +162,7 @@ return function(A, L)
       function_name = c.FunctionName, function_arn = c.FunctionArn, runtime = c.Runtime, handler = c.Handler,
       region = env.region, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
       inline_code = run.inline_code, zip = run.zip, environment = environment, event = tostring(payload),
-      request_id = request_id, log_stream_name = stream, endpoint_url = endpoint,
+      request_id = request_id, log_stream_name = stream, endpoint_url = endpoint, last_modified = c.LastModified,
       capture_response_url = p.CaptureResponseURL == true,
     }
     if not out.ran then
@@ -160,7 +173,7 @@ return function(A, L)
       lines[#lines + 1] = util.iso8601(env.now_ms) .. " " .. request_id .. " "
           .. r.timeout_message(tonumber(c.Timeout) or 3)
     end
-    write_log(env, c, stream, lines)
+    write_log(env, c, out.log_stream_name ~= "" and out.log_stream_name or stream, lines, out.cold_start)
     local result = { StatusCode = itype == "Event" and 202 or 200, ExecutedVersion = c.Version }
     if itype == "RequestResponse" then
       result.Payload = out.payload

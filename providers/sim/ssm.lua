@@ -478,6 +478,23 @@ function A.resolve(name, opts)
   end)
 end
 
+---The value of SecureString parameter `name` ("name" or "name:version") as
+---{{resolve:ssm-secure:...}} sees it, or nil when there is no such
+---SecureString parameter (a String one included: AWS resolves only secure
+---strings there).
+---@param name string
+---@param opts { region: string?, account: string? }?
+---@return string?
+function A.resolve_secure(name, opts)
+  if type(name) ~= "string" or name == "" then return nil end
+  local env = env_of(opts)
+  return world.atomic(function()
+    local rec, version = lookup(env, name)
+    if not rec or (version.Type or rec.Type) ~= "SecureString" then return nil end
+    return version.Value
+  end)
+end
+
 ---For the engine's check of AWS-specific parameter types: true / false for
 ---"AWS::SSM::Parameter::Name", nil for a type SSM does not answer.
 ---@param kind string

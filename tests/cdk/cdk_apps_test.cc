@@ -137,6 +137,7 @@ bool InWorldExpected(const std::string& type) {
 std::string WorldKeyOf(const std::string& type, const std::string& id) {
   if (type == "AWS::SQS::Queue") return id.substr(id.rfind('/') + 1);
   if (type == "AWS::SNS::Topic") return id.substr(id.rfind(':') + 1);
+  if (type == "AWS::DynamoDB::Table") return "us-east-1/" + id;  // tables are keyed per region
   return id;
 }
 

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cdk/install_script.h"
 #include "server/server_fixture.h"
 
 namespace ms::test::server {
@@ -26,14 +27,7 @@ const std::string kAssembly = std::string(MOONSTACK_SOURCE_DIR) + "/tests/cdk/fi
 // The cdk executable, or "" with `why` set.
 std::string FindCdk(std::string* why) {
   if (const char* given = std::getenv("MOONSTACK_CDK"); given != nullptr && *given != '\0') return given;
-  Run r = ms::test::RunCommand("timeout 40 " + std::string(MOONSTACK_SOURCE_DIR) + "/scripts/install_cdk.sh 2>&1");
-  if (r.exit_code != 0) {
-    *why = "no CDK CLI (scripts/install_cdk.sh: " + r.out + ")";
-    return "";
-  }
-  std::string path = r.out.substr(0, r.out.find_last_not_of("\n") + 1);
-  path = path.substr(path.rfind('\n') + 1);  // its last line: npm may have written before it
-  return path;  // installed and at the pinned version (install_cdk.sh checked)
+  return ms::test::RunInstallScript("install_cdk.sh", "CDK CLI", why);  // at the pinned version
 }
 
 }  // namespace

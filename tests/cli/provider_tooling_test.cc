@@ -8,8 +8,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -72,7 +75,7 @@ TEST_CASE("provider new scaffolds a provider that passes provider test as it is"
   CHECK(Has(r.out, "ok   updates cover every declared update kind (none: Size; some: Mode; replace: Name)\n"));
   CHECK(Has(r.out, "ok   delete leaves nothing in the world\n"));
   CHECK(Has(r.out, "ok   create re-called with the same progress creates nothing more\n"));
-  CHECK(LastLine(r.out) == "19 passed, 0 failed");
+  CHECK(LastLine(r.out) == "21 passed, 0 failed");
 
   // The scaffold is also a provider the host loads.
   r = Moonstack("provider describe Acme::Thing::Widget --providers " + dir);
@@ -109,7 +112,16 @@ TEST_CASE("provider test names the failing check and exits 1", "[cli][tooling]")
   CHECK(r.exit_code == 1);
   CHECK(Has(r.out, "ok   update 1 (Name: replace) replaces the resource\n"));
   CHECK(Has(r.out, "FAIL delete leaves nothing in the world: left test.leaky/leaky-a, test.leaky/leaky-b\n"));
-  CHECK(LastLine(r.out) == "8 passed, 1 failed, 1 skipped");
+  // Neither a read hook nor a verify: nothing would tell a no-op from a create.
+  CHECK(Has(r.out, "FAIL the kit can see what the hooks did (a read hook, or the fixture's verify): the provider "
+                   "has no read hook and the fixture no verify: a create or update that does nothing would pass\n"));
+  // Its create overwrites a resource of the same name: two stack resources, one physical resource.
+  CHECK(Has(r.out, "FAIL a second create with the same properties fails with AlreadyExists or makes another "
+                   "resource: it returned the same id leaky-a: answer AlreadyExists (HandlerErrorCode) when the "
+                   "resource exists\n"));
+  CHECK(Has(r.out, "skip an update of the deleted resource fails with NotFound: skipped: the provider has no update "
+                   "hook\n"));
+  CHECK(LastLine(r.out) == "8 passed, 3 failed, 2 skipped");
 
   r = Moonstack("provider test " + kFixtures + "contract_bad/noattr.lua");
   INFO(r.out);
@@ -118,7 +130,7 @@ TEST_CASE("provider test names the failing check and exits 1", "[cli][tooling]")
   CHECK(Has(r.out, "FAIL update 1 (Size: none) updates in place: Size cannot be 2\n"));
   CHECK(Has(r.out, "FAIL updates cover every declared update kind (none: Size): no update exercises replace (Name)\n"));
   CHECK(Has(r.out, "ok   delete leaves nothing in the world\n"));
-  CHECK(LastLine(r.out) == "6 passed, 3 failed, 1 skipped");
+  CHECK(LastLine(r.out) == "6 passed, 5 failed, 2 skipped");
 }
 
 TEST_CASE("provider test without a fixture names the path it expected", "[cli][tooling]") {
@@ -483,7 +495,35 @@ TEST_CASE("the custom-resource example's handler answers through the host", "[lu
 
 // --- the built-in providers -------------------------------------------------------------
 
-TEST_CASE("every built-in provider passes moonstack provider test", "[cli][tooling][providers]") {
+// tests/providers/contract_known_gaps.tsv: provider file -> the checks it still fails.
+std::map<std::string, std::set<std::string>> KnownContractGaps() {
+  std::map<std::string, std::set<std::string>> gaps;
+  std::ifstream in(kSource + "/tests/providers/contract_known_gaps.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t tab = line.find('\t');
+    if (tab != std::string::npos) gaps[line.substr(0, tab)].insert(line.substr(tab + 1));
+  }
+  return gaps;
+}
+
+// The names of the checks a `provider test` run failed ("FAIL name: why").
+std::set<std::string> FailedChecks(const std::string& out) {
+  std::set<std::string> failed;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("FAIL ", 0) != 0) continue;
+    const std::string rest = line.substr(5);
+    failed.insert(rest.substr(0, rest.find(':')));
+  }
+  return failed;
+}
+
+TEST_CASE("every built-in provider passes moonstack provider test but its listed gaps", "[cli][tooling][providers]") {
+  const std::map<std::string, std::set<std::string>> gaps = KnownContractGaps();
+  REQUIRE_FALSE(gaps.empty());
   const fs::path root = kSource + "/providers";
   std::vector<std::string> files;
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
@@ -499,7 +539,11 @@ TEST_CASE("every built-in provider passes moonstack provider test", "[cli][tooli
   for (const std::string& file : files) {
     Run r = Moonstack("provider test " + file);
     INFO(file << "\n" << r.out);
-    CHECK(r.exit_code == 0);
-    CHECK(Has(r.out, " passed, 0 failed"));
+    const std::string relative = file.substr(root.string().size() + 1);
+    auto known = gaps.find(relative);
+    const std::set<std::string> expected = known == gaps.end() ? std::set<std::string>{} : known->second;
+    CHECK(FailedChecks(r.out) == expected);
+    CHECK(r.exit_code == (expected.empty() ? 0 : 1));
+    CHECK(Has(r.out, " passed, " + std::to_string(expected.size()) + " failed"));
   }
 }

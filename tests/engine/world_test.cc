@@ -99,6 +99,46 @@ TEST_CASE("store: the world survives a close and reopen", "[world][store]") {
   CHECK(w.TakeChanges().empty());  // loading is not a change
 }
 
+TEST_CASE("store: schema 9 moves a schema-8 world into a rowid table, records kept", "[world][store]") {
+  const std::string path = std::filesystem::temp_directory_path() / "moonstack_store_schema8.db";
+  std::filesystem::remove(path);
+  {
+    std::unique_ptr<ms::Database> db;
+    REQUIRE(ms::OpenStore(path, &db).ok());
+    // Back to schema 8's world table, holding a record (and no drift tables, 10, nor provider log, 12).
+    REQUIRE(db->Exec("DROP TABLE provider_logs; DROP TABLE drift_detections; DROP TABLE resource_drifts;"
+                     "DROP TABLE world;"
+                     "CREATE TABLE world (kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL,"
+                     " refs TEXT NOT NULL, live INTEGER NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;"
+                     "INSERT INTO world VALUES ('ec2.instance', 'i-1', '{\"InstanceType\":\"t3.micro\"}', '[\"sg-1\"]', 1);")
+                .ok());
+    REQUIRE(db->SetUserVersion(8).ok());
+  }
+  std::unique_ptr<ms::Database> db;
+  REQUIRE(ms::OpenStore(path, &db).ok());
+  int version = 0;
+  REQUIRE(db->UserVersion(&version).ok());
+  CHECK(version == 12);
+  std::unique_ptr<ms::Statement> st;
+  REQUIRE(db->Prepare("SELECT sql FROM sqlite_master WHERE name = 'world'", &st).ok());
+  bool row = false;
+  REQUIRE(st->Step(&row).ok());
+  REQUIRE(row);
+  CHECK(st->Text(0).find("WITHOUT ROWID") == std::string::npos);
+  World w;
+  REQUIRE(ms::LoadWorld(db.get(), &w).ok());
+  REQUIRE(w.Find("ec2.instance", "i-1") != nullptr);
+  CHECK(w.Find("ec2.instance", "i-1")->value().ToJson() == R"({"InstanceType":"t3.micro"})");
+  CHECK(w.Referrers("sg-1") == std::vector<WorldKey>{{"ec2.instance", "i-1"}});
+  // The upsert's ON CONFLICT (kind, id) finds the new unique index.
+  w.Put("ec2.instance", "i-1", Rec(R"({"InstanceType":"t3.small"})", {}));
+  REQUIRE(ms::SaveWorld(db.get(), &w).ok());
+  World again;
+  REQUIRE(ms::LoadWorld(db.get(), &again).ok());
+  CHECK(again.size() == 1);
+  CHECK(again.Find("ec2.instance", "i-1")->value().ToJson() == R"({"InstanceType":"t3.small"})");
+}
+
 TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   const std::string path = std::filesystem::temp_directory_path() / "moonstack_store_newer.db";
   std::filesystem::remove(path);
@@ -109,7 +149,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 8)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 12)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lambda/child_process.h"
+#include "lambda/runner.h"
 
 namespace ms::test {
 
@@ -16,6 +17,20 @@ inline bool HaveInterpreter(const std::string& program) {
   if (!lambda::FindOnPath(program, path ? path : "").empty()) return true;
   WARN("skipped: " << program << " is not on PATH");
   return false;
+}
+
+// An invocation of a python3.12 function `name` whose inline code is `code`
+// (handler index.handler), with a fixed request id and log stream.
+inline lambda::Invocation PythonInvocation(const std::string& name, const std::string& code) {
+  lambda::Invocation inv;
+  inv.function_name = name;
+  inv.function_arn = "arn:aws:lambda:us-east-1:123456789012:function:" + name;
+  inv.runtime = "python3.12";
+  inv.handler = "index.handler";
+  inv.inline_code = code;
+  inv.request_id = "11111111-2222-4333-8444-555555555555";
+  inv.log_stream_name = "2024/01/31/[$LATEST]0123456789abcdef0123456789abcdef";
+  return inv;
 }
 
 }  // namespace ms::test

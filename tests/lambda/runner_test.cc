@@ -20,17 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-Invocation Python(const std::string& code) {
-  Invocation inv;
-  inv.function_name = "fn";
-  inv.function_arn = "arn:aws:lambda:us-east-1:123456789012:function:fn";
-  inv.runtime = "python3.12";
-  inv.handler = "index.handler";
-  inv.inline_code = code;
-  inv.request_id = "11111111-2222-4333-8444-555555555555";
-  inv.log_stream_name = "2024/01/31/[$LATEST]0123456789abcdef0123456789abcdef";
-  return inv;
-}
+Invocation Python(const std::string& code) { return ms::test::PythonInvocation("fn", code); }
 
 Invocation Node(const std::string& code) {
   Invocation inv = Python(code);

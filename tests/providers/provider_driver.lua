@@ -59,4 +59,14 @@ function D.failure(fn)
   return (P.error_message(err))
 end
 
+-- The contract kit's failed checks of the provider file `path` ("name: reason" each).
+function D.contract_failures(path)
+  local report = require("moonstack.contract").run(path)
+  local failed = {}
+  for _, c in ipairs(report.checks) do
+    if c.status == "FAIL" then failed[#failed + 1] = c.name .. ": " .. tostring(c.reason) end
+  end
+  return failed
+end
+
 return D

@@ -49,7 +49,7 @@ T.case("string keywords: lengths, pattern, enum", function()
     Name = { type = "string", minLength = 3, maxLength = 5, pattern = "^[a-z]+$" },
     Mode = { type = "string", enum = { "fast", "slow" } },
     Free = { type = "string", pattern = "b" },      -- not anchored: a search
-    Odd = { type = "string", pattern = "^a(?=b)" },  -- lookahead: not checked
+    Odd = { type = "string", pattern = "^(?<=a)b" },  -- lookbehind: not checked
   } }
   H.same(errs(s, { Name = "abcd", Mode = "fast", Free = "abc", Odd = "zz" }), {})
   H.same(errs(s, { Name = "ab" }), { "#/Name: expected minLength: 3, actual: 2" })

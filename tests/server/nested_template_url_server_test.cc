@@ -75,3 +75,31 @@ print(json.dumps(out))
   CHECK(r["file"]["Message"] == "TemplateURL must be a supported URL.");
   CHECK(r["s3"]["Message"] == "S3 error: Domain name specified in tmpl is not a valid S3 domain");
 }
+
+TEST_CASE("template url server: a nested stack names its parent and root in ListStacks and DescribeStacks",
+          "[server][template_url][nested]") {
+  const char* child = R"({"Resources": {"Q": {"Type": "AWS::SQS::Queue"}},
+                          "Outputs": {"Url": {"Value": {"Ref": "Q"}}}})";
+  const std::string dir = PrepareState("nested_summary", {{"child.json", child}});
+  Server server("nested_summary", "0", {}, /*fresh=*/false);
+  json r = server.Python(R"(
+parent = json.dumps({'Resources': {'Child': {'Type': 'AWS::CloudFormation::Stack',
+    'Properties': {'TemplateURL': 'https://tmpl.s3.amazonaws.com/child.json'}}}})
+root_id = cf.create_stack(StackName='p', TemplateBody=parent)['StackId']
+cf.get_waiter('stack_create_complete').wait(StackName='p', WaiterConfig={'Delay': 1})
+out = {'root': root_id, 'summaries': {}}
+for s in cf.list_stacks()['StackSummaries']:
+    out['summaries'][s['StackId']] = [s.get('ParentId'), s.get('RootId')]
+child_id = cf.describe_stack_resource(StackName='p', LogicalResourceId='Child')['StackResourceDetail']['PhysicalResourceId']
+d = cf.describe_stacks(StackName=child_id)['Stacks'][0]
+out['child'] = [child_id, d.get('ParentId'), d.get('RootId')]
+print(json.dumps(out))
+)");
+  const std::string root = r["root"];
+  const json& c = r["child"];
+  CHECK(c[1] == root);
+  CHECK(c[2] == root);
+  CHECK(r["summaries"].size() == 2);
+  CHECK(r["summaries"][root] == json{nullptr, nullptr});  // a root stack has neither
+  CHECK(r["summaries"][c[0].get<std::string>()] == json{root, root});
+}

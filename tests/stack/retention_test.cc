@@ -130,8 +130,9 @@ TEST_CASE("retention: a schema-7 state file's deleted stacks get their deletion 
     ms::StoreBatch batch;
     batch.stacks.push_back(gone);
     REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
-    // Back to what schema 7 left: no deletion time column, no index.
-    REQUIRE(db->Exec("DROP INDEX stacks_by_deleted_ms; ALTER TABLE stacks DROP COLUMN deleted_ms;").ok());
+    // Back to what schema 7 left: no deletion time column, no index, no drift tables (10), no provider log (12).
+    REQUIRE(db->Exec("DROP INDEX stacks_by_deleted_ms; ALTER TABLE stacks DROP COLUMN deleted_ms;"
+                     "DROP TABLE drift_detections; DROP TABLE resource_drifts; DROP TABLE provider_logs;").ok());
     REQUIRE(db->SetUserVersion(7).ok());
   }
   std::unique_ptr<ms::Database> db;

@@ -1,17 +1,25 @@
-# moonstack's runtime harness for Lambda's python3.x runtimes: runs ONE
-# invocation in this process, as Lambda's runtime interface client would.
+# moonstack's runtime harness for Lambda's python3.x runtimes: one warm
+# execution environment, as Lambda's runtime interface client runs it. Init
+# (extract the code, import the handler's module) runs once; then one
+# invocation per request, module-level state kept between them.
 #
-#   python3 -u bootstrap.py <spec.json>
+#   python3 -u bootstrap.py <init.json>
 #
-# spec.json (written by host/lambda/runner.cc): handler, task_dir, zip (a
-# code archive to extract into task_dir, or ""), event, context fields,
-# deadline_epoch_ms, capture_response_url, result_path, site_packages. The result goes to
-# result_path as JSON: {"ok": bool, "payload": <handler's result or Lambda's
-# error object>, "responses": [<bodies PUT to the ResponseURL>], "handler_ms"}.
-# What the handler prints goes to stdout/stderr, which the host collects as
-# the invocation's log.
+# init.json (written by host/lambda/runner.cc): handler, task_dir, zip (a
+# code archive to extract into task_dir, or ""), site_packages.
+# Protocol (host/lambda/execution_environment.h): messages are JSON, each
+# preceded by its length (4 bytes, big-endian). Requests come on stdin,
+# answers go to fd 3; stdout and stderr are the function's log.
+#   after init:  {"ready": true, "error": <Lambda's error object, or null>}
+#                (an init error ends the process after it)
+#   request:     {"event", "context": {...}, "deadline_epoch_ms", "capture_response_url"}
+#   answer:      {"ok": bool, "payload": <handler's result or Lambda's error
+#                object>, "responses": [<bodies PUT to the ResponseURL>], "handler_ms"}
+# EOF on stdin (the host ended without stopping it) ends the process and
+# removes the environment's directory, the parent of this file's.
 import json
 import os
+import struct
 import sys
 import time
 
@@ -120,9 +128,80 @@ def load_handler(spec):
     return fn, None
 
 
+_capture = None
+
+
+def shared_capture():
+    """The environment's one ResponseCapture, started at its first use: one
+    listening thread for the environment's life (a thread per invocation
+    would pile up, each holding a stack of the function's address space)."""
+    global _capture
+    if _capture is None:
+        _capture = ResponseCapture()
+    return _capture
+
+
+def invoke(fn, request):
+    """One invocation: the answer to send back."""
+    event = request["event"]
+    capture = None
+    if request.get("capture_response_url") and isinstance(event, dict) and "ResponseURL" in event:
+        capture = shared_capture()
+        capture.bodies = []
+        event["ResponseURL"] = capture.url
+    context = LambdaContext(request["context"], request["deadline_epoch_ms"])
+    started = time.perf_counter()
+    ok = True
+    try:
+        result = fn(event, context)
+        payload = json.loads(json.dumps(result))
+    except TypeError as e:
+        if "JSON serializable" in str(e):
+            ok, payload = False, runtime_error("Runtime.MarshalError", "Unable to marshal response: %s" % e)
+        else:
+            ok, payload = False, error_object(e, context.aws_request_id)
+    except Exception as e:
+        ok, payload = False, error_object(e, context.aws_request_id)
+    if not ok and payload.get("errorType") != "Runtime.MarshalError":
+        print("[ERROR] %s: %s" % (payload["errorType"], payload["errorMessage"]), file=sys.stderr)
+        print("Traceback (most recent call last):\n" + "".join(payload["stackTrace"]), end="", file=sys.stderr)
+    handler_ms = (time.perf_counter() - started) * 1000
+    return {"ok": ok, "payload": payload, "responses": capture.bodies if capture else [], "handler_ms": handler_ms}
+
+
+def read_exactly(fd, n):
+    data = b""
+    while len(data) < n:
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def receive(fd):
+    head = read_exactly(fd, 4)
+    body = head and read_exactly(fd, struct.unpack(">I", head)[0])
+    return None if body is None else json.loads(body)
+
+
+def send(fd, message):
+    data = json.dumps(message).encode()
+    data = struct.pack(">I", len(data)) + data
+    while data:
+        data = data[os.write(fd, data):]
+
+
 def main():
-    spec_path = sys.argv[1]
-    with open(spec_path) as f:
+    # The protocol's descriptors, out of reach of the function's own
+    # subprocesses (os.dup makes them non-inheritable): stdin becomes
+    # /dev/null, fd 3 is closed.
+    requests, answers = os.dup(0), os.dup(3)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.close(3)
+    with open(sys.argv[1]) as f:
         spec = json.load(f)
     task_dir = spec["task_dir"]
     if spec.get("zip"):
@@ -133,37 +212,26 @@ def main():
     # Run with -S: the interpreter's site-packages (boto3, if installed), as
     # the host found them, without their .pth files (runner.cc).
     sys.path.extend(p for p in spec.get("site_packages", []) if p not in sys.path)
-    event = spec["event"]
-    capture = None
-    if spec.get("capture_response_url") and isinstance(event, dict) and "ResponseURL" in event:
-        capture = ResponseCapture()
-        event["ResponseURL"] = capture.url
-    context = LambdaContext(spec["context"], spec["deadline_epoch_ms"])
-    fn, payload = load_handler(spec)  # importing the code is init, as on Lambda
-    started = time.perf_counter()
-    ok = fn is not None
-    if ok:
-        try:
-            result = fn(event, context)
-            payload = json.loads(json.dumps(result))
-        except TypeError as e:
-            if "JSON serializable" in str(e):
-                ok, payload = False, runtime_error("Runtime.MarshalError", "Unable to marshal response: %s" % e)
-            else:
-                ok, payload = False, error_object(e, context.aws_request_id)
-        except Exception as e:
-            ok, payload = False, error_object(e, context.aws_request_id)
-        if not ok and payload.get("errorType") != "Runtime.MarshalError":
-            print("[ERROR] %s: %s" % (payload["errorType"], payload["errorMessage"]), file=sys.stderr)
-            print("Traceback (most recent call last):\n" + "".join(payload["stackTrace"]), end="", file=sys.stderr)
-    else:
-        print("[ERROR] %s: %s" % (payload["errorType"], payload["errorMessage"]), file=sys.stderr)
-    handler_ms = (time.perf_counter() - started) * 1000
+    fn, error = load_handler(spec)  # importing the code is Init, as on Lambda
+    if error:
+        print("[ERROR] %s: %s" % (error["errorType"], error["errorMessage"]), file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()
-    with open(spec["result_path"], "w") as f:
-        json.dump({"ok": ok, "payload": payload, "responses": capture.bodies if capture else [],
-                   "handler_ms": handler_ms}, f)
+    send(answers, {"ready": True, "error": error})
+    if error:
+        return
+    while True:
+        request = receive(requests)
+        if request is None:
+            # The host ended without stopping this environment (it would
+            # have killed it): the environment's directory goes with it.
+            import shutil
+            shutil.rmtree(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ignore_errors=True)
+            return
+        answer = invoke(fn, request)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        send(answers, answer)
 
 
 main()

@@ -91,10 +91,11 @@ local function lambda_function(token, ctx)
 end
 
 -- Whether Lambda functions run here (not under --no-lambda, and a host that
--- has the runner: host/lua/lambda_binding.h).
+-- has the runner: host/lua/lambda_binding.h). They run through the
+-- simulated Lambda's Invoke, never the runner itself.
 local function lambda_runs()
-  local ok, runner = pcall(require, "moonstack.lambda_runner")
-  return ok and runner.enabled()
+  local ok, lambda = pcall(require, "moonstack.lambda")
+  return ok and lambda.enabled()
 end
 
 -- Who answers a ServiceToken's requests, in this order: a Lua handler

@@ -74,6 +74,10 @@ local function describe_group(ec2, id)
   return res and res.SecurityGroups[1] or nil
 end
 
+-- The properties read reports from the group itself.
+local GROUP_PROPERTIES = { GroupName = true, GroupDescription = true, VpcId = true, Tags = true,
+                           SecurityGroupIngress = true, SecurityGroupEgress = true }
+
 return P.define {
   type = "AWS::EC2::SecurityGroup",
   properties = {
@@ -132,9 +136,11 @@ return P.define {
       SecurityGroupIngress = cfn.rules_of(g.IpPermissions, false),
       SecurityGroupEgress = cfn.rules_of(g.IpPermissionsEgress, true),
     }
+    -- What the group has now for every property it keeps (a rule list
+    -- emptied out of band is gone: drift's REMOVE); the rest as deployed.
     local properties = {}
     for k, v in pairs(props or {}) do
-      if now[k] ~= nil then properties[k] = now[k] else properties[k] = v end
+      if GROUP_PROPERTIES[k] then properties[k] = now[k] else properties[k] = v end
     end
     return { properties = properties, attributes = { GroupId = g.GroupId, VpcId = g.VpcId } }
   end,

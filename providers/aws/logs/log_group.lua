@@ -53,7 +53,7 @@ return P.define {
     local _, err = props_lib.call(logs.CreateLogGroup, { logGroupName = name, kmsKeyId = props.KmsKeyId,
       logGroupClass = props.LogGroupClass, tags = tags.for_resource(ctx, props.Tags) }, { "ResourceAlreadyExistsException" })
     if err then
-      P.fail("Resource of type 'AWS::Logs::LogGroup' with identifier '" .. name .. "' already exists.", "AlreadyExists")
+      props_lib.already_exists("AWS::Logs::LogGroup", name)
     end
     if props.RetentionInDays then apply_retention(logs, name, props.RetentionInDays) end
     return { id = name, attributes = { Arn = arn(ctx, name) } }

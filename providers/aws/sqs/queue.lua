@@ -71,7 +71,7 @@ return P.define {
     local name = props.QueueName or props_lib.name(ctx, MAX_NAME, props.FifoQueue and ".fifo" or nil)
     local url = sqs_sim.queue_url(region(ctx), account(ctx), name)
     if not gone(ctx, url) then
-      P.fail("Resource of type 'AWS::SQS::Queue' with identifier '" .. url .. "' already exists.", "AlreadyExists")
+      props_lib.already_exists("AWS::SQS::Queue", url)
     end
     local attrs = {}
     if props.FifoQueue then attrs.FifoQueue = "true" end

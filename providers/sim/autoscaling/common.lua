@@ -171,17 +171,16 @@ function C.suspended(rec, process)
   return false
 end
 
--- Copies a record without `_sim` and without instance entries' private
--- fields (those whose name starts with "_").
+-- A group record as DescribeAutoScalingGroups shows it: without `_sim` and
+-- without instance entries' private fields (those whose name starts with
+-- "_"). In place: the caller hands over a record it read for this answer
+-- (and saved already), so a 1,000-instance group is not copied per describe.
 function C.group_view(rec)
-  local out = {}
-  for k, v in pairs(rec) do
-    if k ~= "_sim" then out[k] = values.deep_copy(v) end
-  end
-  for _, i in ipairs(out.Instances or {}) do
+  rec._sim = nil
+  for _, i in ipairs(rec.Instances or {}) do
     for k in pairs(i) do if k:sub(1, 1) == "_" then i[k] = nil end end
   end
-  return out
+  return rec
 end
 
 return C

@@ -1,0 +1,130 @@
+-- The schema DSL's registry constraints: minimum/maximum, min_length/
+-- max_length, regex, P.object sub-properties (any depth, in lists),
+-- write_only and compound primary identifiers, with the registry
+-- validator's exact messages.
+local H = require("harness")
+local P = require("moonstack.provider")
+local R = require("moonstack.regex")
+local T = H.suite("constraints")
+
+local function noop() end
+local CTX = { logical_id = "Thing" }
+local PREFIX = "Properties validation failed for resource Thing with message: "
+
+local function define(props, extra)
+  local d = { type = "AWS::Test::Thing", properties = props, create = noop, update = noop, delete = noop }
+  for k, v in pairs(extra or {}) do d[k] = v end
+  return P.define(d, "t.lua")
+end
+
+local function invalid(d, props, inner)
+  local e = H.raises(function() d:validate(props, CTX) end, PREFIX .. inner)
+  H.eq(e.code, "InvalidRequest")
+end
+
+local thing = define({
+  P.string "Name" { required = true, min_length = 3, max_length = 5, regex = "^[a-z]+$" },
+  P.integer "Size" { minimum = 1, maximum = 10, update = "none" },
+  P.number "Ratio" { minimum = 0.5, update = "none" },
+  P.list(P.string) "Items" { min_length = 1, max_length = 2, update = "none" },
+  P.string "Prefix" { regex = "^(?!aws:)", update = "none" },
+  P.object {
+    P.string "Key" { required = true },
+    P.integer "Count" { minimum = 0, default = 1 },
+    P.object { P.string "Deep" { required = true, max_length = 2 } } "Inner",
+  } "Config" { update = "none" },
+  P.list(P.object { P.string "K" { required = true } }) "Rules" { update = "none", max_length = 3 },
+})
+
+T.case("string lengths and regex", function()
+  invalid(thing, { Name = "ab" }, "#/Name: expected minLength: 3, actual: 2")
+  invalid(thing, { Name = "abcdef" }, "#/Name: expected maxLength: 5, actual: 6")
+  invalid(thing, { Name = "abC" }, "#/Name: failed validation constraint for keyword [pattern]")
+  invalid(thing, { Name = "abc", Prefix = "aws:x" }, "#/Prefix: failed validation constraint for keyword [pattern]")
+  H.eq(thing:validate({ Name = "abc", Prefix = "awsx" }, CTX).Prefix, "awsx")
+  -- lengths count characters, not bytes
+  H.eq(define({ P.string "N" { max_length = 2 } }):validate({ N = "\195\169\195\169" }, CTX).N, "\195\169\195\169")
+end)
+
+T.case("numeric bounds, after coercion", function()
+  invalid(thing, { Name = "abc", Size = 0 }, "#/Size: 0 is not greater or equal to 1")
+  invalid(thing, { Name = "abc", Size = "11" }, "#/Size: 11 is not less or equal to 10")
+  invalid(thing, { Name = "abc", Ratio = 0.25 }, "#/Ratio: 0.25 is not greater or equal to 0.5")
+  H.eq(thing:validate({ Name = "abc", Size = "10" }, CTX).Size, 10)
+end)
+
+T.case("list item counts", function()
+  invalid(thing, { Name = "abc", Items = {} }, "#/Items: expected minimum item count: 1, found: 0")
+  invalid(thing, { Name = "abc", Items = { "a", "b", "c" } }, "#/Items: expected maximum item count: 2, found: 3")
+end)
+
+T.case("nested objects: required, extraneous, types, constraints, defaults, any depth", function()
+  invalid(thing, { Name = "abc", Config = {} }, "#/Config: required key [Key] not found")
+  invalid(thing, { Name = "abc", Config = { Key = "k", X = 1 } }, "#/Config: extraneous key [X] is not permitted")
+  invalid(thing, { Name = "abc", Config = { Key = "k", Count = "x" } }, "#/Config/Count: expected type: Integer, found: String")
+  invalid(thing, { Name = "abc", Config = { Key = "k", Count = -1 } }, "#/Config/Count: -1 is not greater or equal to 0")
+  invalid(thing, { Name = "abc", Config = { Key = "k", Inner = {} } }, "#/Config/Inner: required key [Deep] not found")
+  invalid(thing, { Name = "abc", Config = { Key = "k", Inner = { Deep = "abc" } } },
+    "#/Config/Inner/Deep: expected maxLength: 2, actual: 3")
+  H.raises(function() thing:validate({ Name = "abc", Config = "x" }, CTX) end, "Value of property Config must be an object")
+  local ok = thing:validate({ Name = "abc", Config = { Key = 5, Inner = { Deep = "d" } } }, CTX)
+  H.same(ok.Config, { Key = "5", Count = 1, Inner = { Deep = "d" } })
+end)
+
+T.case("lists of objects: each item checked, paths count from 0", function()
+  invalid(thing, { Name = "abc", Rules = { { K = "a" }, {} } }, "#/Rules/1: required key [K] not found")
+  invalid(thing, { Name = "abc", Rules = { { K = "a", Z = "b" } } }, "#/Rules/0: extraneous key [Z] is not permitted")
+  invalid(thing, { Name = "abc", Rules = { {}, {}, {}, {} } }, "#/Rules: expected maximum item count: 3, found: 4")
+  H.same(thing:validate({ Name = "abc", Rules = { { K = 1 } } }, CTX).Rules, { { K = "1" } })
+end)
+
+T.case("declaration mistakes are reported with the file", function()
+  H.raises(function() define({ P.string "A" { minimum = 1 } }) end,
+    "t.lua: property A: minimum and maximum apply to number and integer properties")
+  H.raises(function() define({ P.integer "A" { max_length = 1 } }) end,
+    "t.lua: property A: min_length and max_length apply to string and list properties")
+  H.raises(function() define({ P.string "A" { min_length = 1.5 } }) end,
+    "t.lua: property A: min_length must be a whole number >= 0")
+  H.raises(function() define({ P.integer "A" { minimum = 5, maximum = 1 } }) end,
+    "t.lua: property A: minimum is greater than maximum")
+  H.raises(function() define({ P.string "A" { regex = "\\bword" } }) end,
+    't.lua: property A: regex "\\bword" uses \\b, which moonstack.regex does not support')
+  H.raises(function() define({ P.object { P.string "B" { update = "none" } } "A" }) end,
+    "t.lua: property A: sub-property B: update applies to top-level properties only")
+  H.raises(function() define({ P.integer "A" { maximum = 3, default = 4, update = "none" } }) end,
+    "t.lua: property A: default 4 fails its own constraints (#/A: 4 is not less or equal to 3)")
+  H.raises(function() define({ P.object "x" "A" }) end,
+    't.lua: property A: P.object expects a list of properties, got "x"')
+end)
+
+T.case("write_only: read never returns it", function()
+  local d = define({ P.string "Name" { required = true }, P.string "Password" { write_only = true, update = "none" } },
+    { read = function() return { properties = { Name = "n", Password = "secret" } } end })
+  H.eq(d:property("Password").write_only, true)
+  H.eq(d:property("Name").write_only, false)
+  local r = d:check_result("read", { properties = { Name = "n", Password = "secret" } })
+  H.same(r.properties, { Name = "n" })
+end)
+
+T.case("compound primary identifiers", function()
+  local d = define({ P.string "Bucket" { required = true }, P.string "Key" { required = true } },
+    { attributes = { "Arn" }, primary_identifier = { "Bucket", "Key" } })
+  H.same(d.primary_identifiers, { "Bucket", "Key" })
+  H.eq(d.primary_identifier, "Bucket")
+  H.raises(function() define({ P.string "A" }, { primary_identifier = { "A", "Nope" } }) end,
+    't.lua: primary_identifier "Nope" is not a declared attribute or property')
+  H.raises(function() define({ P.string "A" }, { primary_identifier = {} }) end,
+    "t.lua: primary_identifier must be a name or a non-empty list of names")
+end)
+
+T.case("regex: ECMAScript lookahead, search semantics", function()
+  local function search(p, s) return R.search(assert(R.compile(p)), s) end
+  H.eq(search("^(?!aws:).*$", "aws:x"), false)
+  H.eq(search("^(?!aws:).*$", "awsx"), true)
+  H.eq(search("a(?=b)", "xab"), true)
+  H.eq(search("a(?=b)", "xac"), false)
+  H.eq(search("[0-9]", "ab1"), true)  -- not anchored: some part matches
+  H.eq(search("^[0-9]$", "ab1"), false)
+end)
+
+return T

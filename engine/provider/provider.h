@@ -134,6 +134,7 @@ struct ProviderLogLine {
   LogLevel level = LogLevel::kInfo;
   std::string message;
   std::string detail;  // a runtime error's Lua traceback (shown with --debug), else empty
+  bool failure = false;  // the line saying why the hook failed: kept past the caps
 };
 
 // Bounds of the log: lines kept per operation (and per call: the host stops

@@ -567,7 +567,7 @@ void OperationCore::Record(StackEvent e) {
 void OperationCore::CollectLog(const TrackedResource& r, Hook hook, const HookOutcome& o) {
   log_dropped_ += o.log_dropped;
   for (const ProviderLogLine& line : o.log) {
-    if (log_lines_ >= kProviderLogMaxLines) {
+    if (log_lines_ >= kProviderLogMaxLines && !line.failure) {
       ++log_dropped_;
       continue;
     }

@@ -82,15 +82,18 @@ Status AppendProviderLogChunk(Database* db, int64_t stack_key, const ProviderLog
   insert->Bind(1, stack_key).Bind(2, lines[0].operation).Bind(3, chunk);
   MS_RETURN_IF_ERROR(insert->Step());
   insert->Reset();
+  Statement* prune;  // provider_logs_by_stack's range: rows only when an operation logs first
+  MS_RETURN_IF_ERROR(db->Cached("DELETE FROM provider_logs WHERE stack = ?1 AND operation <= ?2", &prune));
+  prune->Bind(1, stack_key).Bind(2, lines[0].operation - kProviderLogOperationsKept);
+  MS_RETURN_IF_ERROR(prune->Step());
+  prune->Reset();
   return Status::OK();
 }
 
-Status LoadProviderLog(Database* db, const std::string& stack_id, bool last_only, const std::string& logical_id,
+Status LoadProviderLog(Database* db, const std::string& stack_id, const std::string& logical_id,
                        std::vector<ProviderLogRecord>* out) {
-  const std::string key = kStackKeyOfId;
-  std::string sql = "SELECT operation, data FROM provider_logs WHERE stack = " + key;
-  if (last_only) sql += " AND operation = (SELECT MAX(operation) FROM provider_logs WHERE stack = " + key + ")";
-  sql += " ORDER BY operation, seq";
+  const std::string sql = "SELECT operation, data FROM provider_logs WHERE stack = " + std::string(kStackKeyOfId) +
+                          " ORDER BY operation, seq";
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(db->Prepare(sql, &st));
   st->Bind(1, stack_id);

@@ -30,9 +30,6 @@ Json LineJson(const ProviderLogRecord& l) {
 }  // namespace
 
 int RunProviderLog(const ProviderLogArgs& args) {
-  if (args.operation != "last" && args.operation != "all") {
-    return ReportError(kOperation, Status::Validation("--operation must be last or all, not " + args.operation));
-  }
   if (args.output != "text" && args.output != "json") {
     return ReportError(kOperation, Status::Validation("--output must be text or json, not " + args.output));
   }
@@ -46,7 +43,7 @@ int RunProviderLog(const ProviderLogArgs& args) {
   }
   if (s.ok() && !found) s = Status::Validation("Stack with id " + args.stack_name + " does not exist");
   std::vector<ProviderLogRecord> lines;
-  if (s.ok()) s = LoadProviderLog(db.get(), stack.id, args.operation == "last", args.resource, &lines);
+  if (s.ok()) s = LoadProviderLog(db.get(), stack.id, args.resource, &lines);
   if (!s.ok()) return ReportError(kOperation, s);
   if (args.output == "json") {
     Json list = Json::array();

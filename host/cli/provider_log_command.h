@@ -1,6 +1,6 @@
-// `moonstack logs --stack-name S`: the provider log an operation on a stack
-// stored (store/provider_log_table.h) — what its hooks wrote with ctx.log
-// and print, and their runtime errors with file:line.
+// `moonstack logs --stack-name S`: the provider log stored with a stack
+// (store/provider_log_table.h) — what its operations' hooks wrote with
+// ctx.log and print, and their errors with file:line — oldest first.
 #pragma once
 
 #include <string>
@@ -11,7 +11,6 @@ struct ProviderLogArgs {
   std::string state;       // --state
   std::string stack_name;  // --stack-name: a name, or a stack ID (a deleted stack's too)
   std::string resource;    // --resource: one logical ID's lines
-  std::string operation = "last";  // --operation last|all
   std::string output = "text";     // --output text|json
   bool debug = false;              // --debug: tracebacks too
 };

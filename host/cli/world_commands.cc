@@ -319,7 +319,6 @@ void AddWorldCommands(CLI::App& app, int* exit_code) {
   logs->add_option("--stack-name", stack_log->stack_name,
                    "The stack (name or ID) whose provider log to print: its hooks' ctx.log, print and errors");
   logs->add_option("--resource", stack_log->resource, "With --stack-name: only this logical ID's lines");
-  logs->add_option("--operation", stack_log->operation, "With --stack-name: last (default) or all operations");
   logs->add_option("--output", stack_log->output, "With --stack-name: text (default) or json");
   logs->add_flag("--debug", stack_log->debug, "With --stack-name: the Lua traceback of a runtime error too");
   AddCommonOptions(logs, logs_args.get());

@@ -10,6 +10,7 @@
 #include "catalog/resource_catalog.h"
 #include "catalog/resource_schemas.h"
 #include "template/parse.h"
+#include "lua/hook_log.h"
 #include "lua/log_binding.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
@@ -197,21 +198,6 @@ HookOutcome Failed(const LuaError& e) {
   return o;
 }
 
-// "providers/aws/x.lua:42" -> "aws/x.lua:42": a position relative to the
-// provider directory (or the lua-sdk) holding the file, as a provider's
-// author names it.
-std::string RelativeLocation(const ProviderPaths& paths, const std::string& location) {
-  size_t best = 0;
-  auto consider = [&](std::string root) {
-    if (root.empty()) return;
-    if (root.back() != '/') root.push_back('/');
-    if (root.size() > best && location.compare(0, root.size(), root) == 0) best = root.size();
-  };
-  consider(paths.sdk_dir);
-  for (const std::string& d : paths.dirs) consider(d);
-  return location.substr(best);
-}
-
 // One Runtime with the winning providers loaded.
 class LuaProviderSession : public ProviderSession {
  public:
@@ -345,25 +331,10 @@ class LuaProviderSession : public ProviderSession {
       o.reason = NoProvider(call.type).message();
       return o;
     }
-    call_log_.clear();  // what an earlier Validate or DecideUpdate printed is not this hook's
-    call_log_dropped_ = 0;
+    log_->Clear();  // what an earlier Validate or DecideUpdate printed is not this hook's
     HookOutcome o = RunHook(*p, call);
-    o.log = std::move(call_log_);
-    o.log_dropped = call_log_dropped_;
-    call_log_.clear();
+    log_->MoveInto(&o);
     return o;
-  }
-
-  // A line the running hook wrote (ctx.log, print), kept for its outcome.
-  void AppendLog(LogLevel level, std::string_view text) {
-    if (call_log_.size() >= kProviderLogMaxLines) {
-      ++call_log_dropped_;
-      return;
-    }
-    ProviderLogLine line;
-    line.level = level;
-    line.message.assign(text.substr(0, kProviderLogMaxLineBytes + 1));  // the engine cuts it at a character
-    call_log_.push_back(std::move(line));
   }
 
  private:
@@ -384,23 +355,11 @@ class LuaProviderSession : public ProviderSession {
                                   {p->decl, hook, ctx, id, call.properties, call.old_properties, changed},
                                   kHookOptions);
     if (!r.ok()) {
-      LogError(*r.error);
+      log_->AppendError(*r.error);
       return Failed(*r.error);
     }
     if (call.hook == Hook::kRead && r.value().find("gone") != nullptr) return NotFound(call);
     return OutcomeFrom(r.value());
-  }
-
-  // A hook's error in its log: "aws/x.lua:42: <message>", the traceback as
-  // the line's detail (--debug).
-  // Kept past the cap: it says why the hook failed.
-  void LogError(const LuaError& e) {
-    const std::string where = RelativeLocation(paths_, e.location);
-    ProviderLogLine line;
-    line.level = LogLevel::kError;
-    line.message = where.empty() ? e.message : where + ": " + e.message;
-    line.detail = e.traceback;
-    call_log_.push_back(std::move(line));
   }
 
   // The provider of `type`: its own, else (Custom::X) the custom-resource
@@ -517,12 +476,10 @@ class LuaProviderSession : public ProviderSession {
     return o;
   }
 
-  ProviderPaths paths_;
+  std::unique_ptr<HookLog> log_;  // the running hook's log: ctx.log (log_binding_) and print
   std::unique_ptr<Runtime> rt_;
   std::unique_ptr<WorldBinding> world_;
-  std::unique_ptr<LogBinding> log_;
-  std::vector<ProviderLogLine> call_log_;  // the running hook's log
-  int64_t call_log_dropped_ = 0;           // its lines past kProviderLogMaxLines
+  std::unique_ptr<LogBinding> log_binding_;
   Ref host_;
   std::map<std::string, Loaded> providers_;
   std::map<std::string, std::string> unloaded_;     // type -> provider file not loaded yet (OpenLazy)
@@ -543,14 +500,14 @@ Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits
   for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
   Status s;
   auto session = std::unique_ptr<LuaProviderSession>(new LuaProviderSession());
-  LuaProviderSession* self = session.get();
-  auto sink = [self](LogLevel level, std::string_view text) { self->AppendLog(level, text); };
+  session->log_ = std::make_unique<HookLog>(paths);
+  HookLog* log = session->log_.get();
+  auto sink = [log](LogLevel level, std::string_view text) { log->Append(level, text); };
   options.print = [sink](std::string_view line) { sink(LogLevel::kInfo, line); };  // never the process's stdout
-  session->paths_ = paths;
   session->rt_ = Runtime::Create(options, &s);
   if (!session->rt_) return s;
   MS_RETURN_IF_ERROR(WorldBinding::Install(session->rt_.get(), world, &session->world_));
-  MS_RETURN_IF_ERROR(LogBinding::Install(session->rt_.get(), sink, &session->log_));
+  MS_RETURN_IF_ERROR(LogBinding::Install(session->rt_.get(), sink, &session->log_binding_));
   CallResult host = session->rt_->Require("moonstack.host");
   if (!host.ok()) return host.status();
   session->host_ = std::move(host.refs[0]);

@@ -14,26 +14,6 @@ const char* UpdateBehaviorName(UpdateBehavior b) {
   return "?";
 }
 
-const char* LogLevelName(LogLevel level) {
-  switch (level) {
-    case LogLevel::kDebug: return "DEBUG";
-    case LogLevel::kInfo: return "INFO";
-    case LogLevel::kWarn: return "WARN";
-    case LogLevel::kError: return "ERROR";
-  }
-  return "INFO";
-}
-
-bool ParseLogLevel(std::string_view name, LogLevel* out) {
-  for (LogLevel l : {LogLevel::kDebug, LogLevel::kInfo, LogLevel::kWarn, LogLevel::kError}) {
-    if (name == LogLevelName(l)) {
-      *out = l;
-      return true;
-    }
-  }
-  return false;
-}
-
 const char* UpdateBehaviorAwsName(UpdateBehavior b) {
   switch (b) {
     case UpdateBehavior::kNone: return "No interruption";

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/log_level.h"
 #include "base/status.h"
 #include "template/value.h"
 
@@ -126,9 +127,6 @@ struct HookCall {
 // during one call, in order. The host collects it; the engine stamps each
 // line with the operation's clock, stack, logical ID and hook, stores it with
 // the stack (store/provider_log_table.h) and shows it (OperationObserver).
-enum class LogLevel { kDebug = 0, kInfo = 1, kWarn = 2, kError = 3 };
-const char* LogLevelName(LogLevel level);  // "DEBUG", "INFO", "WARN", "ERROR"
-bool ParseLogLevel(std::string_view name, LogLevel* out);
 
 struct ProviderLogLine {
   LogLevel level = LogLevel::kInfo;

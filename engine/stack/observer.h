@@ -5,7 +5,7 @@
 
 #include "provider/provider.h"
 #include "records/stack.h"
-#include "store/provider_log_table.h"
+#include "records/provider_log.h"
 
 namespace ms {
 

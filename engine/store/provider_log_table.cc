@@ -1,6 +1,5 @@
 #include "store/provider_log_table.h"
 
-#include "run/clock.h"
 #include "store/record_json.h"
 #include "store/schema.h"
 #include "template/parse.h"
@@ -37,25 +36,6 @@ ProviderLogRecord LineFromValue(const Value& v, const std::string& stack_id, int
 }
 
 }  // namespace
-
-std::string FormatProviderLogLine(const ProviderLogRecord& l, bool with_detail) {
-  std::string out = FormatTimestamp(l.timestamp_ms);
-  out += ' ';
-  out += l.stack_name;
-  out += ' ';
-  out += l.logical_id.empty() ? "-" : l.logical_id;
-  out += ' ';
-  out += l.hook.empty() ? "-" : l.hook;
-  out += ' ';
-  out += LogLevelName(l.level);
-  out += ' ';
-  out += l.message;
-  if (with_detail && !l.detail.empty()) {
-    out += '\n';
-    out += l.detail;
-  }
-  return out;
-}
 
 Status NextProviderLogOperation(Database* db, const std::string& stack_id, int64_t* operation) {
   Statement* st;

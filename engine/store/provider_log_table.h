@@ -15,30 +15,13 @@
 #include <vector>
 
 #include "base/status.h"
-#include "provider/provider.h"
+#include "records/provider_log.h"
 #include "store/database.h"
 
 namespace ms {
 
 inline constexpr int64_t kProviderLogOperationsKept = 10;
 
-struct ProviderLogRecord {
-  std::string stack_id;
-  std::string stack_name;
-  int64_t operation = 0;      // the stack's operation number (1, 2, ...)
-  int64_t timestamp_ms = 0;   // the operation's clock when the hook answered
-  std::string logical_id;     // empty for a line about the operation (the dropped count)
-  std::string hook;           // create, update, delete, rollback, read; empty with logical_id
-  LogLevel level = LogLevel::kInfo;
-  std::string message;
-  std::string detail;         // a runtime error's traceback, or empty
-};
-
-// The line as `moonstack logs`, deploy's -v and serve's log print it:
-// "<timestamp> <stack> <logical ID> <hook> <LEVEL> <message>" (a line about
-// the operation has "-" for the logical ID and hook); with_detail adds a
-// runtime error's traceback on the lines below it.
-std::string FormatProviderLogLine(const ProviderLogRecord& line, bool with_detail);
 
 // The number the next operation on the stack logs under: one more than the
 // last stored (1 for a stack that has none).

@@ -6,6 +6,7 @@
 #include "cli/io.h"
 #include "cli/stack_json.h"
 #include "run/clock.h"
+#include "stack/provider_log_format.h"
 #include "store/provider_log_table.h"
 #include "store/schema.h"
 #include "store/stack_tables.h"

@@ -10,6 +10,7 @@
 #include "cli/load_providers.h"
 #include "lambda/runner.h"
 #include "server/function_endpoint.h"
+#include "stack/provider_log_format.h"
 #include "store/schema.h"
 #include "store/world_table.h"
 

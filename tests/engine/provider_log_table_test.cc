@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "stack/provider_log_format.h"
 #include "store/provider_log_table.h"
 #include "store/schema.h"
 #include "store/stack_tables.h"

@@ -88,8 +88,10 @@ TEST_CASE("retention: a deleted stack is listed for 90 days, then gone with its 
   CHECK(h.StoredRows(old_id) == stored);
 
   // The next deletion prunes it: every row stored under it goes; the newer one stays.
+  const std::string old_key = std::to_string(h.Rows("SELECT stack_key FROM stacks WHERE id = ?1", old_id));
   const std::string third_id = h.CreateAndDelete("third");
   CHECK(h.StoredRows(old_id) == 0);
+  CHECK(h.Rows("SELECT COUNT(*) FROM provider_logs WHERE stack = ?1", old_key) == 0);  // by the key it had
   events.clear();
   REQUIRE(h.service->Events(old_id, &events).ok());
   CHECK(events.empty());

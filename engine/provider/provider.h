@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/log_level.h"
 #include "base/status.h"
 #include "template/value.h"
 
@@ -122,6 +123,24 @@ struct HookCall {
   bool validate = false;
 };
 
+// A hook's log: what ctx.log.debug/info/warn/error and print (INFO) wrote
+// during one call, in order. The host collects it; the engine stamps each
+// line with the operation's clock, stack, logical ID and hook, stores it with
+// the stack (store/provider_log_table.h) and shows it (OperationObserver).
+
+struct ProviderLogLine {
+  LogLevel level = LogLevel::kInfo;
+  std::string message;
+  std::string detail;  // a runtime error's Lua traceback (shown with --debug), else empty
+  bool failure = false;  // the line saying why the hook failed: kept past the caps
+};
+
+// Bounds of the log: lines kept per operation (and per call: the host stops
+// collecting there), bytes kept of one line's message. What is dropped is
+// counted and said in a last line ("... N lines dropped").
+inline constexpr size_t kProviderLogMaxLines = 1000;
+inline constexpr size_t kProviderLogMaxLineBytes = 4096;
+
 struct HookOutcome {
   enum class Kind { kDone, kInProgress, kFailed };
   Kind kind = Kind::kDone;
@@ -137,6 +156,8 @@ struct HookOutcome {
   std::string error_code;   // failed: the handler's error code (NotFound, Throttling, ...), or empty
   std::string diagnostic;   // failed: provider file:line and traceback, for logs
   Value coerced;            // a call with `validate` that got past it: the properties it ran with
+  std::vector<ProviderLogLine> log;  // what the hook logged, a runtime error's file:line included
+  int64_t log_dropped = 0;           // lines past kProviderLogMaxLines the host did not keep
 };
 
 // CloudFormation's handler error codes that change what a failure means

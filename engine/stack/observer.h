@@ -5,6 +5,7 @@
 
 #include "provider/provider.h"
 #include "records/stack.h"
+#include "records/provider_log.h"
 
 namespace ms {
 
@@ -14,6 +15,9 @@ class OperationObserver {
   // An event was recorded. Runs on the operation's thread; may change the
   // world (a scenario terminating an instance when X reaches status S).
   virtual void OnEvent(const StackEvent& event) { (void)event; }
+  // A provider log line (a hook's ctx.log or print, a runtime error), as
+  // it is stored: deploy's -v/--debug, serve's log. Operation's thread.
+  virtual void OnProviderLog(const ProviderLogRecord& line) { (void)line; }
   // Before a provider call: return true with *injected filled to answer it
   // without calling the provider (a fault); *latency_seconds (>= 0) delays the
   // call by that much clock time.

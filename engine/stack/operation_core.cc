@@ -38,6 +38,7 @@ Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vect
   // stack and the clock alone repeated the first one's IDs in the second.
   std::random_device entropy;
   rng_.seed((static_cast<uint64_t>(entropy()) << 32) ^ entropy() ^ std::hash<std::string>()(stack_id));
+  MS_RETURN_IF_ERROR(NextProviderLogOperation(ctx_.db, stack_id, &log_operation_));
   return LoadResources(ctx_.db, stack_id, records);
 }
 
@@ -51,6 +52,7 @@ Status OperationCore::RunToEnd() {
   if (ctx_.cancels != nullptr) ctx_.cancels->Unwatch(stack_.id);
   MS_RETURN_IF_ERROR(ran);
   MS_RETURN_IF_ERROR(error_);
+  RecordDroppedLogLines();
   MS_RETURN_IF_ERROR(Flush());  // after an interrupt: what the calls in flight answered
   if (interrupted_) return Status::OK();  // left in progress; the next start resumes it
   if (left_to_parent_) return Status::OK();  // in progress; the parent's operation goes on with it
@@ -268,6 +270,7 @@ void OperationCore::Pump() {
     auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done), res = q.res, hook = q.call.hook,
                                                        progress = q.call.ctx.progress](HookOutcome& o) {
       if (!error_.ok()) return;
+      CollectLog(*res, hook, o);
       CheckOutcomePhysicalId(&o);  // an absurd ID fails the resource instead of being stored
       ApplyHandlerErrorCode(*res, hook, progress, &o);
       d(o);
@@ -562,6 +565,51 @@ void OperationCore::Record(StackEvent e) {
   e.reason = CapStatusReason(std::move(e.reason));  // every event's, cleanup's included
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(e);
   batch_.events.push_back(std::move(e));
+}
+
+// --- the provider log -------------------------------------------------------------
+
+void OperationCore::CollectLog(const TrackedResource& r, Hook hook, const HookOutcome& o) {
+  log_dropped_ += o.log_dropped;
+  for (const ProviderLogLine& line : o.log) {
+    if (log_lines_ >= kProviderLogMaxLines && !line.failure) {
+      ++log_dropped_;
+      continue;
+    }
+    ++log_lines_;
+    ProviderLogRecord rec;
+    rec.stack_id = stack_.id;
+    rec.stack_name = stack_.name;
+    rec.operation = log_operation_;
+    rec.timestamp_ms = ctx_.clock->NowMs();
+    rec.logical_id = r.rec.logical_id;
+    rec.hook = HookName(hook);
+    rec.level = line.level;
+    rec.message = line.message;
+    if (rec.message.size() > kProviderLogMaxLineBytes) {  // cut at a UTF-8 character's start
+      size_t cut = kProviderLogMaxLineBytes;
+      while (cut > 0 && (static_cast<unsigned char>(rec.message[cut]) & 0xC0) == 0x80) --cut;
+      rec.message.resize(cut);
+      rec.message += " ...";
+    }
+    rec.detail = line.detail;
+    if (ctx_.observer != nullptr) ctx_.observer->OnProviderLog(rec);
+    batch_.logs.push_back(std::move(rec));
+  }
+}
+
+void OperationCore::RecordDroppedLogLines() {
+  if (log_dropped_ == 0) return;
+  ProviderLogRecord rec;
+  rec.stack_id = stack_.id;
+  rec.stack_name = stack_.name;
+  rec.operation = log_operation_;
+  rec.timestamp_ms = ctx_.clock->NowMs();
+  rec.level = LogLevel::kWarn;
+  rec.message = "... " + std::to_string(log_dropped_) + " lines dropped";
+  log_dropped_ = 0;
+  if (ctx_.observer != nullptr) ctx_.observer->OnProviderLog(rec);
+  batch_.logs.push_back(std::move(rec));
 }
 
 // --- the stack -------------------------------------------------------------------------

@@ -173,6 +173,14 @@ class OperationCore {
   StackEvent NewEvent();
   void Record(StackEvent e);
 
+  // --- the provider log (store/provider_log_table.h) ---
+  // The lines a hook's answer carries, stamped with the clock, stack,
+  // resource and hook, into the next checkpoint and to the observer; past
+  // kProviderLogMaxLines per operation they are only counted.
+  void CollectLog(const TrackedResource& r, Hook hook, const HookOutcome& o);
+  // The last line of an operation that dropped some: "... N lines dropped".
+  void RecordDroppedLogLines();
+
   // --- the stack ---
   // Evaluates the template's outputs into stack_.outputs; an export another
   // stack already has is AWS's ValidationError.
@@ -214,6 +222,9 @@ class OperationCore {
   std::vector<TrackedResource*> dirty_;  // records the next checkpoint writes
   std::vector<Queued> queued_;
   bool pump_requested_ = false;
+  int64_t log_operation_ = 0;       // this operation's number in the stack's provider log
+  size_t log_lines_ = 0;            // provider log lines kept by this operation
+  int64_t log_dropped_ = 0;         // and dropped past kProviderLogMaxLines
   int64_t last_checkpoint_ms_ = 0;  // clock time of the last commit Pump made
   bool checkpoint_timer_ = false;   // a deferred checkpoint's pump is set
   bool interrupted_ = false;        // ctx_.interrupt stopped the run (Pump)

@@ -29,6 +29,7 @@ Status PruneDeletedStacks(Database* db, int64_t now_ms, size_t max_stacks) {
   // resources find it by its key, schema 6). Its exports went when it was deleted.
   const std::string key = kStackKeyOfId;
   const std::string deletes[] = {"DELETE FROM events WHERE stack = " + key,
+                                 "DELETE FROM provider_logs WHERE stack = " + key,
                                  "DELETE FROM resources WHERE stack = " + key,
                                  "DELETE FROM stack_templates WHERE stack_id = ?1",
                                  "DELETE FROM change_sets WHERE stack_id = ?1", "DELETE FROM stacks WHERE id = ?1"};

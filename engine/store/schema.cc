@@ -152,6 +152,15 @@ const char* const kMigrations[] = {
     // 12: resources by physical ID (store/resource_owner.h): an IMPORT
     // change set asks which stack, if any, holds the resource it imports.
     "CREATE INDEX IF NOT EXISTS resources_by_physical_id ON resources (json_extract(data, '$.physical_id'));",
+    // 13: the provider log (store/provider_log_table.h): what hooks wrote
+    // during each operation on a stack, a row per checkpoint, stack and
+    // operation holding a JSON array of lines, oldest first.
+    "CREATE TABLE provider_logs ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  stack INTEGER NOT NULL,"
+    "  operation INTEGER NOT NULL,"
+    "  data TEXT NOT NULL);"
+    "CREATE INDEX provider_logs_by_stack ON provider_logs (stack, operation, seq);",
 };
 
 }  // namespace

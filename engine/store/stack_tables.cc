@@ -332,6 +332,18 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       MS_RETURN_IF_ERROR(event->Step());
       event->Reset();
     }
+    // One provider_logs row per run of one stack's and operation's lines (schema 9).
+    for (size_t i = 0; i < batch->logs.size();) {
+      const ProviderLogRecord& first = batch->logs[i];
+      MS_RETURN_IF_ERROR(key_of(first.stack_id));
+      size_t end = i;
+      while (end < batch->logs.size() && batch->logs[end].stack_id == first.stack_id &&
+             batch->logs[end].operation == first.operation) {
+        ++end;
+      }
+      MS_RETURN_IF_ERROR(AppendProviderLogChunk(db, key, &batch->logs[i], end - i));
+      i = end;
+    }
     if (world != nullptr && !world_changes.empty()) {
       // The same transaction: world and stacks are saved together.
       MS_RETURN_IF_ERROR(SaveWorldChanges(db, world_changes));

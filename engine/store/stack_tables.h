@@ -15,6 +15,7 @@
 #include "base/status.h"
 #include "records/stack.h"
 #include "store/database.h"
+#include "store/provider_log_table.h"
 #include "world/world.h"
 
 namespace ms {
@@ -26,9 +27,10 @@ struct StoreBatch {
   std::vector<const ResourceRecord*> resources;
   std::vector<std::pair<std::string, std::string>> removed_resources;  // (stack_id, logical_id)
   std::vector<StackEvent> events;         // appended: one row per run of one stack's events
+  std::vector<ProviderLogRecord> logs;    // appended: one row per run of one stack's and operation's lines
 
   bool empty() const {
-    return stacks.empty() && resources.empty() && removed_resources.empty() && events.empty();
+    return stacks.empty() && resources.empty() && removed_resources.empty() && events.empty() && logs.empty();
   }
   void clear() { *this = StoreBatch(); }
 };

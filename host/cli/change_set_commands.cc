@@ -163,6 +163,7 @@ void AddChangeSetCommands(CLI::App& app, int* exit_code) {
   e->add_option("--client-request-token", execute->client_request_token, "A token carried by the events");
   e->add_option("--scenario", execute->session.scenario,
                 "A Lua scenario script: fail(match), latency(match, s), on(event_match, fn)");
+  AddLogOptions(e, &execute->session);
   e->callback([execute, exit_code] { *exit_code = RunExecute(*execute); });
 
   auto del = std::make_shared<ChangeSetArgs>();

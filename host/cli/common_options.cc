@@ -2,6 +2,8 @@
 
 #include "cli/output.h"
 
+#include <algorithm>
+
 namespace ms::cli {
 
 void AddSessionOptions(CLI::App* cmd, SessionOptions* session) {
@@ -19,6 +21,13 @@ void AddSessionOptions(CLI::App* cmd, SessionOptions* session) {
 void AddNoLambdaOption(CLI::App* cmd, SessionOptions* session) {
   cmd->add_flag("--no-lambda", session->no_lambda,
                 "Run no Lambda function code: invocations, and custom resources backed by a function, fail saying so");
+}
+
+void AddLogOptions(CLI::App* cmd, SessionOptions* session) {
+  cmd->add_flag_callback("-v,--verbose", [session] { session->log_verbosity = std::max(session->log_verbosity, 1); },
+                         "Show the providers' log lines (ctx.log, print) on stderr as they come");
+  cmd->add_flag_callback("--debug", [session] { session->log_verbosity = 2; },
+                         "Show DEBUG log lines and the Lua traceback of a provider's runtime error too");
 }
 
 void AddOutputOption(CLI::App* cmd, std::string* output) {

@@ -16,6 +16,9 @@ namespace ms::cli {
 void AddSessionOptions(CLI::App* cmd, SessionOptions* session);
 // --no-lambda alone (serve registers its session options one by one).
 void AddNoLambdaOption(CLI::App* cmd, SessionOptions* session);
+// -v (the provider log's INFO lines on stderr) and --debug (DEBUG lines and
+// Lua tracebacks too): the workflow commands.
+void AddLogOptions(CLI::App* cmd, SessionOptions* session);
 // --output json|text|table, refused otherwise with the aws CLI's message.
 void AddOutputOption(CLI::App* cmd, std::string* output);
 // Prints a response in the --output format (checked when it was parsed).

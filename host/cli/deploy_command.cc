@@ -216,6 +216,7 @@ void AddDeployCommand(CLI::App& app, int* exit_code) {
   AddSessionOptions(cmd, &a->session);
   cmd->add_option("--scenario", a->session.scenario,
                   "A Lua scenario script: fail(match), latency(match, s), on(event_match, fn)");
+  AddLogOptions(cmd, &a->session);
   cmd->callback([a, exit_code] { *exit_code = RunDeploy(*a); });
 }
 

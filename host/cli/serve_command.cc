@@ -30,6 +30,8 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
                 "Deploy resource types no provider implements with a stub");
   cmd->add_option("--max-concurrency", options->session.max_concurrency, "Provider calls in flight at once");
   AddNoLambdaOption(cmd, &options->session);
+  cmd->add_flag_callback("--debug", [options] { options->session.log_verbosity = 2; },
+                         "Log the providers' DEBUG lines and the Lua traceback of their runtime errors too");
   cmd->add_option("--region", options->session.region,
                   "The region when a request's credential scope names none (default us-east-1)");
   cmd->add_option("--max-body-bytes", options->max_body_bytes, "The largest request body accepted (default 1 MiB)");

@@ -56,6 +56,7 @@ void AddSessionOptions(CLI::App* cmd, StackArgs* a) {
 void AddScenarioOption(CLI::App* cmd, StackArgs* a) {
   cmd->add_option("--scenario", a->session.scenario,
                   "A Lua scenario script: fail(match), latency(match, s), on(event_match, fn)");
+  AddLogOptions(cmd, &a->session);
 }
 
 int Fail(const std::string& op, const Status& s) { return ReportError(op, s); }

@@ -10,6 +10,7 @@
 #include "cli/load_providers.h"
 #include "lambda/runner.h"
 #include "server/function_endpoint.h"
+#include "stack/provider_log_format.h"
 #include "store/schema.h"
 #include "store/world_table.h"
 
@@ -100,7 +101,8 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   ctx.providers = providers_.get();
   ctx.clock = clock_.get();
   observers_.caller = observer;
-  ctx.observer = options.scenario.empty() ? observer : &observers_;
+  observers_.log_verbosity = options.log_verbosity;
+  ctx.observer = &observers_;  // the provider log on stderr, then the caller's and the scenario's
   ctx.scheduler.max_concurrency = std::max(1, options.max_concurrency);
   // Provider calls are CPU work (the sandbox has no blocking I/O; a slow
   // resource answers in-progress and is polled): one worker per hardware
@@ -142,6 +144,14 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
 void StackSession::Observers::OnEvent(const StackEvent& e) {
   if (caller != nullptr) caller->OnEvent(e);
   if (scenario != nullptr) scenario->OnEvent(e);
+}
+
+void StackSession::Observers::OnProviderLog(const ProviderLogRecord& line) {
+  // stderr: stdout is the command's result. A hook's error always shows
+  // (its file:line); the rest with -v, DEBUG lines and tracebacks with --debug.
+  const LogLevel least = log_verbosity >= 2 ? LogLevel::kDebug : log_verbosity == 1 ? LogLevel::kInfo : LogLevel::kError;
+  if (line.level >= least) std::cerr << FormatProviderLogLine(line, log_verbosity >= 2) << std::endl;
+  if (caller != nullptr) caller->OnProviderLog(line);
 }
 
 bool StackSession::Observers::BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) {

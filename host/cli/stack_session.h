@@ -44,6 +44,10 @@ struct SessionOptions {
   std::string region = "us-east-1";    // --region
   bool no_lambda = false;              // --no-lambda: Lambda functions' code is not run (host/lambda/runner.h)
   std::string scenario;                // --scenario (workflow commands): a Lua script, lua/scenario.h
+  // The provider log on stderr while an operation runs: 0 its errors only
+  // (a hook's file:line), 1 (-v) INFO and up, 2 (--debug) DEBUG and up
+  // with a runtime error's Lua traceback.
+  int log_verbosity = 0;
   // Who writes the state file while this session is open (store/state_lock.h).
   std::string writer = "a moonstack command";
 };
@@ -106,7 +110,9 @@ class StackSession {
   struct Observers : OperationObserver {
     OperationObserver* caller = nullptr;
     OperationObserver* scenario = nullptr;
+    int log_verbosity = 0;  // SessionOptions::log_verbosity
     void OnEvent(const StackEvent& e) override;
+    void OnProviderLog(const ProviderLogRecord& line) override;
     bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
     bool TakeCancelRequest() override;
   };

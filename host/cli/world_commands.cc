@@ -19,6 +19,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "cli/provider_log_command.h"
 #include "lua/provider_host.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
@@ -313,12 +314,29 @@ void AddWorldCommands(CLI::App& app, int* exit_code) {
   reset->callback([reset_args, exit_code] { *exit_code = RunReset(*reset_args); });
 
   auto logs_args = std::make_shared<WorldArgs>();
-  CLI::App* logs = app.add_subcommand("logs", "Print a log group's events: a Lambda function's (/aws/lambda/NAME)");
-  logs->add_option("name", logs_args->id, "A function name, or a log group name starting with /")->required();
+  auto stack_log = std::make_shared<ProviderLogArgs>();
+  CLI::App* logs = app.add_subcommand(
+      "logs", "Print a log group's events (a Lambda function's: /aws/lambda/NAME), or with --stack-name the "
+              "provider log of a stack's operations");
+  logs->add_option("name", logs_args->id, "A function name, or a log group name starting with /");
   logs->add_option("--filter", logs_args->filter, "Only events whose message holds this text");
   logs->add_option("--region", logs_args->region, "The region (default us-east-1)");
+  logs->add_option("--stack-name", stack_log->stack_name,
+                   "The stack (name or ID) whose provider log to print: its hooks' ctx.log, print and errors");
+  logs->add_option("--resource", stack_log->resource, "With --stack-name: only this logical ID's lines");
+  logs->add_option("--output", stack_log->output, "With --stack-name: text (default) or json");
+  logs->add_flag("--debug", stack_log->debug, "With --stack-name: the Lua traceback of a runtime error too");
   AddCommonOptions(logs, logs_args.get());
-  logs->callback([logs_args, exit_code] { *exit_code = RunLogs(*logs_args); });
+  logs->callback([logs_args, stack_log, exit_code] {
+    if (!stack_log->stack_name.empty()) {
+      stack_log->state = logs_args->state;
+      *exit_code = RunProviderLog(*stack_log);
+    } else if (logs_args->id.empty()) {
+      *exit_code = ReportError("FilterLogEvents", Status::Validation("logs needs a function name or --stack-name"));
+    } else {
+      *exit_code = RunLogs(*logs_args);
+    }
+  });
 }
 
 }  // namespace ms::cli

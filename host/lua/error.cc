@@ -122,6 +122,7 @@ int CaptureError(lua_State* L) {
       break;
     case LUA_TTABLE: {
       bool has_message = false, has_code = false;
+      e->raised_table = true;
       e->message = RawField(L, 1, "message", &has_message);
       e->code = RawField(L, 1, "code", &has_code);
       if (!has_message) e->message = "(error object is a table value)";

@@ -38,6 +38,7 @@ struct LuaError {
   std::string code;       // the error table's `code`, or empty
   std::string location;   // "providers/aws/ec2/subnet.lua:42", or empty
   std::string traceback;  // "stack traceback:\n\t...", or empty
+  bool raised_table = false;  // the error object was a table: P.fail's deliberate failure, not a bug
 
   // "location: message (code)\nstack traceback:..." for logs.
   std::string Diagnostic() const;

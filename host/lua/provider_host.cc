@@ -13,6 +13,8 @@
 #include "catalog/resource_catalog.h"
 #include "catalog/resource_schemas.h"
 #include "template/parse.h"
+#include "lua/hook_log.h"
+#include "lua/log_binding.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 
@@ -356,18 +358,10 @@ class LuaProviderSession : public ProviderSession {
       o.reason = NoProvider(call.type).message();
       return o;
     }
-    Value hook = Value::String(HookName(call.hook));
-    Value ctx = ContextValue(call.ctx, call.type);
-    world_->set_now_ms(call.ctx.now_ms);  // the world's clock is the engine's
-    Value id = call.physical_id.empty() ? Value() : Value::String(call.physical_id);
-    Value changed = Value::StringList(call.changed);
-    static const CallOptions kHookOptions = HookCallOptions();
-    CallResult r = rt_->CallField(host_, "call",
-                                  {p->decl, hook, ctx, id, call.properties, call.old_properties, changed},
-                                  kHookOptions);
-    if (!r.ok()) return Failed(*r.error);
-    if (call.hook == Hook::kRead && r.value().find("gone") != nullptr) return NotFound(call);
-    return OutcomeFrom(r.value());
+    log_->Clear();  // what an earlier Validate or DecideUpdate printed is not this hook's
+    HookOutcome o = RunHook(*p, call);
+    log_->MoveInto(&o);
+    return o;
   }
 
  private:
@@ -382,6 +376,25 @@ class LuaProviderSession : public ProviderSession {
     std::string file;
     std::string message;  // the load's error, "file:line: ..." for a Lua error in the file
   };
+
+  HookOutcome RunHook(const Loaded& loaded, const HookCall& call) {
+    const Loaded* p = &loaded;
+    Value hook = Value::String(HookName(call.hook));
+    Value ctx = ContextValue(call.ctx, call.type);
+    world_->set_now_ms(call.ctx.now_ms);  // the world's clock is the engine's
+    Value id = call.physical_id.empty() ? Value() : Value::String(call.physical_id);
+    Value changed = Value::StringList(call.changed);
+    static const CallOptions kHookOptions = HookCallOptions();
+    CallResult r = rt_->CallField(host_, "call",
+                                  {p->decl, hook, ctx, id, call.properties, call.old_properties, changed},
+                                  kHookOptions);
+    if (!r.ok()) {
+      log_->AppendError(*r.error);
+      return Failed(*r.error);
+    }
+    if (call.hook == Hook::kRead && r.value().find("gone") != nullptr) return NotFound(call);
+    return OutcomeFrom(r.value());
+  }
 
   // The provider of `type`: its own, else (Custom::X) the custom-resource
   // provider, else a generic one (an AWS type: lib.generic; any other type
@@ -519,8 +532,10 @@ class LuaProviderSession : public ProviderSession {
     return o;
   }
 
+  std::unique_ptr<HookLog> log_;  // the running hook's log: ctx.log (log_binding_) and print
   std::unique_ptr<Runtime> rt_;
   std::unique_ptr<WorldBinding> world_;
+  std::unique_ptr<LogBinding> log_binding_;
   Ref host_;
   std::map<std::string, Loaded> providers_;
   std::map<std::string, std::string> unloaded_;     // type -> provider file not loaded yet (OpenLazy)
@@ -536,7 +551,13 @@ Status LuaProviderSession::Open(const ProviderPaths& paths, const Limits& limits
                                 const std::vector<std::string>& files,
                                 std::unique_ptr<LuaProviderSession>* out) {
   auto session = std::unique_ptr<LuaProviderSession>(new LuaProviderSession());
-  MS_RETURN_IF_ERROR(OpenProviderState(paths, limits, world, &session->rt_, &session->world_));
+  session->log_ = std::make_unique<HookLog>(paths);
+  HookLog* log = session->log_.get();
+  auto sink = [log](LogLevel level, std::string_view text) { log->Append(level, text); };
+  MS_RETURN_IF_ERROR(OpenProviderState(paths, limits, world, &session->rt_, &session->world_,
+                                       // print: the hook's log, never the process's stdout
+                                       [sink](std::string_view line) { sink(LogLevel::kInfo, line); }));
+  MS_RETURN_IF_ERROR(LogBinding::Install(session->rt_.get(), sink, &session->log_binding_));
   CallResult host = session->rt_->Require("moonstack.host");
   if (!host.ok()) return host.status();
   session->host_ = std::move(host.refs[0]);
@@ -564,9 +585,11 @@ bool IsSharedCodeDir(std::string_view name) {
 }
 
 Status OpenProviderState(const ProviderPaths& paths, const Limits& limits, World* world,
-                         std::unique_ptr<Runtime>* rt, std::unique_ptr<WorldBinding>* binding) {
+                         std::unique_ptr<Runtime>* rt, std::unique_ptr<WorldBinding>* binding,
+                         std::function<void(std::string_view)> print) {
   RuntimeOptions options;
   options.limits = limits;
+  options.print = std::move(print);
   options.module_roots.push_back(paths.sdk_dir);
   // Providers `require` their shared code (lib/, sim/) from their own dirs.
   for (const std::string& d : paths.dirs) options.module_roots.push_back(d);

@@ -24,6 +24,7 @@
 // any attribute); without it, it stays `Unrecognized resource types`.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,9 +54,11 @@ class Runtime;
 class WorldBinding;
 
 // A lua_State as every provider runs in: the sandbox, `paths`' module roots
-// (the lua-sdk, then each provider directory), `moonstack.world` over `world`.
+// (the lua-sdk, then each provider directory), `moonstack.world` over `world`;
+// `print` receives what the code prints (none: dropped).
 Status OpenProviderState(const ProviderPaths& paths, const Limits& limits, World* world,
-                         std::unique_ptr<Runtime>* rt, std::unique_ptr<WorldBinding>* binding);
+                         std::unique_ptr<Runtime>* rt, std::unique_ptr<WorldBinding>* binding,
+                         std::function<void(std::string_view)> print = nullptr);
 
 // The provider directories a command uses: `<home>/providers`, then
 // MOONSTACK_PROVIDER_PATH (colon-separated), then `extra` (--providers).

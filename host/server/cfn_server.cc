@@ -112,6 +112,10 @@ Status Serve(const ServeOptions& options) {
   // progress is resumed once the server listens (below).
   cli::StackSession session;
   cli::SessionOptions session_options = options.session;
+  // The provider log goes to serve's log (stderr): INFO and up, or with
+  // --debug DEBUG lines and tracebacks too. Never stdout: a provider's print
+  // is collected by its session, not written by the process.
+  session_options.log_verbosity = std::max(session_options.log_verbosity, 1);
   session_options.writer = std::string(StateLock::kServeHolder) + " on " + options.host + ":" +
                            std::to_string(options.port);
   MS_RETURN_IF_ERROR(session.Open(session_options, nullptr, cli::Access::kWrite, cli::Resume::kLater));

@@ -13,6 +13,11 @@ void OperationRunner::SerialObserver::OnEvent(const StackEvent& event) {
   inner_->OnEvent(event);
 }
 
+void OperationRunner::SerialObserver::OnProviderLog(const ProviderLogRecord& line) {
+  std::lock_guard<std::mutex> lock(mu_);
+  inner_->OnProviderLog(line);
+}
+
 bool OperationRunner::SerialObserver::BeforeCall(const HookCall& call, HookOutcome* injected,
                                                  double* latency_seconds) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -85,6 +85,7 @@ class OperationRunner {
    public:
     explicit SerialObserver(OperationObserver* inner) : inner_(inner) {}
     void OnEvent(const StackEvent& event) override;
+    void OnProviderLog(const ProviderLogRecord& line) override;
     bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
     bool TakeCancelRequest() override;
 

@@ -105,8 +105,30 @@ local function sim_client(ctx)
   return c
 end
 
+-- The logger every hook's ctx.log is: its lines go to the session running
+-- the hook (host/lua/log_binding.h), which hands them to the engine with the
+-- hook's answer: the operation's provider log. Arguments are joined as print
+-- joins them; `log:info(x)` works as `log.info(x)`. Without the host's
+-- binding (plain luajit tests) it is the null logger.
+local host_log_loaded, host_log = pcall(require, "moonstack.host_log")
+local logger = P.log(nil)
+if host_log_loaded then
+  local l = {}
+  local function writer(level)
+    return function(...)
+      local n, first = select("#", ...), 1
+      if n > 0 and (...) == logger then first = 2 end
+      local parts = {}
+      for i = first, n do parts[#parts + 1] = tostring((select(i, ...))) end
+      host_log.write(level, table.concat(parts, "\t"))
+    end
+  end
+  l.debug, l.info, l.warn, l.error = writer("DEBUG"), writer("INFO"), writer("WARN"), writer("ERROR")
+  logger = values.freeze(l, "ctx.log")
+end
+
 local function with_defaults(ctx)
-  ctx.log = ctx.log or P.log(nil)
+  ctx.log = ctx.log or logger
   if ctx.world == nil then ctx.world = sim_client(ctx) end
   return ctx
 end

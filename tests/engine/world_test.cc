@@ -105,8 +105,9 @@ TEST_CASE("store: schema 9 moves a schema-8 world into a rowid table, records ke
   {
     std::unique_ptr<ms::Database> db;
     REQUIRE(ms::OpenStore(path, &db).ok());
-    // Back to schema 8's world table, holding a record (and no drift tables, 10).
-    REQUIRE(db->Exec("DROP TABLE drift_detections; DROP TABLE resource_drifts; DROP TABLE world;"
+    // Back to schema 8's world table, holding a record (and no drift tables, 10, nor provider log, 12).
+    REQUIRE(db->Exec("DROP TABLE provider_logs; DROP TABLE drift_detections; DROP TABLE resource_drifts;"
+                     "DROP TABLE world;"
                      "CREATE TABLE world (kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL,"
                      " refs TEXT NOT NULL, live INTEGER NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;"
                      "INSERT INTO world VALUES ('ec2.instance', 'i-1', '{\"InstanceType\":\"t3.micro\"}', '[\"sg-1\"]', 1);")
@@ -117,7 +118,7 @@ TEST_CASE("store: schema 9 moves a schema-8 world into a rowid table, records ke
   REQUIRE(ms::OpenStore(path, &db).ok());
   int version = 0;
   REQUIRE(db->UserVersion(&version).ok());
-  CHECK(version == 12);  // and on to the latest
+  CHECK(version == 13);  // and on to the latest
   std::unique_ptr<ms::Statement> st;
   REQUIRE(db->Prepare("SELECT sql FROM sqlite_master WHERE name = 'world'", &st).ok());
   bool row = false;
@@ -148,7 +149,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 12)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 13)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {

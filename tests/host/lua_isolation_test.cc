@@ -128,8 +128,8 @@ TEST_CASE("isolation: the simulated services' modules and ctx.world are read-onl
   RefusedAndUnseen("ctx_world", "attempt to modify read-only table ctx.world.ssm (field 'GetParameter')");
 }
 
-TEST_CASE("isolation: the null logger every hook without a host logger shares is read-only", "[lua][isolation]") {
-  RefusedAndUnseen("ctx_log", "attempt to modify read-only table moonstack.log.null (field 'info')");
+TEST_CASE("isolation: the host's logger every hook's ctx.log is shares is read-only", "[lua][isolation]") {
+  RefusedAndUnseen("ctx_log", "attempt to modify read-only table ctx.log (field 'info')");
 }
 
 TEST_CASE("isolation: a provider's globals, and a load()ed chunk's, are its own", "[lua][isolation]") {

@@ -9,6 +9,7 @@
 //   Forever: true      create answers "in progress, call again at once" forever
 //   PhysicalId: "s"    create answers s as the physical ID instead
 //   Repeat: N          CreateFails' reason and PhysicalId are s repeated N times
+//   Log: "m"           every hook's answer carries the log line "<hook> m" (INFO)
 // Any other property is accepted. Physical IDs are "<LogicalId>-<n>", n
 // counting that logical ID's creates.
 #pragma once
@@ -74,6 +75,15 @@ class FakeSession : public ProviderSession {
     return Status::OK();
   }
   HookOutcome Call(const HookCall& call) override {
+    HookOutcome o = Answer(call);
+    if (const Value* log = call.properties.find("Log")) {
+      o.log.push_back({LogLevel::kInfo, std::string(HookName(call.hook)) + " " + log->str(), ""});
+    }
+    return o;
+  }
+
+ private:
+  HookOutcome Answer(const HookCall& call) {
     if (const Value* block = call.properties.find("BlockMs"); block && call.hook == Hook::kCreate) {
       std::this_thread::sleep_for(std::chrono::milliseconds(block->as_integer().value_or(0)));
     }
@@ -140,7 +150,6 @@ class FakeSession : public ProviderSession {
     return o;
   }
 
- private:
   FakeProviders* p_;
 };
 

@@ -1,5 +1,5 @@
 // Deleted stacks are kept 90 days of simulated time (listed DELETE_COMPLETE,
-// found by ID, with their events), then gone; their rows are pruned when a
+// found by ID, with their events and provider log), then gone; their rows are pruned when a
 // later stack is deleted (store/deleted_stacks.h). Virtual time: 90 days
 // pass at once.
 #include <catch2/catch.hpp>
@@ -20,7 +20,7 @@
 namespace {
 
 constexpr int64_t kDayMs = int64_t{24} * 3600 * 1000;
-const char* kOne = R"({"Resources": {"A": {"Type": "Test::Fake::Thing"}}})";
+const char* kOne = R"({"Resources": {"A": {"Type": "Test::Fake::Thing", "Properties": {"Log": "hi"}}}})";
 
 struct Harness : ms::testing::ServiceFixture<ms::testing::FakeProviders> {
   std::string CreateAndDelete(const std::string& name) {
@@ -54,7 +54,8 @@ struct Harness : ms::testing::ServiceFixture<ms::testing::FakeProviders> {
     return Rows("SELECT COUNT(*) FROM stacks WHERE id = ?1", id) +
            Rows("SELECT COUNT(*) FROM stack_templates WHERE stack_id = ?1", id) +
            Rows("SELECT COUNT(*) FROM events WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id) +
-           Rows("SELECT COUNT(*) FROM resources WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id);
+           Rows("SELECT COUNT(*) FROM resources WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id) +
+           Rows("SELECT COUNT(*) FROM provider_logs WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id);
   }
   void Pass(int64_t ms) { clock->AdvanceTo(clock->NowMs() + ms); }
 };
@@ -67,6 +68,8 @@ TEST_CASE("retention: a deleted stack is listed for 90 days, then gone with its 
   CHECK(h.Listed() == std::vector<std::string>{old_id});
   const int64_t stored = h.StoredRows(old_id);
   CHECK(stored >= 4);  // its row, its templates, its events
+  CHECK(h.Rows("SELECT COUNT(*) FROM provider_logs WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)",
+               old_id) == 2);  // its provider log: the create's lines, the delete's
 
   h.Pass(90 * kDayMs - 1000);  // a second short of 90 days: still there
   const std::string newer_id = h.CreateAndDelete("newer");
@@ -85,8 +88,10 @@ TEST_CASE("retention: a deleted stack is listed for 90 days, then gone with its 
   CHECK(h.StoredRows(old_id) == stored);
 
   // The next deletion prunes it: every row stored under it goes; the newer one stays.
+  const std::string old_key = std::to_string(h.Rows("SELECT stack_key FROM stacks WHERE id = ?1", old_id));
   const std::string third_id = h.CreateAndDelete("third");
   CHECK(h.StoredRows(old_id) == 0);
+  CHECK(h.Rows("SELECT COUNT(*) FROM provider_logs WHERE stack = ?1", old_key) == 0);  // by the key it had
   events.clear();
   REQUIRE(h.service->Events(old_id, &events).ok());
   CHECK(events.empty());
@@ -130,9 +135,9 @@ TEST_CASE("retention: a schema-7 state file's deleted stacks get their deletion 
     ms::StoreBatch batch;
     batch.stacks.push_back(gone);
     REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
-    // Back to what schema 7 left: no deletion time column, no index, no drift tables (10).
+    // Back to what schema 7 left: no deletion time column, no index, no drift tables (10), no provider log (12).
     REQUIRE(db->Exec("DROP INDEX stacks_by_deleted_ms; ALTER TABLE stacks DROP COLUMN deleted_ms;"
-                     "DROP TABLE drift_detections; DROP TABLE resource_drifts;").ok());
+                     "DROP TABLE drift_detections; DROP TABLE resource_drifts; DROP TABLE provider_logs;").ok());
     REQUIRE(db->SetUserVersion(7).ok());
   }
   std::unique_ptr<ms::Database> db;

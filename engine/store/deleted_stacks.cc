@@ -32,7 +32,9 @@ Status PruneDeletedStacks(Database* db, int64_t now_ms, size_t max_stacks) {
                                  "DELETE FROM provider_logs WHERE stack = " + key,
                                  "DELETE FROM resources WHERE stack = " + key,
                                  "DELETE FROM stack_templates WHERE stack_id = ?1",
-                                 "DELETE FROM change_sets WHERE stack_id = ?1", "DELETE FROM stacks WHERE id = ?1"};
+                                 "DELETE FROM change_sets WHERE stack_id = ?1",
+                                 "DELETE FROM drift_detections WHERE stack_id = ?1",
+                                 "DELETE FROM resource_drifts WHERE stack_id = ?1", "DELETE FROM stacks WHERE id = ?1"};
   for (const std::string& id : ids) {
     for (const std::string& sql : deletes) {
       Statement* st;

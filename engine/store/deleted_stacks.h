@@ -1,6 +1,7 @@
 // Deleted stacks are kept as AWS keeps them — listed (DELETE_COMPLETE) and
 // found by their ID, with their events, for 90 days — and then pruned: their
-// row, templates, resources, events and change sets go.
+// row, templates, resources, events, provider log, change sets and drift
+// results go.
 //
 // Time is the operation clock's (simulated under a virtual clock, so a test
 // passes 90 days without waiting). Pruning runs when a stack is deleted

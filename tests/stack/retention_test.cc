@@ -55,7 +55,20 @@ struct Harness : ms::testing::ServiceFixture<ms::testing::FakeProviders> {
            Rows("SELECT COUNT(*) FROM stack_templates WHERE stack_id = ?1", id) +
            Rows("SELECT COUNT(*) FROM events WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id) +
            Rows("SELECT COUNT(*) FROM resources WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id) +
-           Rows("SELECT COUNT(*) FROM provider_logs WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id);
+           Rows("SELECT COUNT(*) FROM provider_logs WHERE stack = (SELECT stack_key FROM stacks WHERE id = ?1)", id) +
+           Rows("SELECT COUNT(*) FROM drift_detections WHERE stack_id = ?1", id) +
+           Rows("SELECT COUNT(*) FROM resource_drifts WHERE stack_id = ?1", id);
+  }
+  // A drift detection's rows under stack `id`, as one made while it lived leaves them.
+  void AddDriftRows(const std::string& id) {
+    std::unique_ptr<ms::Statement> st;
+    REQUIRE(db->Prepare("INSERT INTO drift_detections (id, stack_id, data) VALUES ('d-' || ?1, ?1, '{}')", &st).ok());
+    st->Bind(1, id);
+    bool row = false;
+    REQUIRE(st->Step(&row).ok());
+    REQUIRE(db->Prepare("INSERT INTO resource_drifts (stack_id, logical_id, data) VALUES (?1, 'A', '{}')", &st).ok());
+    st->Bind(1, id);
+    REQUIRE(st->Step(&row).ok());
   }
   void Pass(int64_t ms) { clock->AdvanceTo(clock->NowMs() + ms); }
 };
@@ -65,6 +78,7 @@ struct Harness : ms::testing::ServiceFixture<ms::testing::FakeProviders> {
 TEST_CASE("retention: a deleted stack is listed for 90 days, then gone with its events", "[stack][store]") {
   Harness h;
   const std::string old_id = h.CreateAndDelete("old");
+  h.AddDriftRows(old_id);
   CHECK(h.Listed() == std::vector<std::string>{old_id});
   const int64_t stored = h.StoredRows(old_id);
   CHECK(stored >= 4);  // its row, its templates, its events

@@ -23,6 +23,18 @@ bool ValidDriftStatus(const std::string& s) {
   return s == "IN_SYNC" || s == "MODIFIED" || s == "DELETED" || s == "NOT_CHECKED";
 }
 
+// `props` without the type's write-only properties: a read never returns
+// them, and CloudFormation leaves them out of drift detection.
+Value WithoutWriteOnly(const Value& props, const TypeSchema& schema) {
+  if (!props.is_map()) return props;
+  Value out = Value::MakeMap();
+  for (const auto& [name, value] : props.map()) {
+    const PropertySchema* p = schema.FindProperty(name);
+    if (p == nullptr || !p->write_only) out.set(name, value);
+  }
+  return out;
+}
+
 }  // namespace
 
 Status DriftDetection::CheckableStack(const std::string& stack_name, StackRecord* stack,
@@ -49,7 +61,9 @@ ResourceDrift DriftDetection::Check(ProviderSession& session, const StackRecord&
   // A nested stack is checked only when asked directly (AWS); its engine
   // hooks' read is its cleanup, never a look.
   if (r.type == kNestedStackType || session.Schema(r.type) == nullptr) return d;
-  d.expected_properties = r.properties.is_null() ? "{}" : r.properties.ToJson();
+  const TypeSchema* schema = session.Schema(r.type);
+  const Value expected = WithoutWriteOnly(r.properties, *schema);
+  d.expected_properties = expected.is_null() ? "{}" : expected.ToJson();
   const OperationContext& op = service_.context();
   const HookOutcome o = ReadResource(session, r.type, r.physical_id, r.properties,
                                      ReadContext(stack, r.logical_id, op.region, op.account_id, now));
@@ -66,8 +80,9 @@ ResourceDrift DriftDetection::Check(ProviderSession& session, const StackRecord&
     d.expected_properties.clear();
     return d;
   }
-  d.actual_properties = o.properties.is_null() ? "{}" : o.properties.ToJson();
-  d.differences = CompareProperties(r.properties, o.properties);
+  const Value actual = WithoutWriteOnly(o.properties, *schema);
+  d.actual_properties = actual.ToJson();
+  d.differences = CompareProperties(expected, actual);
   d.status = d.differences.empty() ? "IN_SYNC" : "MODIFIED";
   return d;
 }

@@ -159,3 +159,19 @@ TEST_CASE("Drift detection: AWS's errors for unknown resources, detections and f
   h.Detect({"Other"});
   CHECK(h.Drifts() == std::vector<std::string>{"Other IN_SYNC"});
 }
+
+TEST_CASE("Drift detection: write-only properties are neither expected nor compared") {
+  Harness h;
+  h.Create(R"({"Resources": {
+    "Queue": {"Type": "Test::Drift::Thing", "Properties": {"Size": 5, "Password": "p1"}},
+    "Other": {"Type": "Test::Drift::Thing", "Properties": {"Size": 1, "Password": "p2"}}}})");
+  h.SetActual("Queue-id", R"({"Size": 5})");                    // a read never returns it
+  h.SetActual("Other-id", R"({"Size": 1, "Password": "changed"})");  // nor is it compared when it does
+  h.Detect();
+  CHECK(h.Drifts() == std::vector<std::string>{"Queue IN_SYNC", "Other IN_SYNC"});
+  std::vector<ms::ResourceDrift> drifts;
+  REQUIRE(h.drift.ResourceDrifts("s", {}, &drifts).ok());
+  REQUIRE(drifts.size() == 2);
+  CHECK(drifts[0].expected_properties == R"({"Size":5})");
+  CHECK(drifts[1].actual_properties == R"({"Size":1})");
+}

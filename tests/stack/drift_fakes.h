@@ -3,7 +3,7 @@
 // it to make an out-of-band change, or erases it to delete the resource: its
 // read then answers NotFound); Test::Drift::Opaque's read answers no
 // properties, as the Lua host does for a type without a read hook. A Thing with ReadFails: "m" fails its
-// read with m.
+// read with m. A Thing's Password is write-only.
 #pragma once
 
 #include <map>
@@ -24,6 +24,10 @@ class DriftProviders : public ProviderRuntime {
       s->accepts_any_attribute = true;
     }
     thing_.type = "Test::Drift::Thing";
+    PropertySchema password;  // write-only: never returned by a real read, never compared
+    password.name = "Password";
+    password.write_only = true;
+    thing_.properties.push_back(password);
     opaque_.type = "Test::Drift::Opaque";
   }
 

@@ -8,7 +8,8 @@
 --   agrees with what was created and updated (with neither read nor the
 --   fixture's verify the run fails: nothing would see a no-op); a second
 --   create of the same properties answers AlreadyExists or makes another
---   resource; an update of the deleted resource answers NotFound; an update in place can be
+--   resource; list (if declared) includes a resource while it exists and
+--   not after its delete; an update of the deleted resource answers NotFound; an update in place can be
 --   rolled back (the declared rollback, or update with old and new swapped,
 --   as the engine does); a replacement gets a new id; delete leaves nothing
 --   in the world, a second delete succeeds or fails with NotFound, read then
@@ -565,6 +566,26 @@ local function observability(run)
   end
 end
 
+-- contract_list (cloudformation-cli): the list hook's physical IDs include
+-- the resource while it exists (`present`), and leave it out once deleted.
+-- Without a list hook, one skip line says so (before the delete only).
+local function list_check(run, id, present)
+  local name = present and "list includes the created resource" or "list leaves the deleted resource out"
+  if not run.decl.list then
+    if present then record(run.report, "skip", "list", "skipped: the provider has no list hook") end
+    return
+  end
+  check(run, name, function()
+    local ids = run.decl.list(new_ctx(run))
+    if type(ids) ~= "table" then error("list returned " .. show(ids) .. ", not a list of physical IDs", 0) end
+    local found = false
+    for _, v in ipairs(ids) do found = found or v == id end
+    if found ~= present then
+      error("list returned " .. show(ids) .. (present and ", without " or ", still with ") .. tostring(id), 0)
+    end
+  end)
+end
+
 -- An expected failure with a handler error code: "" when `fn` failed with
 -- `code`, else what happened instead.
 local function fails_with(fn, code)
@@ -753,6 +774,7 @@ function C.run(decl, fixture, opts)
     end)
   end
   observability(run)
+  list_check(run, state.id, true)
   create_twice(run, state)
 
   -- 3. updates, one at a time, each over the current properties.
@@ -782,6 +804,7 @@ function C.run(decl, fixture, opts)
       if out.properties ~= nil then error("read still returns " .. show(out.properties), 0) end
     end)
   end
+  list_check(run, state.id, false)
   update_after_delete(run, state)
   check(run, "a second delete succeeds or fails with NotFound", function()
     local ok, err = pcall(call, run, "delete", state.id, state.props)

@@ -124,6 +124,11 @@ return P.define({
       attributes = attributes(ctx, id),
     }
   end,
+
+  -- Every {{LOWER}} there is (the registry's list handler; live records only).
+  list = function(ctx)
+    return world.ids(KIND, true)
+  end,
 })
 ]==]
 

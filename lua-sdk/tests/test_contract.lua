@@ -130,6 +130,7 @@ T.case("a correct provider passes every check, one line each", function()
     "ok create returns every declared attribute",
     "ok verify after create",
     "ok read returns what was created",
+    "skip list: skipped: the provider has no list hook",
     "ok a second create with the same properties fails with AlreadyExists or makes another resource",
     "ok update 1 (Size: none) updates in place",
     "ok update 1 (Size: none) rolls back (update with old and new swapped)",
@@ -149,11 +150,11 @@ T.case("a correct provider passes every check, one line each", function()
   })
   H.eq(report.passed, 20)
   H.eq(report.failed, 0)
-  H.eq(report.skipped, 1)
+  H.eq(report.skipped, 2)
   local lines = C.lines(report)
   H.eq(lines[1], "ok   create properties validate")
-  H.eq(lines[14], "skip update 4 (Zone: unsupported): skipped: the engine fails an unsupported update without calling a hook")
-  H.eq(lines[#lines], "20 passed, 0 failed, 1 skipped")
+  H.eq(lines[15], "skip update 4 (Zone: unsupported): skipped: the engine fails an unsupported update without calling a hook")
+  H.eq(lines[#lines], "20 passed, 0 failed, 2 skipped")
 end)
 
 T.case("mutants: no AlreadyExists, an update of nothing that succeeds, no read and no verify", function()
@@ -183,6 +184,38 @@ T.case("mutants: no AlreadyExists, an update of nothing that succeeds, no read a
   H.eq(c.reason, "skipped: the provider has no read hook (drift detection and import need one)")
 end)
 
+-- The widget with a list hook; `bug`: "misses" (never lists), "keeps" (lists deleted ones too).
+local function widget_with_list(bug)
+  local d = widget()
+  d.list = function(ctx)
+    if bug == "misses" then return {} end
+    local ids = world.ids("test.widget")
+    if bug == "keeps" then ids[#ids + 1] = "w-a" end
+    return ids
+  end
+  return d
+end
+
+T.case("list (contract_list): the created resource listed, the deleted one not; mutants fail saying why", function()
+  fresh()
+  local report = C.run(widget_with_list(), fixture())
+  H.eq(find(report, "list includes the created resource").status, "ok")
+  H.eq(find(report, "list leaves the deleted resource out").status, "ok")
+  H.eq(report.failed, 0, table.concat(statuses(report), "\n"))
+
+  fresh()
+  report = C.run(widget_with_list("misses"), fixture({ updates = {} }))
+  local c = find(report, "list includes the created resource")
+  H.eq(c.status, "FAIL")
+  H.eq(c.reason, "list returned {}, without w-a")
+
+  fresh()
+  report = C.run(widget_with_list("keeps"), fixture({ updates = {} }))
+  c = find(report, "list leaves the deleted resource out")
+  H.eq(c.status, "FAIL")
+  H.eq(c.reason, 'list returned ["w-a"], still with w-a')
+end)
+
 T.case("virtual time: each in-progress `after` moves the world clock", function()
   fresh()
   world.set_now_ms(1000)
@@ -204,7 +237,7 @@ T.case("delete that leaves a record: the record is named", function()
   -- read and the replacement's cleanup see the record still there too.
   H.eq(find(report, "update 3 (Name: replace) replaces the resource").reason,
     "read still finds the old resource w-a after its delete")
-  H.eq(C.lines(report)[#C.lines(report)], "15 passed, 5 failed, 1 skipped", table.concat(statuses(report), "\n"))
+  H.eq(C.lines(report)[#C.lines(report)], "15 passed, 5 failed, 2 skipped", table.concat(statuses(report), "\n"))
 end)
 
 T.case("a missing attribute, a wrong read, a rollback that does nothing", function()
@@ -299,7 +332,7 @@ T.case("the scaffold passes the kit as it is", function()
   local report = C.run("/x/" .. files.provider_path, "/x/" .. files.fixture_path,
     { provider_code = files.provider, fixture_code = files.fixture })
   H.eq(report.failed, 0, table.concat(statuses(report), "\n"))
-  H.eq(report.passed, 21)
+  H.eq(report.passed, 23)
   H.eq(find(report, "updates cover every declared update kind (none: Size; some: Mode; replace: Name)").status, "ok")
   -- Type names follow AWS's rule.
   H.truthy(scaffold.type_parts("Ab::Cd::Ef"))

@@ -75,7 +75,7 @@ TEST_CASE("provider new scaffolds a provider that passes provider test as it is"
   CHECK(Has(r.out, "ok   updates cover every declared update kind (none: Size; some: Mode; replace: Name)\n"));
   CHECK(Has(r.out, "ok   delete leaves nothing in the world\n"));
   CHECK(Has(r.out, "ok   create re-called with the same progress creates nothing more\n"));
-  CHECK(LastLine(r.out) == "21 passed, 0 failed");
+  CHECK(LastLine(r.out) == "23 passed, 0 failed");
 
   // The scaffold is also a provider the host loads.
   r = Moonstack("provider describe Acme::Thing::Widget --providers " + dir);
@@ -121,7 +121,7 @@ TEST_CASE("provider test names the failing check and exits 1", "[cli][tooling]")
                    "resource exists\n"));
   CHECK(Has(r.out, "skip an update of the deleted resource fails with NotFound: skipped: the provider has no update "
                    "hook\n"));
-  CHECK(LastLine(r.out) == "8 passed, 3 failed, 2 skipped");
+  CHECK(LastLine(r.out) == "8 passed, 3 failed, 3 skipped");
 
   r = Moonstack("provider test " + kFixtures + "contract_bad/noattr.lua");
   INFO(r.out);
@@ -130,7 +130,7 @@ TEST_CASE("provider test names the failing check and exits 1", "[cli][tooling]")
   CHECK(Has(r.out, "FAIL update 1 (Size: none) updates in place: Size cannot be 2\n"));
   CHECK(Has(r.out, "FAIL updates cover every declared update kind (none: Size): no update exercises replace (Name)\n"));
   CHECK(Has(r.out, "ok   delete leaves nothing in the world\n"));
-  CHECK(LastLine(r.out) == "6 passed, 5 failed, 2 skipped");
+  CHECK(LastLine(r.out) == "6 passed, 5 failed, 3 skipped");
 }
 
 TEST_CASE("provider test without a fixture names the path it expected", "[cli][tooling]") {

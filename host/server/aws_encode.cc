@@ -44,7 +44,7 @@ AwsResponse EncodeXmlQuery(const AwsCall& call, const ModelJson& op, const Value
     w.Close();
   }
   w.Close();
-  return AwsResponse{200, "text/xml", {}, kXmlDeclaration + w.str()};
+  return AwsResponse{200, "text/xml", {}, kXmlDeclaration + w.str(), std::nullopt};
 }
 
 AwsResponse EncodeJson(const AwsCall& call, const ModelJson& op, const Value& result) {
@@ -56,7 +56,7 @@ AwsResponse EncodeJson(const AwsCall& call, const ModelJson& op, const Value& re
   } else {
     body = "{}";
   }
-  return AwsResponse{200, JsonContentType(m), {}, body};
+  return AwsResponse{200, JsonContentType(m), {}, body, std::nullopt};
 }
 
 // rest-*: the status, header members, then the payload member or the

@@ -161,3 +161,21 @@ TEST_CASE("a failed update puts the stack's and its resources' old tags back", "
   CHECK(cli.QueueTags("app") == Json::parse(R"({"own": "q", "team": "web"})"));
   CHECK(cli.ParameterTags("app") == Json::parse(R"({"team": "web"})"));
 }
+
+TEST_CASE("new stack tags reach a nested stack and its resources", "[cli][stacks][tags][nested]") {
+  Cli cli("nested");
+  const char* child = R"({"Resources": {"Jobs": {"Type": "AWS::SQS::Queue"}}})";
+  cli("world call s3 CreateBucket '{\"Bucket\":\"tmpl\"}'");
+  cli.Write("put.json", Json{{"Bucket", "tmpl"}, {"Key", "child.json"}, {"Body", child}}.dump());
+  cli.Json("world call s3 PutObject \"$(cat put.json)\"");
+  const std::string t = cli.Write("parent.json", R"({"Resources": {"Child": {"Type": "AWS::CloudFormation::Stack",
+    "Properties": {"TemplateURL": "https://tmpl.s3.amazonaws.com/child.json"}}}})");
+  cli.Json("create-stack --stack-name app --template-body file://" + t + " --tags Key=team,Value=web");
+  const std::string child_id = cli.PhysicalId("app", "Child");
+  CHECK(cli.QueueTags(child_id) == Json::parse(R"({"team": "web"})"));
+
+  cli.Json("update-stack --stack-name app --use-previous-template --tags Key=team,Value=data");
+  CHECK(cli.Status("app") == "UPDATE_COMPLETE");
+  CHECK(cli.StackTags(child_id) == Json::parse(R"([{"Key": "team", "Value": "data"}])"));
+  CHECK(cli.QueueTags(child_id) == Json::parse(R"({"team": "data"})"));
+}

@@ -55,6 +55,14 @@ std::string_view ResourceSchemas::Json(std::string_view type) {
   return it == idx.by_type.end() ? std::string_view() : it->second;
 }
 
+bool ResourceSchemas::Taggable(std::string_view type) {
+  // The generator writes the schema's tagging.taggable as the line's
+  // top-level "taggable":true, and keeps no keyword of that name inside a
+  // property's schema (tools/gen_resource_catalog.py, KEPT): the text
+  // decides without parsing the line.
+  return Json(type).find("\"taggable\":true") != std::string_view::npos;
+}
+
 size_t ResourceSchemas::size() { return TheIndex().by_type.size(); }
 
 }  // namespace ms

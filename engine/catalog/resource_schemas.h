@@ -20,6 +20,10 @@ class ResourceSchemas {
   // the process. Thread-safe.
   static std::string_view Json(std::string_view type);
 
+  // Whether the type's registry schema says it is taggable
+  // (tagging.taggable): CloudFormation propagates the stack's tags to it.
+  static bool Taggable(std::string_view type);
+
   // How many types have a schema (indexes on first use).
   static size_t size();
 };

@@ -43,7 +43,12 @@ const char* ChangeSourceName(ChangeSource s) {
 }
 
 const char* TargetAttributeName(TargetAttribute a) {
-  return a == TargetAttribute::kProperties ? "Properties" : "Metadata";
+  switch (a) {
+    case TargetAttribute::kProperties: return "Properties";
+    case TargetAttribute::kMetadata: return "Metadata";
+    case TargetAttribute::kTags: return "Tags";
+  }
+  return "";
 }
 
 const char* AttributeChangeName(AttributeChange c) {

@@ -40,15 +40,16 @@ enum class Evaluation { kStatic, kDynamic };
 // ResourceChangeDetail.ChangeSource (AWS's "Automatic" is for nested stacks,
 // which the planner does not treat specially).
 enum class ChangeSource { kDirectModification, kParameterReference, kResourceReference, kResourceAttribute };
-// ResourceTargetDefinition.Attribute / ResourceChange.Scope. Only Properties
-// and Metadata make a change; the policies are carried (see policy_changes).
-enum class TargetAttribute { kProperties, kMetadata };
+// ResourceTargetDefinition.Attribute / ResourceChange.Scope. Only Properties,
+// Metadata and Tags (the stack's tags changed, propagated to a taggable
+// resource) make a change; the policies are carried (see policy_changes).
+enum class TargetAttribute { kProperties, kMetadata, kTags };
 // ResourceTargetDefinition.AttributeChangeType.
 enum class AttributeChange { kAdd, kRemove, kModify };
 
 // AWS's spellings: "Add"/"Modify"/"Remove" (kNone: ""), "True"/"False"/
 // "Conditional", "Never"/"Conditionally"/"Always", "Static"/"Dynamic",
-// "DirectModification"/..., "Properties"/"Metadata", "Add"/"Remove"/"Modify".
+// "DirectModification"/..., "Properties"/"Metadata"/"Tags", "Add"/"Remove"/"Modify".
 const char* ChangeActionName(ChangeAction a);
 const char* ReplacementName(Replacement r);
 const char* RecreationName(Recreation r);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "catalog/resource_schemas.h"
 #include "eval/evaluator.h"
 #include "graph/references.h"
 #include "plan/property_diff.h"
@@ -111,6 +112,7 @@ class Planner {
     MS_RETURN_IF_ERROR(LoadTemplates());
     MS_RETURN_IF_ERROR(LoadParameters());
     out_->pseudo = in_.pseudo;
+    stack_tags_change_ = in_.new_stack_tags != nullptr && !SameStackTags(in_.stack->tags, *in_.new_stack_tags);
 
     for (const ResourceRecord& r : *in_.resources) {
       if (r.physical_id.empty()) continue;  // never created: nothing deployed
@@ -432,6 +434,7 @@ class Planner {
       }
     }
     rp->properties = std::move(props);
+    if (stack_tags_change_ && ResourceSchemas::Taggable(decl.type)) AddStackTagsDetail(rp);
     Decide(rp);
     if (rp->replacement != Replacement::kFalse) {
       env_.MarkReplaced(decl.logical_id);
@@ -441,6 +444,21 @@ class Planner {
     return Status::OK();
   }
 
+  // The stack's tags changed: CloudFormation re-tags a taggable resource
+  // in place (Scope Tags, RequiresRecreation Never; the provider's update
+  // hook gets "Tags" among the changed properties and ctx.old_stack_tags).
+  static void AddStackTagsDetail(ResourcePlan* rp) {
+    ChangeDetail d;
+    d.attribute = TargetAttribute::kTags;
+    d.requires_recreation = Recreation::kNever;
+    rp->details.push_back(std::move(d));
+    if (std::find(rp->changed_properties.begin(), rp->changed_properties.end(), "Tags") ==
+        rp->changed_properties.end()) {
+      rp->changed_properties.push_back("Tags");
+      std::sort(rp->changed_properties.begin(), rp->changed_properties.end());
+    }
+  }
+
   // Action, replacement, behaviour and scope from the details (AWS: Always
   // and Static is a replacement; Always and Dynamic, or Conditionally, may
   // be one; the most impact wins).
@@ -448,11 +466,15 @@ class Planner {
     std::sort(rp->details.begin(), rp->details.end(), DetailLess);
     if (rp->details.empty() && rp->error.empty()) return;
     rp->action = ChangeAction::kModify;
-    bool properties = false, metadata = false;
+    bool properties = false, metadata = false, tags = false;
     for (const ChangeDetail& d : rp->details) {
       if (d.evaluation == Evaluation::kDynamic) rp->dynamic = true;
       if (d.attribute == TargetAttribute::kMetadata) {
         metadata = true;
+        continue;
+      }
+      if (d.attribute == TargetAttribute::kTags) {
+        tags = true;
         continue;
       }
       properties = true;
@@ -467,7 +489,8 @@ class Planner {
     }
     if (properties) rp->scope.push_back(TargetAttribute::kProperties);
     if (metadata) rp->scope.push_back(TargetAttribute::kMetadata);
-    rp->metadata_only = metadata && !properties && rp->error.empty();
+    if (tags) rp->scope.push_back(TargetAttribute::kTags);
+    rp->metadata_only = metadata && !properties && !tags && rp->error.empty();
   }
 
   const PlanInput& in_;
@@ -481,10 +504,22 @@ class Planner {
   std::unique_ptr<Evaluator> eval_;
   std::unique_ptr<Evaluator> old_eval_;
   bool old_eval_ok_ = false;
+  bool stack_tags_change_ = false;  // PlanInput::new_stack_tags differ from the deployed ones
   ConditionOracle oracle_;
 };
 
 }  // namespace
+
+bool SameStackTags(const std::vector<StackTag>& a, const std::vector<StackTag>& b) {
+  if (a.size() != b.size()) return false;
+  std::map<std::string, std::string> am;
+  for (const StackTag& t : a) am[t.key] = t.value;
+  for (const StackTag& t : b) {
+    auto it = am.find(t.key);
+    if (it == am.end() || it->second != t.value) return false;
+  }
+  return true;
+}
 
 Status MakePlan(const PlanInput& in, Plan* out) {
   *out = Plan();

@@ -82,6 +82,11 @@ struct PlanInput {
   // during-update policy while its update is in progress (the executor
   // re-plans from the stored record), else its stack policy.
   std::optional<std::string> stack_policy_body;
+  // The stack's tags after the update (UpdateStack's Tags); null: the
+  // deployed stack's (stack->tags) stay. When they differ, every deployed
+  // resource of a taggable type (the registry schema's tagging.taggable,
+  // catalog/resource_schemas.h) is modified with Scope Tags.
+  const std::vector<StackTag>* new_stack_tags = nullptr;
 };
 
 // Errors are the new template's or parameters' synchronous ValidationErrors
@@ -89,5 +94,8 @@ struct PlanInput {
 // cycles). A failure to evaluate one resource is not an error: it is that
 // resource's ResourcePlan::error.
 Status MakePlan(const PlanInput& in, Plan* out);
+
+// Whether two stack tag lists hold the same tags (order aside).
+bool SameStackTags(const std::vector<StackTag>& a, const std::vector<StackTag>& b);
 
 }  // namespace ms

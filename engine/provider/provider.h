@@ -89,6 +89,11 @@ struct HookContext {
   // [{Key, Value}, ...]; null when the stack has none. CloudFormation
   // propagates them to the taggable resources it creates.
   Value stack_tags;
+  // Update and rollback hooks: the stack tags the resource was last given
+  // (a list, empty when none; null on other hooks). It differs from
+  // stack_tags when UpdateStack changed the stack's tags: the provider
+  // re-tags the resource (moonstack.tags.update_diff).
+  Value old_stack_tags;
   Value update_policy;  // null when the resource has none; update rollback: the template rolled back to's (seed 004)
   // Update and rollback hooks: the other template's UpdatePolicy (update: the
   // previous template's; rollback: the failed update's). Null when none.

@@ -68,6 +68,9 @@ struct StackRecord {
   // and what cleanup orders the removed resources' deletes by.
   std::string previous_template_body;
   std::vector<StackParameterValue> previous_parameters;
+  // The stack's tags before the update (UpdateStack's Tags replace them):
+  // what update rollback restores, what providers re-tag resources from.
+  std::vector<StackTag> previous_tags;
   // The stack policy (empty: none), and the temporary one the running update
   // was given (update-stack --stack-policy-during-update-body; meaningful
   // while that update is in progress, replaced by the next update-stack).

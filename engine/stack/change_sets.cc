@@ -128,6 +128,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
     return session->SsmParameter(name, region, value);
   };
   pin.now_ms = ctx.clock->NowMs();
+  pin.new_stack_tags = create ? nullptr : in.tags;
   MS_RETURN_IF_ERROR(MakePlan(pin, &out->plan));
   out->tmpl = tmpl;
   out->stack = std::move(stack);
@@ -191,8 +192,9 @@ std::vector<ChangeSetResourceChange> ResourceChangesOf(const Plan& plan, const s
       for (const ChangeDetail& d : rp.details) {
         ChangeSetDetail cd;
         cd.attribute = TargetAttributeName(d.attribute);
-        if (d.attribute == TargetAttribute::kProperties) {
-          cd.name = d.name;
+        if (d.attribute == TargetAttribute::kProperties) cd.name = d.name;
+        // A property's, and the stack's tags' (Never: re-tagged in place).
+        if (d.attribute != TargetAttribute::kMetadata) {
           cd.requires_recreation = RecreationName(d.requires_recreation);
         }
         cd.evaluation = EvaluationName(d.evaluation);
@@ -221,7 +223,7 @@ bool SettleExecutionStatus(const StackRecord& stack, int64_t latest_event_seq, C
 
 Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* change_set_id, std::string* stack_id) {
   MS_RETURN_IF_ERROR(CheckNameMember(in.change_set_name, "changeSetName"));
-  MS_RETURN_IF_ERROR(CheckStackTags(in.tags));
+  if (in.tags) MS_RETURN_IF_ERROR(CheckStackTags(*in.tags));
   const std::string type = in.change_set_type.empty() ? "UPDATE" : in.change_set_type;
   if (type != "CREATE" && type != "UPDATE" && type != "IMPORT") {
     return Status::Validation("1 validation error detected: Value '" + type +
@@ -250,6 +252,7 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
   pin.use_previous_template = in.use_previous_template;
   pin.parameters = in.parameters;
   pin.capabilities = in.capabilities;
+  pin.tags = in.tags ? &*in.tags : nullptr;
   ChangeSetPlan planned;
   MS_RETURN_IF_ERROR(PlanChangeSet(ctx_, pin, &planned));
 
@@ -266,11 +269,12 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
     cs.parameters.push_back({p.name, p.text, p.no_echo, p.ssm_resolved.value_or("")});
   }
   cs.capabilities = in.capabilities;
-  cs.tags = in.tags;
+  // An UPDATE without Tags keeps the stack's: executing it passes them on.
+  cs.tags = in.tags ? *in.tags : planned.new_stack ? std::vector<StackTag>() : planned.stack.tags;
   cs.changes = ResourceChangesOf(planned.plan, &planned.deployed);
   if (type == "IMPORT") {
     MS_RETURN_IF_ERROR(PlanImport(in, planned, &cs));
-  } else if (planned.plan.empty() && type == "UPDATE") {
+  } else if (planned.plan.empty() && type == "UPDATE" && SameStackTags(cs.tags, planned.stack.tags)) {
     cs.status = "FAILED";
     cs.execution_status = "UNAVAILABLE";
     cs.status_reason = kNoChangesReason;
@@ -426,6 +430,7 @@ Status ChangeSetService::Execute(const ExecuteChangeSetInput& in, std::string* s
     u.template_body = cs.template_body;
     for (const StackParameterValue& p : cs.parameters) u.parameters.push_back({p.key, p.value, false});
     u.capabilities = cs.capabilities;
+    u.tags = cs.tags;  // the stack's own when the change set was given none
     u.disable_rollback = in.disable_rollback;
     u.client_request_token = in.client_request_token;
     u.change_set_id = cs.id;

@@ -54,7 +54,9 @@ struct CreateChangeSetInput {
   bool use_previous_template = false;
   std::vector<ParameterInput> parameters;
   std::vector<std::string> capabilities;
-  std::vector<StackTag> tags;
+  // none: a new stack has none, an UPDATE keeps the stack's; given (even
+  // empty): they replace the stack's, as UpdateStack's Tags.
+  std::optional<std::vector<StackTag>> tags;
   std::string description;
   std::vector<ResourceToImport> resources_to_import;  // IMPORT
 };
@@ -78,6 +80,7 @@ struct ChangeSetPlanInput {
   bool use_previous_template = false;
   std::vector<ParameterInput> parameters;
   std::vector<std::string> capabilities;
+  const std::vector<StackTag>* tags = nullptr;  // the stack's tags after it (null: unchanged)
 };
 
 struct ChangeSetPlan {

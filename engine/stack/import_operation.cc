@@ -145,6 +145,7 @@ Status StartImport(const OperationContext& ctx, const ChangeSetRecord& cs, const
   if (s.status != StackStatus::kReviewInProgress) {
     s.previous_template_body = s.template_body;
     s.previous_parameters = s.parameters;
+    s.previous_tags = s.tags;  // an import keeps the stack's tags
   }
   s.template_body = cs.template_body;
   s.parameters = cs.parameters;

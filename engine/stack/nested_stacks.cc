@@ -182,6 +182,7 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
     in.parameters = ParametersOf(properties);
     in.capabilities = parent_.capabilities;
     in.disable_rollback = parent_.disable_rollback();
+    in.tags = parent_.tags;  // as at create: the parent's tags, new ones included
     std::string id;
     s = StackService(ctx_).StartUpdate(in, &id);
     if (!s.ok()) {

@@ -136,6 +136,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
 
 Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_id) {
   MS_RETURN_IF_ERROR(CheckStackNameOrId(in.stack_name));
+  if (in.tags) MS_RETURN_IF_ERROR(CheckStackTags(*in.tags));
   StackRecord s;
   bool found = false;
   if (in.stack_name.rfind("arn:", 0) == 0) {
@@ -189,11 +190,14 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
     return session->SsmParameter(name, ctx_.region, value);
   };
   pin.now_ms = ctx_.clock->NowMs();
+  pin.new_stack_tags = in.tags ? &*in.tags : nullptr;
   pin.stack_policy_body =
       in.stack_policy_during_update_body.empty() ? s.stack_policy_body : in.stack_policy_during_update_body;
   auto plan = std::make_unique<Plan>();
   MS_RETURN_IF_ERROR(MakePlan(pin, plan.get()));
-  if (plan->empty()) return Status::Validation("No updates are to be performed.");
+  // New stack tags are an update of their own, taggable resources or not.
+  const bool tags_change = in.tags && !SameStackTags(*in.tags, s.tags);
+  if (plan->empty() && !tags_change) return Status::Validation("No updates are to be performed.");
   // Seed 003: a violation the plan already shows refuses the update.
   MS_RETURN_IF_ERROR(CheckUpdateRestrictions(*plan));
 
@@ -203,7 +207,9 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   if (s.status != StackStatus::kUpdateFailed) {
     s.previous_template_body = s.template_body;
     s.previous_parameters = s.parameters;
+    s.previous_tags = s.tags;
   }
+  if (in.tags) s.tags = *in.tags;
   s.template_body = body;
   s.description = summary.description.value_or("");
   s.parameters.clear();

@@ -59,6 +59,9 @@ struct UpdateStackInput {
   // stack's (empty: the stack's).
   std::string stack_policy_during_update_body;
   std::string stack_policy_during_update_url;  // refused
+  // Tags: replace the stack's (an empty list removes them all); none: the
+  // stack keeps its tags. Propagated to its taggable resources.
+  std::optional<std::vector<StackTag>> tags;
 };
 
 struct DeleteStackInput {

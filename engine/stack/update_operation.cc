@@ -102,6 +102,7 @@ class UpdateOp : public OperationCore {
     StackRecord deployed = stack_;
     deployed.template_body = stack_.previous_template_body;
     deployed.parameters = stack_.previous_parameters;
+    deployed.tags = stack_.previous_tags;
     std::shared_ptr<const Template> old_tmpl;
     Status old_ok = CachedTemplate(deployed.template_body, &old_tmpl);
     if (!old_ok.ok()) return Status::Internal("update: the previous template does not load: " + old_ok.message());
@@ -126,6 +127,7 @@ class UpdateOp : public OperationCore {
       return Session()->SsmParameter(name, ctx_.region, value);
     };
     pin.now_ms = ctx_.clock->NowMs();
+    pin.new_stack_tags = &stack_.tags;
     // Right after update-stack in this process, its plan (made from the same
     // records) is taken instead of planning again.
     std::unique_ptr<Plan> offered;
@@ -474,7 +476,8 @@ class UpdateOp : public OperationCore {
     for (const ChangeDetail& d : r.plan->details) {
       if (d.attribute == TargetAttribute::kMetadata) metadata = true;
     }
-    if (!type_changed && changes.empty()) {
+    const bool retag = Retags(r);
+    if (!type_changed && changes.empty() && !retag) {
       if (metadata) {
         // A Metadata change alone: UPDATE_COMPLETE, no provider call (run 26),
         // unless a stack policy or an update restriction forbids it.
@@ -541,7 +544,28 @@ class UpdateOp : public OperationCore {
     r.new_props = coerced;
     r.changed.clear();
     for (const PropertyChange& c : changes) r.changed.push_back(c.name);
+    if (retag) AddTagsChange(&r.changed);
     CallUpdate(r);
+  }
+
+  // The stack's tags changed and the plan re-tags this resource (a taggable
+  // type: plan/planner.h, PlanInput::new_stack_tags).
+  static bool Retags(const Res& r) {
+    return r.plan != nullptr &&
+           std::find(r.plan->scope.begin(), r.plan->scope.end(), TargetAttribute::kTags) != r.plan->scope.end();
+  }
+
+  // "Tags" among a hook's changed properties, so the provider re-applies
+  // them (from ctx.stack_tags and ctx.old_stack_tags).
+  static void AddTagsChange(std::vector<std::string>* changed) {
+    if (std::find(changed->begin(), changed->end(), "Tags") == changed->end()) changed->push_back("Tags");
+  }
+
+  // A stack tag list for ctx.old_stack_tags: a list even when empty, so a
+  // provider tells "had none" from "not told".
+  static Value TagList(const std::vector<StackTag>& tags) {
+    Value v = StackTagsValue(tags);
+    return v.is_null() ? Value::MakeList({}) : v;
   }
 
   void CallUpdate(Res& r) {
@@ -830,6 +854,7 @@ class UpdateOp : public OperationCore {
     call.ctx.old_update_policy = std::move(call.ctx.update_policy);
     call.ctx.update_policy = OldUpdatePolicy(r);
     call.changed = ChangedKeys(r.rec.rollback_properties, r.rec.properties);
+    if (Retags(r)) AddTagsChange(&call.changed);
     Dispatch(r, std::move(call), [this, &r](const HookOutcome& o) { OnRollback(r, o); });
   }
 
@@ -890,6 +915,7 @@ class UpdateOp : public OperationCore {
     // The stack is the previous one again.
     stack_.template_body = stack_.previous_template_body;
     stack_.parameters = stack_.previous_parameters;
+    stack_.tags = stack_.previous_tags;
     stack_dirty_ = true;
     if (!SetStackStatus(StackStatus::kUpdateRollbackCompleteCleanupInProgress, "")) return;
     if (LeaveToParent()) return;
@@ -1164,6 +1190,14 @@ class UpdateOp : public OperationCore {
     call.type = r.decl != nullptr ? r.decl->type : r.rec.type;
     call.ctx = ContextOf(r);
     call.ctx.progress = r.rec.progress;
+    // An update re-tags from the previous stack tags to the new ones; its
+    // rollback the other way round.
+    if (hook == Hook::kUpdate) {
+      call.ctx.old_stack_tags = TagList(stack_.previous_tags);
+    } else if (hook == Hook::kRollback) {
+      call.ctx.stack_tags = StackTagsValue(stack_.previous_tags);
+      call.ctx.old_stack_tags = TagList(stack_.tags);
+    }
     return call;
   }
 

@@ -129,6 +129,7 @@ Value StackToValue(const StackRecord& s) {
   if (s.stub_unknown_types) v.set("stub_unknown_types", Value::Bool(true));
   if (!s.previous_template_body.empty()) {  // the template itself: stack_templates, slot 1
     v.set("previous_parameters", ParametersToValue(s.previous_parameters));
+    v.set("previous_tags", TagsToValue(s.previous_tags));
   }
   if (!s.stack_policy_body.empty()) v.set("stack_policy_body", Str(s.stack_policy_body));
   if (!s.stack_policy_during_update_body.empty()) {
@@ -170,6 +171,8 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.stub_unknown_types = GetBool(v, "stub_unknown_types");
   s.previous_template_body = GetStr(v, "previous_template_body");
   s.previous_parameters = ParametersFromValue(GetList(v, "previous_parameters"));
+  // A stack saved before stack tags could change: its tags never did.
+  s.previous_tags = v.find("previous_tags") != nullptr ? TagsFromValue(GetList(v, "previous_tags")) : s.tags;
   s.stack_policy_body = GetStr(v, "stack_policy_body");
   s.stack_policy_during_update_body = GetStr(v, "stack_policy_during_update_body");
   s.parent_id = GetStr(v, "parent_id");

@@ -53,7 +53,7 @@ int RunCreate(const ChangeSetArgs& a) {
   Status s;
   if (!a.template_body.empty()) s = ReadTemplateBody(a.template_body, &in.template_body);
   if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
-  if (s.ok()) s = ParseTags(a.tags, &in.tags);
+  if (s.ok() && !a.tags.empty()) s = ParseTags(a.tags, &in.tags.emplace());
   if (s.ok() && !a.resources_to_import.empty()) s = ParseResourcesToImport(a.resources_to_import, &in.resources_to_import);
   StackSession session;
   if (s.ok()) s = session.Open(a.session);

@@ -142,7 +142,7 @@ int RunDeploy(const DeployArgs& a) {
   in.template_body = body;
   in.parameters = ChangeSetParameters(overrides, body, update ? &existing : nullptr);
   in.capabilities = a.capabilities;
-  in.tags = tags;
+  if (!tags.empty()) in.tags = tags;  // none: an update keeps the stack's
   in.description = "Created by moonstack deploy";
   std::string change_set_id, stack_id;
   s = change_sets.Create(in, &change_set_id, &stack_id);

@@ -125,12 +125,12 @@ std::string Verdict(const std::set<std::string>& replaced, const ResourcePlan& r
   return "must be replaced";
 }
 
-// One line per changed property (or Metadata), its causes together.
+// One line per changed property (or Metadata, or the stack's Tags), its causes together.
 void PrintDetails(const std::set<std::string>& replaced, const ResourcePlan& rp) {
   std::vector<std::string> order;
   std::map<std::string, std::pair<Recreation, std::vector<std::string>>> lines;
   for (const ChangeDetail& d : rp.details) {
-    const std::string name = d.attribute == TargetAttribute::kMetadata ? "Metadata" : d.name;
+    const std::string name = d.attribute == TargetAttribute::kProperties ? d.name : TargetAttributeName(d.attribute);
     auto [it, added] = lines.try_emplace(name, Recreation::kNever, std::vector<std::string>{});
     if (added) order.push_back(name);
     if (d.requires_recreation > it->second.first) it->second.first = d.requires_recreation;

@@ -120,6 +120,9 @@ int RunUpdate(const StackArgs& a) {
     s = ReadBody(a, &in.template_body);
   }
   if (s.ok()) s = ParseParameters(a.parameters, &in.parameters);
+  // As the aws CLI: without --tags the stack keeps its tags (an empty list
+  // cannot be given here; boto3's Tags=[] under serve removes them).
+  if (s.ok() && !a.tags.empty()) s = ParseTags(a.tags, &in.tags.emplace());
   if (s.ok()) s = ReadPolicyBody(a.stack_policy_body, &in.stack_policy_body);
   if (s.ok()) s = ReadPolicyBody(a.stack_policy_during_update_body, &in.stack_policy_during_update_body);
   if (!s.ok()) return Fail(op, s);
@@ -503,6 +506,7 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   u->add_option("--parameters", update->parameters,
                 "ParameterKey=K,ParameterValue=V or ParameterKey=K,UsePreviousValue=true ... (or JSON)");
   u->add_option("--capabilities", update->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");
+  u->add_option("--tags", update->tags, "Key=k,Value=v ... (replace the stack's; none: kept)");
   u->add_flag("--disable-rollback", update->disable_rollback, "Keep what was done when the update fails");
   u->add_option("--client-request-token", update->client_request_token, "A token carried by the events");
   u->add_option("--role-arn", update->role_arn, "The IAM role CloudFormation acts with (none: the stack's)");

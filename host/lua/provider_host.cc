@@ -198,6 +198,7 @@ Value ContextValue(const HookContext& c, const std::string& resource_type = "") 
   m.push_back({"stack_id", Value::String(c.stack_id)});
   m.push_back({"stack_name", Value::String(c.stack_name)});
   if (!c.stack_tags.is_null()) m.push_back({"stack_tags", c.stack_tags});
+  if (!c.old_stack_tags.is_null()) m.push_back({"old_stack_tags", c.old_stack_tags});
   if (!c.update_policy.is_null()) m.push_back({"update_policy", c.update_policy});
   if (!c.old_update_policy.is_null()) m.push_back({"old_update_policy", c.old_update_policy});
   if (!c.creation_policy.is_null()) m.push_back({"creation_policy", c.creation_policy});

@@ -124,6 +124,12 @@ std::vector<StackTag> TagsOf(const QueryRequest& q) {
   return out;
 }
 
+std::optional<std::vector<StackTag>> GivenTagsOf(const QueryRequest& q) {
+  std::vector<StackTag> tags = TagsOf(q);
+  if (tags.empty() && !q.Has("Tags")) return std::nullopt;
+  return tags;
+}
+
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id) {
   XmlWriter w;
@@ -449,6 +455,7 @@ Status CfnApi::UpdateStack(Call& c) {
   in.stack_policy_url = c.q.Get("StackPolicyURL");
   in.stack_policy_during_update_body = c.q.Get("StackPolicyDuringUpdateBody");
   in.stack_policy_during_update_url = c.q.Get("StackPolicyDuringUpdateURL");
+  in.tags = GivenTagsOf(c.q);
 
   StackRecord existing;
   if (!c.service.FindStack(in.stack_name, &existing).ok()) {

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "base/status.h"
@@ -45,6 +46,10 @@ Status Required(const QueryRequest& q, const char* member, const char* field, st
 // UsePreviousValue) and Tags.member.N (Key, Value).
 std::vector<ParameterInput> ParametersOf(const QueryRequest& q);
 std::vector<StackTag> TagsOf(const QueryRequest& q);
+// Tags as UpdateStack and CreateChangeSet take them: none when the request
+// has no Tags member; an empty list when it has "Tags=" (how botocore
+// sends Tags=[]: remove them all).
+std::optional<std::vector<StackTag>> GivenTagsOf(const QueryRequest& q);
 
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id);

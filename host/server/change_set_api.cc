@@ -143,7 +143,7 @@ Status CfnApi::CreateChangeSet(Call& c) {
   in.description = c.q.Get("Description");
   in.parameters = ParametersOf(c.q);
   in.capabilities = c.q.List("Capabilities");
-  in.tags = TagsOf(c.q);
+  in.tags = GivenTagsOf(c.q);
   in.resources_to_import = ResourcesToImportOf(c.q);
   ChangeSetService service(c.service.context());
   std::string id, stack_id;

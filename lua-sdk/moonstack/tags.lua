@@ -166,4 +166,22 @@ function M.for_resource(ctx, resource_tags)
   return map
 end
 
+---What an update (or its rollback) must do to a resource's tags when they
+---are CloudFormation's (`for_resource`): from the tags it was given — its
+---old own tags over the stack tags it had (`ctx.old_stack_tags`) — to the
+---ones it gets now (`new_tags` over `ctx.stack_tags`). UpdateStack's Tags
+---change the stack tags alone: "Tags" is then among the hook's changed
+---properties although the resource's own are the same. Without
+---ctx.old_stack_tags (not an update hook) the stack tags count as unchanged.
+---Returns `diff`'s set and remove; the aws:cloudformation:* tags never change.
+---@param ctx table  hook context (stack_tags, old_stack_tags, ...)
+---@param old_tags moonstack.Tag[]|table<string,string>|nil  the old properties' Tags
+---@param new_tags moonstack.Tag[]|table<string,string>|nil  the new properties' Tags
+---@return table<string, string> set
+---@return string[] remove
+function M.update_diff(ctx, old_tags, new_tags)
+  local old_ctx = setmetatable({ stack_tags = ctx.old_stack_tags or ctx.stack_tags }, { __index = ctx })
+  return M.diff(M.for_resource(old_ctx, old_tags), M.for_resource(ctx, new_tags))
+end
+
 return M

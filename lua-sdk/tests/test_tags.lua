@@ -95,4 +95,27 @@ T.case("for_resource: stack tags, then the resource's own, then aws:cloudformati
        { k = "v", ["aws:cloudformation:stack-name"] = "s", ["aws:cloudformation:logical-id"] = "Q" })
 end)
 
+T.case("update_diff: from the old own tags over ctx.old_stack_tags to the new over ctx.stack_tags", function()
+  local ctx = { stack_name = "s", logical_id = "Q",
+                stack_tags = { { Key = "team", Value = "data" }, { Key = "cost", Value = "42" } },
+                old_stack_tags = { { Key = "team", Value = "web" }, { Key = "gone", Value = "x" } } }
+  -- Own tags unchanged: only the stack tags' change.
+  local set, remove = tags.update_diff(ctx, { { Key = "own", Value = "q" } }, { { Key = "own", Value = "q" } })
+  H.same(set, { team = "data", cost = "42" })
+  H.same(remove, { "gone" })
+  -- A removed own tag that a stack tag also sets is the stack tag's value, not removed.
+  set, remove = tags.update_diff(ctx, { { Key = "cost", Value = "own" } }, nil)
+  H.same(set, { team = "data", cost = "42" })
+  H.same(remove, { "gone" })
+  -- No ctx.old_stack_tags (not an update hook): the stack tags count as unchanged.
+  set, remove = tags.update_diff({ stack_name = "s", logical_id = "Q", stack_tags = ctx.stack_tags },
+                                 { a = "1" }, { a = "2" })
+  H.same(set, { a = "2" })
+  H.same(remove, {})
+  -- An empty old list: the stack had no tags.
+  set, remove = tags.update_diff({ stack_name = "s", logical_id = "Q", stack_tags = nil, old_stack_tags = {} }, nil, nil)
+  H.same(set, {})
+  H.same(remove, {})
+end)
+
 return T

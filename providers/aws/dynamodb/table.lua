@@ -123,7 +123,7 @@ return P.define {
       for _, name in ipairs(changed) do
         if name == "Tags" then
           local arn = status(ctx, id).TableArn
-          local set, remove = tags.diff(old.Tags, new.Tags)
+          local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
           if #remove > 0 then db.UntagResource { ResourceArn = arn, TagKeys = remove } end
           if next(set) then db.TagResource { ResourceArn = arn, Tags = tags.from_map(set) } end
         elseif name == "TimeToLiveSpecification" then

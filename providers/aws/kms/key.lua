@@ -60,7 +60,7 @@ return P.define {
         if new.EnableKeyRotation then c.EnableKeyRotation { KeyId = id } else c.DisableKeyRotation { KeyId = id } end
       elseif name == "KeyPolicy" then c.PutKeyPolicy { KeyId = id, Policy = new.KeyPolicy, PolicyName = "default" }
       elseif name == "Tags" then
-        local set, remove = tags.diff(old.Tags, new.Tags)
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
         if #remove > 0 then c.UntagResource { KeyId = id, TagKeys = remove } end
         if next(set) ~= nil then
           local list = {}

@@ -69,7 +69,7 @@ return P.define {
         if new.KmsKeyId then logs.AssociateKmsKey { logGroupName = id, kmsKeyId = new.KmsKeyId }
         else logs.DisassociateKmsKey { logGroupName = id } end
       elseif prop == "Tags" then
-        local set, remove = tags.diff(old.Tags, new.Tags)
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
         local resource = logs_sim.group_arn(region(ctx), account(ctx), id)
         if #remove > 0 then logs.UntagResource { resourceArn = resource, tagKeys = remove } end
         if next(set) then logs.TagResource { resourceArn = resource, tags = set } end

@@ -83,7 +83,7 @@ return P.define {
     local meta, value = {}, false
     for _, name in ipairs(changed) do
       if name == "Tags" then
-        local set, remove = tags.diff(old.Tags, new.Tags)
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
         if #remove > 0 then sm.UntagResource { SecretId = id, TagKeys = remove } end
         if next(set) then sm.TagResource { SecretId = id, Tags = tags.from_map(set) } end
       elseif name == "SecretString" or name == "GenerateSecretString" then

@@ -67,7 +67,7 @@ return P.define {
     local sns = ctx.world.sns
     for _, prop in ipairs(changed) do
       if prop == "Tags" then
-        local set, remove = tags.diff(old.Tags, new.Tags)
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
         if #remove > 0 then sns.UntagResource { ResourceArn = id, TagKeys = remove } end
         if next(set) then sns.TagResource { ResourceArn = id, Tags = tags.from_map(set) } end
       elseif prop == "Subscription" then

@@ -87,7 +87,7 @@ return P.define {
     local attrs, any = {}, false
     for _, prop in ipairs(changed) do
       if prop == "Tags" then
-        local set, remove = tags.diff(old.Tags, new.Tags)
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
         if #remove > 0 then sqs.UntagQueue { QueueUrl = id, TagKeys = remove } end
         if next(set) then sqs.TagQueue { QueueUrl = id, Tags = set } end
       else

@@ -83,11 +83,8 @@ return P.define {
       props.AllowedPattern = new.AllowedPattern or ""
       put(ssm, id, props, true, nil)
     end
-    local oldt, newt = old.Tags or {}, new.Tags or {}
-    local remove, add = {}, {}
-    for k in pairs(oldt) do if newt[k] == nil then remove[#remove + 1] = k end end
-    for k, v in pairs(newt) do if oldt[k] ~= v then add[k] = v end end
-    table.sort(remove)
+    -- Its own tags over the stack's (both may have changed: UpdateStack's Tags).
+    local add, remove = tags.update_diff(ctx, old.Tags, new.Tags)
     if #remove > 0 then
       ssm.RemoveTagsFromResource { ResourceType = "Parameter", ResourceId = id, TagKeys = remove }
     end

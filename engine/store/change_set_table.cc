@@ -128,16 +128,11 @@ ChangeSetRecord FromValue(const Value& v) {
 }
 
 Status LoadRows(Statement* st, std::vector<ChangeSetRecord>* out) {
-  for (;;) {
-    bool row = false;
-    MS_RETURN_IF_ERROR(st->Step(&row));
-    if (!row) return Status::OK();
-    Value v;
-    MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "change set", &v));
+  return ForEachRow(st, 0, "change set", [&](Value v) {
     ChangeSetRecord cs = FromValue(v);
     cs.template_body = st->Text(1);
     out->push_back(std::move(cs));
-  }
+  });
 }
 
 Status LoadOne(Statement* st, ChangeSetRecord* out, bool* found) {

@@ -75,12 +75,11 @@ ResourceDrift ResourceDriftFromValue(const Value& v, const std::string& stack_id
 }
 
 Status LoadDetection(Statement* st, StackDriftDetection* out, bool* found) {
-  MS_RETURN_IF_ERROR(st->Step(found));
-  if (!*found) return Status::OK();
-  Value v;
-  MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "drift detection", &v));
-  *out = DetectionFromValue(v);
-  return Status::OK();
+  *found = false;
+  return ForEachRow(st, 0, "drift detection", [&](Value v) {
+    *out = DetectionFromValue(v);
+    *found = true;
+  });
 }
 
 }  // namespace
@@ -127,14 +126,8 @@ Status LoadResourceDrifts(Database* db, const std::string& stack_id, std::vector
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM resource_drifts WHERE stack_id = ?1 ORDER BY rowid", &st));
   st->Bind(1, stack_id);
-  for (;;) {
-    bool row = false;
-    MS_RETURN_IF_ERROR(st->Step(&row));
-    if (!row) return Status::OK();
-    Value v;
-    MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "resource drift", &v));
-    out->push_back(ResourceDriftFromValue(v, stack_id));
-  }
+  return ForEachRow(st.get(), 0, "resource drift",
+                    [&](Value v) { out->push_back(ResourceDriftFromValue(v, stack_id)); });
 }
 
 }  // namespace ms

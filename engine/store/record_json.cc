@@ -42,6 +42,17 @@ Status ParseRow(const std::string& json, const char* what, Value* out) {
   return Status::OK();
 }
 
+Status ForEachRow(Statement* st, int data_column, const char* what, const std::function<void(Value)>& each) {
+  for (;;) {
+    bool row = false;
+    MS_RETURN_IF_ERROR(st->Step(&row));
+    if (!row) return Status::OK();
+    Value v;
+    MS_RETURN_IF_ERROR(ParseRow(st->Text(data_column), what, &v));
+    each(std::move(v));
+  }
+}
+
 Value ParametersToValue(const std::vector<StackParameterValue>& params) {
   Value::List out;
   for (const StackParameterValue& p : params) {

@@ -4,12 +4,14 @@
 // tags).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/status.h"
 #include "records/stack.h"
+#include "store/database.h"
 #include "template/value.h"
 
 namespace ms::record_json {
@@ -27,6 +29,10 @@ Value TakeValue(Value* m, std::string_view key);
 
 // A row's `data` column: a JSON object, else "store: corrupt <what>".
 Status ParseRow(const std::string& json, const char* what, Value* out);
+
+// Steps `st` to its end, handing each row's parsed `data` (column
+// `data_column`) to `each`, which may read the row's other columns.
+Status ForEachRow(Statement* st, int data_column, const char* what, const std::function<void(Value)>& each);
 
 // Writes a row's JSON object straight into `out`, with no Value built on
 // the way (checkpoints write thousands of rows). The *IfAny members leave

@@ -38,7 +38,7 @@ print(json.dumps(out))
   CHECK(r["emptied"] == json::parse(R"({"status": "UPDATE_COMPLETE", "tags": [], "queue": {}})"));
 }
 
-TEST_CASE("boto3: EC2 and IAM resources carry the stack's tags; aws: stack tag keys are refused", "[server][tags]") {
+TEST_CASE("boto3: EC2 and IAM resources carry the stack's tags, aws: stack tag keys are refused", "[server][tags]") {
   Server server("stack_tags_ec2_iam", "0");
   json r = server.Python(R"(
 import time

@@ -1,5 +1,6 @@
 #include "stack/request_limits.h"
 
+#include <cctype>
 #include <string>
 
 #include "base/constraint_errors.h"
@@ -27,6 +28,17 @@ void CheckLength(const std::string& text, const std::string& member, size_t max,
   if (length > max) errors->Add(text, member, MaxLengthConstraint(max));
 }
 
+// "aws:" in any letter case: the reserved prefix is case-insensitive
+// ("CloudFormation resource tagging": "This prefix is case-insensitive").
+bool Reserved(const std::string& key) {
+  static const char kPrefix[] = "aws:";
+  if (key.size() < 4) return false;
+  for (size_t i = 0; i < 4; ++i) {
+    if (std::tolower(static_cast<unsigned char>(key[i])) != kPrefix[i]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Status CheckStackTags(const std::vector<StackTag>& tags) {
@@ -37,7 +49,11 @@ Status CheckStackTags(const std::vector<StackTag>& tags) {
     CheckLength(tags[i].key, member + "key", kMaxTagKey, &errors);
     CheckLength(tags[i].value, member + "value", kMaxTagValue, &errors);
   }
-  return errors.ToStatus();
+  MS_RETURN_IF_ERROR(errors.ToStatus());
+  for (const StackTag& t : tags) {
+    if (Reserved(t.key)) return Status::Validation("aws: prefixed tag key names are not allowed for external use.");
+  }
+  return Status::OK();
 }
 
 }  // namespace ms

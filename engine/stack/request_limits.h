@@ -15,7 +15,9 @@ namespace ms {
 // wording: "1 validation error detected: Value '...' at
 // 'tags.1.member.value' failed to satisfy constraint: Member must have
 // length less than or equal to 256" (szuecs/kube-static-egress-controller#35),
-// every violation listed.
+// every violation listed. Then a key starting with "aws:" (any case), AWS's
+// reserved prefix: "aws: prefixed tag key names are not allowed for external
+// use." (what CreateStack answered in aws-quickstart/quickstart-amazon-eks#42).
 Status CheckStackTags(const std::vector<StackTag>& tags);
 
 }  // namespace ms

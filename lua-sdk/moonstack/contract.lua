@@ -225,7 +225,7 @@ local function new_ctx(run)
     now_ms = run.now,
     log = P.log(nil),
   }
-  ctx.world = run.sim.client(ctx)
+  ctx.world = run.sim.client(ctx, "cloudformation")  -- as the host's hooks (moonstack.host)
   for k, v in pairs(run.extra_ctx) do ctx[k] = v end
   return ctx
 end

@@ -99,7 +99,7 @@ local function sim_client(ctx)
   end
   local c = by_account[account]
   if c == nil then
-    c = read_only(sim.client(ctx))
+    c = read_only(sim.client(ctx, "cloudformation"))  -- hooks act as CloudFormation
     by_account[account] = c
   end
   return c

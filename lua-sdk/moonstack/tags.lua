@@ -166,6 +166,30 @@ function M.for_resource(ctx, resource_tags)
   return map
 end
 
+---The tags CloudFormation puts on a resource of a service that refuses aws:
+---tag keys even from CloudFormation (IAM: "System tags with aws: prefix"
+---are not allowed): the resource's own tags in their order, then the
+---stack's tags (`ctx.stack_tags`) they do not override, in the stack's
+---order; no aws:cloudformation:* tags. nil when there are none.
+---@param ctx table  hook context (stack_tags)
+---@param resource_tags moonstack.Tag[]?
+---@return moonstack.Tag[]?
+function M.with_stack_tags(ctx, resource_tags)
+  local out, own = {}, {}
+  if not values.is_absent(resource_tags) then
+    for _, t in ipairs(resource_tags) do
+      out[#out + 1] = t
+      own[t.Key] = true
+    end
+  end
+  if not values.is_absent(ctx.stack_tags) then
+    for _, t in ipairs(ctx.stack_tags) do
+      if not own[t.Key] then out[#out + 1] = { Key = t.Key, Value = t.Value } end
+    end
+  end
+  return #out > 0 and out or nil
+end
+
 ---What an update (or its rollback) must do to a resource's tags when they
 ---are CloudFormation's (`for_resource`): from the tags it was given — its
 ---old own tags over the stack tags it had (`ctx.old_stack_tags`) — to the
@@ -174,14 +198,18 @@ end
 ---properties although the resource's own are the same. Without
 ---ctx.old_stack_tags (not an update hook) the stack tags count as unchanged.
 ---Returns `diff`'s set and remove; the aws:cloudformation:* tags never change.
+---`tags_for` is how the resource got its tags: `for_resource` (default) or
+---`with_stack_tags`.
 ---@param ctx table  hook context (stack_tags, old_stack_tags, ...)
 ---@param old_tags moonstack.Tag[]|table<string,string>|nil  the old properties' Tags
 ---@param new_tags moonstack.Tag[]|table<string,string>|nil  the new properties' Tags
+---@param tags_for (fun(ctx: table, tags: any): any)?
 ---@return table<string, string> set
 ---@return string[] remove
-function M.update_diff(ctx, old_tags, new_tags)
+function M.update_diff(ctx, old_tags, new_tags, tags_for)
+  tags_for = tags_for or M.for_resource
   local old_ctx = setmetatable({ stack_tags = ctx.old_stack_tags or ctx.stack_tags }, { __index = ctx })
-  return M.diff(M.for_resource(old_ctx, old_tags), M.for_resource(ctx, new_tags))
+  return M.diff(tags_for(old_ctx, old_tags), tags_for(ctx, new_tags))
 end
 
 return M

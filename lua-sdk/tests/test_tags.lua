@@ -118,4 +118,18 @@ T.case("update_diff: from the old own tags over ctx.old_stack_tags to the new ov
   H.same(remove, {})
 end)
 
+T.case("with_stack_tags: own tags in order, then the stack's they do not override; no aws: tags; nil when none", function()
+  local ctx = { stack_name = "s", logical_id = "R", stack_id = "arn:x",
+                stack_tags = { { Key = "team", Value = "web" }, { Key = "env", Value = "dev" } } }
+  H.same(tags.with_stack_tags(ctx, { { Key = "z", Value = "1" }, { Key = "env", Value = "prod" } }),
+    { { Key = "z", Value = "1" }, { Key = "env", Value = "prod" }, { Key = "team", Value = "web" } })
+  H.same(tags.with_stack_tags(ctx, nil), ctx.stack_tags)
+  H.eq(tags.with_stack_tags({ stack_name = "s" }, nil), nil)
+  -- update_diff over it: the stack's change, no aws:cloudformation:* keys
+  local set, remove = tags.update_diff({ stack_name = "s", logical_id = "R", stack_tags = { { Key = "team", Value = "data" } },
+    old_stack_tags = ctx.stack_tags }, nil, nil, tags.with_stack_tags)
+  H.same(set, { team = "data" })
+  H.same(remove, { "env" })
+end)
+
 return T

@@ -10,7 +10,7 @@
 --                          CreateSubnet, DeleteSubnet, DescribeSubnets, ...
 --   sim/ec2/groups.lua     CreateSecurityGroup, DeleteSecurityGroup,
 --                          Authorize/RevokeSecurityGroupIngress/Egress, ...
---   sim/ec2/tagging.lua    CreateTags, DeleteTags
+--   sim/ec2/tagging.lua    CreateTags, DeleteTags, DescribeTags
 --   sim/ec2/launch_templates.lua  Create/Modify/Delete/DescribeLaunchTemplate(s),
 --                          Create/DescribeLaunchTemplateVersion(s)
 --   sim/ec2/gateways.lua   Create/Attach/Detach/Delete/DescribeInternetGateway(s),

@@ -22,7 +22,8 @@
 --   env.region, env.account, env.now_ms (the world clock), env.new_id(kind, ...)
 --   (a deterministic ID from the world's shared generator: "instance",
 --   "security_group", "role_id", ... or ("hex", 8), ("upper_alnum", 13) —
---   the methods of moonstack.ids, with their arguments).
+--   the methods of moonstack.ids, with their arguments), env.caller
+--   ("cloudformation" for a provider hook's client, else nil: see S.client).
 
 local errors = require("moonstack.errors")
 local ids = require("moonstack.ids")
@@ -96,7 +97,7 @@ end
 ---@param svc string "ec2", "iam", "ssm", "cloudformation"
 ---@param action string AWS's action name
 ---@param params table? AWS's request shape
----@param opts table? { region =, account = }
+---@param opts table? { region =, account =, caller = }
 function S.call(svc, action, params, opts)
   local mod = service(svc)
   local fn = type(action) == "string" and action:match("^%u") and rawget(mod, action)
@@ -110,6 +111,7 @@ function S.call(svc, action, params, opts)
   local env = {
     region = opts.region or S.DEFAULT_REGION,
     account = opts.account or S.DEFAULT_ACCOUNT,
+    caller = opts.caller,
     new_id = new_id,
   }
   -- An action a service lists in UNLOCKED takes the world's lock itself,
@@ -134,11 +136,16 @@ function S.call(svc, action, params, opts)
 end
 
 ---A client for hooks: `aws.ec2.RunInstances{...}`. `ctx` gives the region
----and account (a hook's ctx, or nil for the defaults).
+---and account (a hook's ctx, or nil for the defaults). `caller` is who
+---calls: "cloudformation" for the client a provider hook gets (ctx.world),
+---which may do what only CloudFormation itself does, as on AWS — put its
+---reserved aws:cloudformation:* tags on what it creates, where a service
+---refuses aws: tag keys from anyone else (EC2's TagSpecifications).
 ---@param ctx { region: string?, account: string? }?
+---@param caller string?
 ---@return sim.Client
-function S.client(ctx)
-  local opts = { region = ctx and ctx.region, account = ctx and ctx.account }
+function S.client(ctx, caller)
+  local opts = { region = ctx and ctx.region, account = ctx and ctx.account, caller = caller }
   if opts.region == "" then opts.region = nil end
   if opts.account == "" then opts.account = nil end
   local client = {}

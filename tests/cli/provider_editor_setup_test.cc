@@ -105,7 +105,7 @@ TEST_CASE("provider new writes a .luarc.json and a LuaLS stub of every module th
                       "---@return moonstack.InProgress\nfunction P.in_progress(opts) end"));
   CHECK(Has(Read(stubs / "moonstack/world.lua"), "function world.get(kind, id) end"));
   CHECK(Has(Read(stubs / "moonstack/init.lua"), "moonstack.null = nil"));
-  CHECK(Has(Read(stubs / "sim/init.lua"), "---@return sim.Client\nfunction S.client(ctx) end"));
+  CHECK(Has(Read(stubs / "sim/init.lua"), "---@return sim.Client\nfunction S.client(ctx, caller) end"));
   const std::string client = Read(stubs / "sim_client.lua");
   CHECK(Has(client, "---@field ec2 sim.client.ec2\n"));
   CHECK(Has(client, "---@field RunInstances fun(request: table?): table\n"));

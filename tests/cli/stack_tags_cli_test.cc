@@ -2,7 +2,8 @@
 // the stack's and re-tag its taggable resources in place (an SQS queue and an
 // SSM parameter here; the wait condition handle is not taggable and stays
 // as it is), omitted they stay, a change set shows the re-tagging as Scope
-// Tags, and a failed update puts the old tags back everywhere.
+// Tags, and a failed update puts the old tags back everywhere. Stack tag
+// keys with the reserved aws: prefix are refused as AWS refuses them.
 #include <catch2/catch.hpp>
 
 #include "cli_fixture.h"
@@ -178,4 +179,40 @@ TEST_CASE("new stack tags reach a nested stack and its resources", "[cli][stacks
   CHECK(cli.Status("app") == "UPDATE_COMPLETE");
   CHECK(cli.StackTags(child_id) == Json::parse(R"([{"Key": "team", "Value": "data"}])"));
   CHECK(cli.QueueTags(child_id) == Json::parse(R"({"team": "data"})"));
+}
+
+TEST_CASE("stack tag keys with the aws: prefix are refused as AWS refuses them", "[cli][stacks][tags]") {
+  Cli cli("reserved");
+  const std::string t = cli.Write("t.json", R"({"Resources": {"H": {"Type": "AWS::CloudFormation::WaitConditionHandle"}}})");
+  const std::string refused = "aws: prefixed tag key names are not allowed for external use.\n";
+  for (const char* key : {"aws:team", "AWS:cloudformation:stack-name"}) {
+    INFO(key);
+    ms::test::CommandResult create =
+        cli("create-stack --stack-name app --template-body file://" + t + " --tags Key=" + key + ",Value=1");
+    CHECK(create.exit_code == 255);
+    CHECK(create.out == "\nAn error occurred (ValidationError) when calling the CreateStack operation: " + refused);
+  }
+  CHECK(cli("describe-stacks --stack-name app").exit_code == 255);  // nothing made
+
+  // A key that only contains "aws:" is fine; so is a value that starts with it.
+  cli.Json("create-stack --stack-name app --template-body file://" + t + " --tags Key=team-aws:x,Value=aws:y");
+  REQUIRE(cli.Status("app") == "CREATE_COMPLETE");
+  ms::test::CommandResult update =
+      cli("update-stack --stack-name app --use-previous-template --tags Key=aws:team,Value=1");
+  CHECK(update.exit_code == 255);
+  CHECK(update.out == "\nAn error occurred (ValidationError) when calling the UpdateStack operation: " + refused);
+  ms::test::CommandResult change_set = cli("create-change-set --stack-name app --change-set-name c"
+                                           " --use-previous-template --tags Key=aws:team,Value=1");
+  CHECK(change_set.exit_code == 255);
+  CHECK(change_set.out == "\nAn error occurred (ValidationError) when calling the CreateChangeSet operation: " +
+                              refused);
+  CHECK(cli.Json("describe-stacks --stack-name app")["Stacks"][0]["Tags"] ==
+        Json::parse(R"([{"Key": "team-aws:x", "Value": "aws:y"}])"));
+  // The length limits come first, every violation listed, as before.
+  const std::string long_value(257, 'v');
+  ms::test::CommandResult both =
+      cli("update-stack --stack-name app --use-previous-template --tags Key=aws:team,Value=" + long_value);
+  CHECK(both.out == "\nAn error occurred (ValidationError) when calling the UpdateStack operation: 1 validation "
+                    "error detected: Value '" + long_value + "' at 'tags.1.member.value' failed to satisfy "
+                    "constraint: Member must have length less than or equal to 256\n");
 }

@@ -21,7 +21,7 @@ end
 
 function D.context(sim, logical_id, policy, old_policy)
   return { stack_name = "s", logical_id = logical_id or "Web", region = "us-east-1", account = "123456789012",
-           world = sim.client(), update_policy = policy, old_update_policy = old_policy }
+           world = sim.client(nil, "cloudformation"), update_policy = policy, old_update_policy = old_policy }
 end
 
 ---Calls decl[hook] until done (from ctx.progress when `continue`, else

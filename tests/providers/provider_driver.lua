@@ -25,7 +25,7 @@ function D.load(rel) return D.load_file(MOONSTACK_ROOT .. "/providers/aws/" .. r
 
 function D.context(sim, logical, update_policy)
   return { stack_name = "s", logical_id = logical or "Res", region = "us-east-1",
-           account = "123456789012", world = sim.client(), update_policy = update_policy,
+           account = "123456789012", world = sim.client(nil, "cloudformation"), update_policy = update_policy,
            stack_id = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/0b5e3c10-0000-4000-8000-000000000001" }
 end
 

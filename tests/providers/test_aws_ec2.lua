@@ -12,7 +12,7 @@ local function load(name) return require("provider_driver").load("ec2/" .. name)
 
 local function context(sim, logical_id)
   return { stack_name = "s", logical_id = logical_id or "Web", region = "us-east-1", account = "123456789012",
-           world = sim.client() }
+           world = sim.client(nil, "cloudformation") }
 end
 
 -- Calls a hook until it finishes. Each in-progress answer moves world time
@@ -63,7 +63,9 @@ T.case("create: RunInstances, in progress until running, AWS's attributes", func
   H.eq(r.id, id)
   local i = describe(sim, id)
   H.eq(i.State.Name, "running")
-  H.same(i.Tags, { { Key = "Name", Value = "web" } })
+  -- the template's tags and CloudFormation's own (stack-id: none in this ctx)
+  H.same(i.Tags, { { Key = "Name", Value = "web" }, { Key = "aws:cloudformation:logical-id", Value = "Web" },
+                   { Key = "aws:cloudformation:stack-name", Value = "s" } })
   H.eq(r.attributes.InstanceId, id)
   H.eq(r.attributes.PrivateIp, i.PrivateIpAddress)
   H.eq(r.attributes.PrivateDnsName, i.PrivateDnsName)
@@ -257,7 +259,8 @@ T.case("no-interruption and group changes apply without a stop", function()
   H.same(states, { "running" }, "one call, never stopped")
   local i = describe(sim, r.id)
   H.same(i.SecurityGroups, { { GroupId = b, GroupName = "b" } })
-  H.same(i.Tags, { { Key = "Name", Value = "api" } })
+  H.same(i.Tags, { { Key = "Name", Value = "api" }, { Key = "aws:cloudformation:logical-id", Value = "Web" },
+                   { Key = "aws:cloudformation:stack-name", Value = "s" } })
   H.eq(i.Monitoring.State, "enabled")
   H.eq(i.SourceDestCheck, false)
   H.raises(function() sim.call("ec2", "TerminateInstances", { InstanceIds = { r.id } }) end,
@@ -267,7 +270,8 @@ T.case("no-interruption and group changes apply without a stop", function()
   drive(world, d, "rollback", ctx, { r.id, old, new, changed })
   i = describe(sim, r.id)
   H.same(i.SecurityGroups, { { GroupId = a, GroupName = "a" } })
-  H.same(i.Tags, { { Key = "Name", Value = "web" }, { Key = "Old", Value = "1" } })
+  H.same(i.Tags, { { Key = "Name", Value = "web" }, { Key = "Old", Value = "1" },
+                   { Key = "aws:cloudformation:logical-id", Value = "Web" }, { Key = "aws:cloudformation:stack-name", Value = "s" } })
   H.eq(i.Monitoring.State, "disabled")
   H.eq(i.SourceDestCheck, true)
   sim.call("ec2", "TerminateInstances", { InstanceIds = { r.id } })

@@ -9,7 +9,7 @@ local function load(name) return require("provider_driver").load("ec2/" .. name)
 
 local function context(sim, logical_id)
   return { stack_name = "s", logical_id = logical_id, region = "us-east-1", account = "123456789012",
-           world = sim.client() }
+           world = sim.client(nil, "cloudformation") }
 end
 
 -- Calls a hook as the engine does (these hooks finish in one call).
@@ -70,7 +70,8 @@ T.case("VPC: update behaviours; DNS and tags change in place", function()
   call(d, "update", ctx, r.id, new, old, changed)
   H.eq(sim.call("ec2", "DescribeVpcAttribute", { VpcId = r.id, Attribute = "enableDnsSupport" })
     .EnableDnsSupport.Value, false)
-  H.same(sim.call("ec2", "DescribeVpcs", { VpcIds = { r.id } }).Vpcs[1].Tags, { { Key = "Team", Value = "net" } })
+  H.same(sim.call("ec2", "DescribeVpcs", { VpcIds = { r.id } }).Vpcs[1].Tags, { { Key = "Team", Value = "net" },
+    { Key = "aws:cloudformation:logical-id", Value = "Vpc" }, { Key = "aws:cloudformation:stack-name", Value = "s" } })
 end)
 
 T.case("VPC: delete blocked by a subnet; idempotent once gone", function()
@@ -165,7 +166,8 @@ T.case("SecurityGroup: rule changes are no interruption and applied as a diff", 
   table.sort(ports)
   H.same(ports, { "443=nil", "80=web" })
   H.same(g.IpPermissionsEgress[1].IpRanges, { { CidrIp = "0.0.0.0/0" } }, "no egress rules: EC2's default again")
-  H.same(g.Tags, { { Key = "a", Value = "b" } })
+  H.same(g.Tags, { { Key = "a", Value = "b" }, { Key = "aws:cloudformation:logical-id", Value = "SG" },
+                   { Key = "aws:cloudformation:stack-name", Value = "s" } })
   -- the kept rule kept its ID
   local kept
   for _, rule in ipairs(rules_before) do if rule.FromPort == 80 then kept = rule.SecurityGroupRuleId end end
@@ -191,6 +193,56 @@ T.case("SecurityGroup without a VpcId: default VPC, Ref is the name", function()
   H.eq(#group(sim, r.attributes.GroupId).IpPermissions, 1)
   call(d, "delete", ctx, r.id, new)
   call(d, "delete", ctx, r.id, new)
+end)
+
+T.case("stack tags: a VPC, subnet and group get the stack's and CloudFormation's tags; UpdateStack's new ones re-tag them", function()
+  local _, sim = fresh()
+  local stack_id = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/1"
+  local function ctx_of(logical)
+    local c = context(sim, logical)
+    c.stack_id, c.stack_tags = stack_id, { { Key = "team", Value = "web" }, { Key = "env", Value = "dev" } }
+    return c
+  end
+  local function tags_of(id)
+    local out = {}
+    for _, t in ipairs(sim.call("ec2", "DescribeTags", { Filters = { { Name = "resource-id", Values = { id } } } }).Tags) do
+      out[t.Key] = t.Value
+    end
+    return out
+  end
+  local made = {}
+  local vpc_d, subnet_d, sg_d = load("vpc"), load("subnet"), load("security_group")
+  local vpc_p = vpc_d:validate({ CidrBlock = "10.0.0.0/16", Tags = { { Key = "env", Value = "prod" } } }, ctx_of("Vpc"))
+  made.Vpc = { d = vpc_d, p = vpc_p, id = call(vpc_d, "create", ctx_of("Vpc"), vpc_p).id }
+  local subnet_p = subnet_d:validate({ VpcId = made.Vpc.id, CidrBlock = "10.0.1.0/24" }, ctx_of("Subnet"))
+  made.Subnet = { d = subnet_d, p = subnet_p, id = call(subnet_d, "create", ctx_of("Subnet"), subnet_p).id }
+  local sg_p = sg_d:validate({ GroupDescription = "d", VpcId = made.Vpc.id }, ctx_of("SG"))
+  made.SG = { d = sg_d, p = sg_p, id = call(sg_d, "create", ctx_of("SG"), sg_p).id }
+  local function cfn(logical, extra)
+    local t = { ["aws:cloudformation:stack-name"] = "s", ["aws:cloudformation:stack-id"] = stack_id,
+                ["aws:cloudformation:logical-id"] = logical }
+    for k, v in pairs(extra) do t[k] = v end
+    return t
+  end
+  -- the template's own tag wins over the stack's
+  H.same(tags_of(made.Vpc.id), cfn("Vpc", { team = "web", env = "prod" }))
+  H.same(tags_of(made.Subnet.id), cfn("Subnet", { team = "web", env = "dev" }))
+  H.same(tags_of(made.SG.id), cfn("SG", { team = "web", env = "dev" }))
+  H.eq(#group(sim, made.SG.id).Tags, 5, "DescribeSecurityGroups shows them too")
+  -- read reports the template's and the stack's tags, not AWS's own aws:* ones
+  H.same(call(vpc_d, "read", ctx_of("Vpc"), made.Vpc.id, vpc_p).properties.Tags,
+    { { Key = "env", Value = "prod" }, { Key = "team", Value = "web" } })
+
+  -- UpdateStack with new stack tags: "Tags" changed, the resources' own the same
+  for logical, m in pairs(made) do
+    local c = ctx_of(logical)
+    c.old_stack_tags = c.stack_tags
+    c.stack_tags = { { Key = "team", Value = "data" }, { Key = "cost", Value = "42" } }
+    call(m.d, "update", c, m.id, m.p, m.p, { "Tags" })
+  end
+  H.same(tags_of(made.Vpc.id), cfn("Vpc", { team = "data", cost = "42", env = "prod" }))
+  H.same(tags_of(made.Subnet.id), cfn("Subnet", { team = "data", cost = "42" }))
+  H.same(tags_of(made.SG.id), cfn("SG", { team = "data", cost = "42" }))
 end)
 
 -- Standalone rules ------------------------------------------------------------------

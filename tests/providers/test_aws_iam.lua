@@ -152,6 +152,36 @@ T.case("Role: in-place update of every No-interruption property", function()
   H.same(role.Tags, { { Key = "k1", Value = "v1" } })
 end)
 
+T.case("Role and User: the stack's tags after their own, no aws: tags; UpdateStack's new ones re-tag them", function()
+  local world, sim = fresh()
+  local USER = load("iam/user")
+  local function ctx_of(logical, stack_tags, old_stack_tags)
+    local c = context(sim, logical)
+    c.stack_id = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/1"
+    c.stack_tags, c.old_stack_tags = stack_tags, old_stack_tags
+    return c
+  end
+  local web = { { Key = "team", Value = "web" }, { Key = "env", Value = "dev" } }
+  local role_p = ROLE:validate(role_props({ Tags = { { Key = "env", Value = "prod" } } }), ctx_of("R"))
+  local role = run(world, ROLE, "create", ctx_of("R", web), role_p).id
+  local user_p = USER:validate({}, ctx_of("U"))
+  local user = run(world, USER, "create", ctx_of("U", web), user_p).id
+  local iam = sim.client().iam
+  -- IAM refuses aws: keys, so no aws:cloudformation:* tags; the template's own tag wins
+  H.same(iam.ListRoleTags({ RoleName = role }).Tags, { { Key = "env", Value = "prod" }, { Key = "team", Value = "web" } })
+  H.same(iam.ListUserTags({ UserName = user }).Tags, web)
+
+  local data = { { Key = "team", Value = "data" }, { Key = "cost", Value = "42" } }
+  run(world, ROLE, "update", ctx_of("R", data, web), role, role_p, role_p, { "Tags" })
+  run(world, USER, "update", ctx_of("U", data, web), user, user_p, user_p, { "Tags" })
+  H.same(iam.ListRoleTags({ RoleName = role }).Tags,
+    { { Key = "env", Value = "prod" }, { Key = "team", Value = "data" }, { Key = "cost", Value = "42" } })
+  H.same(iam.ListUserTags({ UserName = user }).Tags, { { Key = "team", Value = "data" }, { Key = "cost", Value = "42" } })
+  -- taken away again (Tags=[]): only the role's own is left
+  run(world, ROLE, "update", ctx_of("R", nil, data), role, role_p, role_p, { "Tags" })
+  H.same(iam.ListRoleTags({ RoleName = role }).Tags, { { Key = "env", Value = "prod" } })
+end)
+
 T.case("Role: RoleName and Path changes are replacements; the old role goes in cleanup", function()
   local world, sim = fresh()
   local ctx = context(sim)

@@ -349,6 +349,48 @@ T.case("CreateTags / DeleteTags on any resource ID", function()
     "resource " .. sg .. " has a dependent object")
 end)
 
+T.case("DescribeTags: every tagged resource, or those a filter names, by resource ID then key", function()
+  local _, sim = fresh()
+  local vpc, subnet, sg = network(sim)
+  sim.call("ec2", "CreateTags", { Resources = { sg, vpc }, Tags = { { Key = "b", Value = "2" }, { Key = "a", Value = "1" } } })
+  sim.call("ec2", "CreateTags", { Resources = { subnet }, Tags = { { Key = "a", Value = "3" } } })
+  local function tag(id, rtype, k, v) return { ResourceId = id, ResourceType = rtype, Key = k, Value = v } end
+  local all = {
+    tag(sg, "security-group", "a", "1"), tag(sg, "security-group", "b", "2"),
+    tag(subnet, "subnet", "a", "3"),
+    tag(vpc, "vpc", "a", "1"), tag(vpc, "vpc", "b", "2"),
+  }
+  H.same(sim.call("ec2", "DescribeTags", {}).Tags, all)
+  H.same(sim.call("ec2", "DescribeTags", { Filters = { { Name = "resource-id", Values = { vpc } } } }).Tags,
+    { tag(vpc, "vpc", "a", "1"), tag(vpc, "vpc", "b", "2") })
+  H.same(sim.call("ec2", "DescribeTags", { Filters = { { Name = "key", Values = { "a" } },
+    { Name = "resource-type", Values = { "subnet", "security-group" } } } }).Tags,
+    { tag(sg, "security-group", "a", "1"), tag(subnet, "subnet", "a", "3") })
+  H.same(sim.call("ec2", "DescribeTags", { Filters = { { Name = "value", Values = { "3" } } } }).Tags,
+    { tag(subnet, "subnet", "a", "3") })
+  H.same(sim.call("ec2", "DescribeTags", { Filters = { { Name = "resource-id", Values = { "vpc-0123456789abcdef0" } } } }).Tags,
+    {}, "an unknown resource has no tags")
+  H.raises(function() sim.call("ec2", "DescribeTags", { Filters = { { Name = "colour", Values = { "x" } } } }) end,
+    "The filter 'colour' is invalid")
+end)
+
+T.case("aws:cloudformation:* tags are CloudFormation's: a hook's client puts them, nobody else", function()
+  local _, sim = fresh()
+  local mine = { { Key = "aws:cloudformation:stack-name", Value = "app" } }
+  local specs = { { ResourceType = "vpc", Tags = mine } }
+  H.raises(function() sim.call("ec2", "CreateVpc", { CidrBlock = "10.0.0.0/16", TagSpecifications = specs }) end,
+    "Value ( aws:cloudformation:stack-name ) for parameter key is invalid. Tag keys starting with 'aws:' are reserved for internal use")
+  H.same(require("moonstack.world").ids("ec2.vpc"), {}, "nothing made")
+  local cfn = sim.client(nil, "cloudformation").ec2
+  local vpc = cfn.CreateVpc { CidrBlock = "10.0.0.0/16", TagSpecifications = specs }.Vpc.VpcId
+  H.same(sim.call("ec2", "DescribeVpcs", { VpcIds = { vpc } }).Vpcs[1].Tags, mine)
+  -- other aws: keys stay AWS's own, CloudFormation's client included
+  H.raises(function() cfn.CreateTags { Resources = { vpc }, Tags = { { Key = "aws:autoscaling:groupName", Value = "g" } } } end,
+    "Value ( aws:autoscaling:groupName ) for parameter key is invalid. Tag keys starting with 'aws:' are reserved for internal use")
+  H.raises(function() sim.call("ec2", "CreateTags", { Resources = { vpc }, Tags = mine }) end,
+    "Value ( aws:cloudformation:stack-name ) for parameter key is invalid. Tag keys starting with 'aws:' are reserved for internal use")
+end)
+
 -- IDs and exists ------------------------------------------------------------------
 
 T.case("IDs are deterministic: the same seed gives the same IDs", function()

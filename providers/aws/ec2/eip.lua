@@ -31,7 +31,7 @@ return P.define {
   create = function(ctx, props)
     local ec2 = cfn.ec2(ctx)
     local a = ec2.AllocateAddress { Domain = props.Domain or "vpc",
-      TagSpecifications = cfn.tag_specs("elastic-ip", props.Tags) }
+      TagSpecifications = cfn.tag_specs(ctx, "elastic-ip", props.Tags) }
     if props.InstanceId ~= nil then
       local ok, err = pcall(ec2.AssociateAddress, { AllocationId = a.AllocationId, InstanceId = props.InstanceId })
       if not ok then  -- nothing half-made: the address goes back
@@ -47,7 +47,7 @@ return P.define {
     local a = by_ip(ec2, id)
     if not a then return P.fail("The address " .. id .. " does not exist", "NotFound") end
     for _, name in ipairs(changed) do
-      if name == "Tags" then cfn.update_tags(ec2, a.AllocationId, old.Tags, new.Tags) end
+      if name == "Tags" then cfn.update_tags(ctx, ec2, a.AllocationId, old.Tags, new.Tags) end
       if name == "InstanceId" then
         if a.AssociationId then ec2.DisassociateAddress { AssociationId = a.AssociationId } end
         if new.InstanceId ~= nil then ec2.AssociateAddress { AllocationId = a.AllocationId, InstanceId = new.InstanceId } end

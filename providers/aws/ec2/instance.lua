@@ -108,7 +108,7 @@ local function interfaces(list)
   return out
 end
 
-local function run_params(props)
+local function run_params(ctx, props)
   local credit = type(props.CreditSpecification) == "table" and props.CreditSpecification.CPUCredits or nil
   return {
     ImageId = props.ImageId, InstanceType = props.InstanceType, KeyName = props.KeyName,
@@ -124,7 +124,7 @@ local function run_params(props)
     CreditSpecification = credit and { CpuCredits = credit } or nil,
     BlockDeviceMappings = props.BlockDeviceMappings, KernelId = props.KernelId, RamdiskId = props.RamdiskId,
     LaunchTemplate = props.LaunchTemplate, CpuOptions = props.CpuOptions,
-    TagSpecifications = cfn.tag_specs("instance", props.Tags),
+    TagSpecifications = cfn.tag_specs(ctx, "instance", props.Tags),
   }
 end
 
@@ -136,10 +136,10 @@ local function default_group(ec2, vpc_id)
 end
 
 -- Changes EC2 applies to a running instance.
-local function apply_live(ec2, id, new, old, changed)
+local function apply_live(ctx, ec2, id, new, old, changed)
   for _, name in ipairs(changed) do
     if name == "Tags" then
-      cfn.update_tags(ec2, id, old.Tags, new.Tags)
+      cfn.update_tags(ctx, ec2, id, old.Tags, new.Tags)
     elseif name == "SecurityGroupIds" then
       local ids = new.SecurityGroupIds
       if ids == nil or #ids == 0 then ids = { default_group(ec2, describe(ec2, id).VpcId) } end
@@ -258,7 +258,7 @@ return P.define {
   create = function(ctx, props)
     local ec2 = cfn.ec2(ctx)
     if not ctx.progress then
-      local inst = ec2.RunInstances(run_params(props)).Instances[1]
+      local inst = ec2.RunInstances(run_params(ctx, props)).Instances[1]
       if props.SourceDestCheck == false then
         ec2.ModifyInstanceAttribute { InstanceId = inst.InstanceId, SourceDestCheck = { Value = false } }
       end
@@ -283,7 +283,7 @@ return P.define {
     local step = ctx.progress and ctx.progress.step
     if not step then
       if not needs_stop(changed) then
-        apply_live(ec2, id, new, old, changed)
+        apply_live(ctx, ec2, id, new, old, changed)
         local inst = describe(ec2, id)
         return { attributes = inst and attributes(inst) or nil }
       end
@@ -304,7 +304,7 @@ return P.define {
       end
       -- stopped (by us, or out of band as in seed 000 test 35): modify now
       apply_stopped(ec2, id, new, changed)
-      apply_live(ec2, id, new, old, changed)
+      apply_live(ctx, ec2, id, new, old, changed)
       ec2.StartInstances { InstanceIds = { id } }
       return wait("starting", cfn.seconds("boot"))
     end

@@ -18,12 +18,12 @@ return P.define {
 
   create = function(ctx, props)
     local g = cfn.ec2(ctx).CreateInternetGateway {
-      TagSpecifications = cfn.tag_specs("internet-gateway", props.Tags) }.InternetGateway
+      TagSpecifications = cfn.tag_specs(ctx, "internet-gateway", props.Tags) }.InternetGateway
     return { id = g.InternetGatewayId, attributes = { InternetGatewayId = g.InternetGatewayId } }
   end,
 
   update = function(ctx, id, new, old, changed)
-    cfn.update_tags(cfn.ec2(ctx), id, old.Tags, new.Tags)
+    cfn.update_tags(ctx, cfn.ec2(ctx), id, old.Tags, new.Tags)
   end,
 
   delete = function(ctx, id)

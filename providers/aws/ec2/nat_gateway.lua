@@ -34,7 +34,7 @@ return P.define {
     if not id then
       id = ec2.CreateNatGateway { SubnetId = props.SubnetId, AllocationId = props.AllocationId,
         ConnectivityType = props.ConnectivityType,
-        TagSpecifications = cfn.tag_specs("natgateway", props.Tags) }.NatGateway.NatGatewayId
+        TagSpecifications = cfn.tag_specs(ctx, "natgateway", props.Tags) }.NatGateway.NatGatewayId
     end
     local s = state(ec2, id)
     if s == "pending" then return P.in_progress { after = cfn.POLL_SECONDS, context = { id = id }, id = id } end
@@ -43,7 +43,7 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old)
-    cfn.update_tags(cfn.ec2(ctx), id, old.Tags, new.Tags)
+    cfn.update_tags(ctx, cfn.ec2(ctx), id, old.Tags, new.Tags)
   end,
 
   delete = function(ctx, id)

@@ -17,12 +17,12 @@ return P.define {
 
   create = function(ctx, props)
     local acl = cfn.ec2(ctx).CreateNetworkAcl { VpcId = props.VpcId,
-      TagSpecifications = cfn.tag_specs("network-acl", props.Tags) }.NetworkAcl
+      TagSpecifications = cfn.tag_specs(ctx, "network-acl", props.Tags) }.NetworkAcl
     return { id = acl.NetworkAclId, attributes = { Id = acl.NetworkAclId } }
   end,
 
   update = function(ctx, id, new, old)
-    cfn.update_tags(cfn.ec2(ctx), id, old.Tags, new.Tags)
+    cfn.update_tags(ctx, cfn.ec2(ctx), id, old.Tags, new.Tags)
   end,
 
   delete = function(ctx, id)

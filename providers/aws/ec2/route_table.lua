@@ -19,12 +19,12 @@ return P.define {
 
   create = function(ctx, props)
     local rt = cfn.ec2(ctx).CreateRouteTable { VpcId = props.VpcId,
-      TagSpecifications = cfn.tag_specs("route-table", props.Tags) }.RouteTable
+      TagSpecifications = cfn.tag_specs(ctx, "route-table", props.Tags) }.RouteTable
     return { id = rt.RouteTableId, attributes = { RouteTableId = rt.RouteTableId } }
   end,
 
   update = function(ctx, id, new, old, changed)
-    cfn.update_tags(cfn.ec2(ctx), id, old.Tags, new.Tags)
+    cfn.update_tags(ctx, cfn.ec2(ctx), id, old.Tags, new.Tags)
   end,
 
   delete = function(ctx, id)

@@ -94,7 +94,7 @@ return P.define {
     local ec2 = cfn.ec2(ctx)
     local name = props.GroupName or cfn.physical_name(ctx, 255)
     local created = ec2.CreateSecurityGroup { GroupName = name, Description = props.GroupDescription,
-      VpcId = props.VpcId, TagSpecifications = cfn.tag_specs("security-group", props.Tags) }
+      VpcId = props.VpcId, TagSpecifications = cfn.tag_specs(ctx, "security-group", props.Tags) }
     local gid = created.GroupId
     local group = { GroupId = gid }
     sync(ec2, group, {}, props.SecurityGroupIngress, false)
@@ -114,7 +114,7 @@ return P.define {
       elseif name == "Tags" then
         local g = describe_group(ec2, id)
         if not g then P.fail("The security group '" .. id .. "' does not exist", "NotFound") end
-        cfn.update_tags(ec2, g.GroupId, old.Tags, new.Tags)
+        cfn.update_tags(ctx, ec2, g.GroupId, old.Tags, new.Tags)
       end
     end
   end,

@@ -43,7 +43,7 @@ return P.define {
     local ec2 = cfn.ec2(ctx)
     local s = ec2.CreateSubnet { VpcId = props.VpcId, CidrBlock = props.CidrBlock,
                                  AvailabilityZone = props.AvailabilityZone,
-                                 TagSpecifications = cfn.tag_specs("subnet", props.Tags) }.Subnet
+                                 TagSpecifications = cfn.tag_specs(ctx, "subnet", props.Tags) }.Subnet
     if props.MapPublicIpOnLaunch then
       ec2.ModifySubnetAttribute { SubnetId = s.SubnetId, MapPublicIpOnLaunch = { Value = true } }
     end
@@ -62,7 +62,7 @@ return P.define {
         ec2.ModifySubnetAttribute { SubnetId = id,
           AssignIpv6AddressOnCreation = { Value = new.AssignIpv6AddressOnCreation == true } }
       elseif name == "Tags" then
-        cfn.update_tags(ec2, id, old.Tags, new.Tags)
+        cfn.update_tags(ctx, ec2, id, old.Tags, new.Tags)
       end
       -- Ipv6CidrBlock: the simulated EC2 has no IPv6 addressing.
     end

@@ -60,7 +60,7 @@ return P.define {
   create = function(ctx, props)
     local ec2 = cfn.ec2(ctx)
     local vpc = ec2.CreateVpc { CidrBlock = props.CidrBlock, InstanceTenancy = props.InstanceTenancy,
-                                TagSpecifications = cfn.tag_specs("vpc", props.Tags) }.Vpc
+                                TagSpecifications = cfn.tag_specs(ctx, "vpc", props.Tags) }.Vpc
     set_dns(ec2, vpc.VpcId, props.EnableDnsSupport, props.EnableDnsHostnames)
     return { id = vpc.VpcId, attributes = attributes(ec2, vpc) }
   end,
@@ -75,7 +75,7 @@ return P.define {
       elseif name == "InstanceTenancy" then
         ec2.ModifyVpcTenancy { VpcId = id, InstanceTenancy = "default" }
       elseif name == "Tags" then
-        cfn.update_tags(ec2, id, old.Tags, new.Tags)
+        cfn.update_tags(ctx, ec2, id, old.Tags, new.Tags)
       end
     end
   end,

@@ -12,6 +12,9 @@
 -- Deleting the role removes its inline policies and detaches its managed
 -- policies first (as CloudFormation's handler does), so only an instance
 -- profile still holding the role stops the delete, with IAM's message.
+-- Tags: the template's, then the stack's tags (tags.with_stack_tags; an
+-- UpdateStack that changes them re-tags the role). No aws:cloudformation:*
+-- tags: IAM refuses the aws: prefix, CloudFormation's own tags included.
 
 local P = require("moonstack.provider")
 local tags = require("moonstack.tags")
@@ -103,7 +106,7 @@ return P.define {
     local role = iam.CreateRole {
       RoleName = name, Path = props.Path, AssumeRolePolicyDocument = props.AssumeRolePolicyDocument,
       Description = props.Description, MaxSessionDuration = props.MaxSessionDuration,
-      PermissionsBoundary = props.PermissionsBoundary, Tags = props.Tags,
+      PermissionsBoundary = props.PermissionsBoundary, Tags = tags.with_stack_tags(ctx, props.Tags),
     }.Role
     -- A policy that cannot be put or attached fails the create: take the
     -- half-made role away again so nothing is left behind.
@@ -164,7 +167,7 @@ return P.define {
           if not had[arn] then iam.AttachRolePolicy { RoleName = id, PolicyArn = arn } end
         end
       elseif prop == "Tags" then
-        local set, remove = tags.diff(old.Tags, new.Tags)
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags, tags.with_stack_tags)
         if #remove > 0 then iam.UntagRole { RoleName = id, TagKeys = remove } end
         if next(set) ~= nil then iam.TagRole { RoleName = id, Tags = tags.from_map(set) } end
       end

@@ -10,6 +10,7 @@
 -- Deleting the user first removes what CloudFormation's handler removes: its
 -- login profile, group memberships, inline and attached policies; an access
 -- key made outside the stack still stops the delete, with IAM's message.
+-- Tags: the template's, then the stack's tags, as for roles (role.lua).
 
 local P = require("moonstack.provider")
 local tags = require("moonstack.tags")
@@ -73,7 +74,7 @@ return P.define {
     check_profile(ctx, props.LoginProfile)
     local name = props.UserName or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
     local user = iam.CreateUser {
-      UserName = name, Path = props.Path, PermissionsBoundary = props.PermissionsBoundary, Tags = props.Tags,
+      UserName = name, Path = props.Path, PermissionsBoundary = props.PermissionsBoundary, Tags = tags.with_stack_tags(ctx, props.Tags),
     }.User
     -- Anything that cannot be done fails the create: take the half-made
     -- user away again so nothing is left behind.
@@ -122,7 +123,7 @@ return P.define {
           iam.UpdateLoginProfile { UserName = id, Password = lp.Password, PasswordResetRequired = lp.PasswordResetRequired or false }
         end
       elseif prop == "Tags" then
-        local set, remove = tags.diff(old.Tags, new.Tags)
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags, tags.with_stack_tags)
         if #remove > 0 then iam.UntagUser { UserName = id, TagKeys = remove } end
         if next(set) ~= nil then iam.TagUser { UserName = id, Tags = tags.from_map(set) } end
       end

@@ -19,7 +19,7 @@ local M = {}
 ---@return table  client.ec2.<Action>{...}
 function M.ec2(ctx)
   local client = type(ctx) == "table" and ctx.world or nil
-  if type(client) ~= "table" or client.ec2 == nil then client = sim.client(ctx) end
+  if type(client) ~= "table" or client.ec2 == nil then client = sim.client(ctx, "cloudformation") end
   return client.ec2
 end
 
@@ -44,15 +44,21 @@ function M.unless_gone(fn, ...)
   error(res, 0)
 end
 
----TagSpecifications for a create call, or nil when there are no tags.
-function M.tag_specs(resource_type, list)
-  if values.is_absent(list) or #list == 0 then return nil end
-  return { { ResourceType = resource_type, Tags = list } }
+---TagSpecifications for a create call: the tags CloudFormation puts on the
+---resource it creates (tags.for_resource: the stack's tags, the template's
+---Tags over them, and the aws:cloudformation:stack-name / logical-id /
+---stack-id tags, which EC2 takes from CloudFormation alone).
+---@param ctx table  the hook's context
+---@param resource_type string  EC2's ResourceType ("security-group", ...)
+---@param list moonstack.Tag[]?  the template's Tags
+function M.tag_specs(ctx, resource_type, list)
+  return { { ResourceType = resource_type, Tags = tags.from_map(tags.for_resource(ctx, list)) } }
 end
 
----Applies a Tags change with CreateTags / DeleteTags.
-function M.update_tags(ec2, id, old, new)
-  local set, remove = tags.diff(old, new)
+---Applies a Tags change with CreateTags / DeleteTags: the template's Tags
+---from `old` to `new`, and UpdateStack's new stack tags (tags.update_diff).
+function M.update_tags(ctx, ec2, id, old, new)
+  local set, remove = tags.update_diff(ctx, old, new)
   if #remove > 0 then
     local del = {}
     for i, k in ipairs(remove) do del[i] = { Key = k } end
@@ -61,10 +67,13 @@ function M.update_tags(ec2, id, old, new)
   if next(set) ~= nil then ec2.CreateTags { Resources = { id }, Tags = tags.from_map(set) } end
 end
 
----A record's Tags as a sorted CloudFormation Tags list.
+---A record's Tags as a sorted CloudFormation Tags list, without AWS's own
+---aws:* tags (not the template's; drift ignores them too).
 function M.tags_of(rec)
   local map = {}
-  for _, t in ipairs(rec.Tags or {}) do map[t.Key] = t.Value end
+  for _, t in ipairs(rec.Tags or {}) do
+    if t.Key:sub(1, 4):lower() ~= "aws:" then map[t.Key] = t.Value end
+  end
   return tags.from_map(map)
 end
 

@@ -134,11 +134,24 @@ end
 
 -- Tags --------------------------------------------------------------------------
 
+-- CloudFormation's own tags, which it alone may put on what it creates.
+local CLOUDFORMATION_PREFIX = "aws:cloudformation:"
+
+---True when `key` has the reserved aws: prefix (any letter case) and `env`'s
+---caller may not use it: only CloudFormation (env.caller, sim.client) puts
+---aws:cloudformation:* tags on a resource, as on AWS.
+local function reserved(key, env)
+  if key:sub(1, 4):lower() ~= "aws:" then return false end
+  return not (env and env.caller == "cloudformation" and key:sub(1, #CLOUDFORMATION_PREFIX) == CLOUDFORMATION_PREFIX)
+end
+
 ---Checks a Tags list as EC2 does (aws: prefix, lengths, duplicates) and
----returns it as a map.
+---returns it as a map. `env` (the action's) lets CloudFormation's
+---aws:cloudformation:* keys through.
 ---@param list any
+---@param env table?
 ---@return table<string,string>
-function C.tag_map(list)
+function C.tag_map(list, env)
   local map = {}
   for i, t in ipairs(C.list(list)) do
     if type(t) ~= "table" or type(t.Key) ~= "string" then
@@ -147,7 +160,7 @@ function C.tag_map(list)
     local key, value = t.Key, t.Value
     if value == nil or values.is_null(value) then value = "" end
     value = tostring(value)
-    if key:sub(1, 4):lower() == "aws:" then C.fail(msg.tag_reserved(key), "InvalidParameterValue") end
+    if reserved(key, env) then C.fail(msg.tag_reserved(key), "InvalidParameterValue") end
     if #key < 1 then C.fail(msg.tag_too_short(i, "key", key, 1), "InvalidParameterValue") end
     if values.utf8_len(key) > 128 then C.fail(msg.tag_too_long(i, "key", key, 128), "InvalidParameterValue") end
     if values.utf8_len(value) > 256 then C.fail(msg.tag_too_long(i, "value", value, 256), "InvalidParameterValue") end
@@ -164,12 +177,13 @@ function C.tag_list(map)
   return out
 end
 
----The tags TagSpecifications give a resource type ("instance", "vpc", ...).
-function C.spec_tags(specs, resource_type)
+---The tags TagSpecifications give a resource type ("instance", "vpc", ...),
+---checked as `tag_map` checks them for the action's `env`.
+function C.spec_tags(specs, resource_type, env)
   local map = {}
   for _, spec in ipairs(C.list(specs)) do
     if type(spec) == "table" and (spec.ResourceType == nil or spec.ResourceType == resource_type) then
-      for k, v in pairs(C.tag_map(spec.Tags)) do map[k] = v end
+      for k, v in pairs(C.tag_map(spec.Tags, env)) do map[k] = v end
     end
   end
   return map

@@ -46,7 +46,7 @@ function A.CreateVpcEndpoint(p, env)
     PolicyDocument = p.PolicyDocument, RouteTableIds = route_tables, SubnetIds = kind == "Gateway" and {} or subnets,
     Groups = {}, PrivateDnsEnabled = C.bool(p.PrivateDnsEnabled) == true, RequesterManaged = false,
     NetworkInterfaceIds = {}, DnsEntries = {}, CreationTimestamp = env.now_ms, OwnerId = env.account,
-    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "vpc-endpoint")),
+    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "vpc-endpoint", env)),
   }
   if kind ~= "Gateway" then
     for _, g in ipairs(groups) do rec.Groups[#rec.Groups + 1] = { GroupId = g } end
@@ -127,7 +127,7 @@ function A.CreateNetworkAcl(p, env)
   local vpc = require("sim.ec2.network").require_vpc(p.VpcId)
   local rec = {
     NetworkAclId = env.new_id("network_acl"), VpcId = vpc.VpcId, IsDefault = false, OwnerId = env.account,
-    Entries = deny_all(), Associations = {}, Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "network-acl")),
+    Entries = deny_all(), Associations = {}, Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "network-acl", env)),
   }
   K.network_acl:put(rec)
   return { NetworkAcl = C.public(rec) }

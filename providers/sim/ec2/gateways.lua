@@ -33,7 +33,7 @@ local A = {}
 function A.CreateInternetGateway(p, env)
   local rec = {
     InternetGatewayId = env.new_id("internet_gateway"), OwnerId = env.account, Attachments = {},
-    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "internet-gateway")),
+    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "internet-gateway", env)),
   }
   K.internet_gateway:put(rec)
   return { InternetGateway = C.public(rec) }
@@ -143,7 +143,7 @@ function A.AllocateAddress(p, env)
   local rec = {
     AllocationId = env.new_id("eip_allocation"), PublicIp = require("sim.ec2.network").allocate_public_ip(),
     Domain = domain, PublicIpv4Pool = "amazon", NetworkBorderGroup = env.region,
-    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "elastic-ip")),
+    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "elastic-ip", env)),
   }
   K.address:put(rec)
   world.put(ADDRESS_BY_IP, rec.PublicIp, { AllocationId = rec.AllocationId }, { live = false })
@@ -263,7 +263,7 @@ function A.CreateNatGateway(p, env)
   local rec = {
     NatGatewayId = C.derived_id(env, "eip_allocation", "nat"), SubnetId = subnet.SubnetId, VpcId = subnet.VpcId,
     ConnectivityType = connectivity, NatGatewayAddresses = addresses,
-    CreateTime = env.now_ms, Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "natgateway")),
+    CreateTime = env.now_ms, Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "natgateway", env)),
   }
   rec.NatGatewayAddresses[1] = rec.NatGatewayAddresses[1] or {}
   rec.NatGatewayAddresses[1].PrivateIp = require("sim.ec2.network").allocate_ip(subnet, nil, nil)

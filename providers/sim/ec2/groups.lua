@@ -346,7 +346,7 @@ function A.CreateSecurityGroup(p, env)
     -- for VPC 'vpc-09c4b38653df63f28'" (public terraform output).
     C.fail("The security group '" .. name .. "' already exists for VPC '" .. vpc.VpcId .. "'", "InvalidGroup.Duplicate")
   end
-  local tags = C.spec_tags(p.TagSpecifications, "security-group")
+  local tags = C.spec_tags(p.TagSpecifications, "security-group", env)
   local g = new_group(env, vpc.VpcId, name, tostring(p.Description), tags)
   authorize(g, { ALL_TRAFFIC }, true, env)
   return { GroupId = g.GroupId, Tags = C.tag_list(tags), SecurityGroupArn = g.SecurityGroupArn }

@@ -73,7 +73,7 @@ function A.RegisterImage(p, env)
     C.fail("Value (" .. tostring(root) .. ") for parameter rootDeviceType is invalid.", "InvalidParameterValue")
   end
   local id = env.new_id("image")
-  local tags = C.spec_tags(p.TagSpecifications, "image")
+  local tags = C.spec_tags(p.TagSpecifications, "image", env)
   world.put("ec2.image", id, {
     ImageId = id, Name = p.Name, Description = p.Description, State = "available",
     ImageType = "machine", Public = false, OwnerId = env.account,
@@ -159,7 +159,7 @@ function A.CreateKeyPair(p, env)
   end
   local id = env.new_id("key_pair")
   local rec = { KeyName = name, KeyPairId = id, KeyFingerprint = fingerprint(id),
-                KeyType = p.KeyType or "rsa", Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "key-pair")) }
+                KeyType = p.KeyType or "rsa", Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "key-pair", env)) }
   world.put("ec2.key_pair", name, rec)
   local out = C.public(rec)
   out.KeyMaterial = "-----BEGIN RSA PRIVATE KEY-----\n(simulated " .. id .. ")\n-----END RSA PRIVATE KEY-----"

@@ -333,7 +333,7 @@ function A.RunInstances(p, env, service_tags)
   local public = subnet.MapPublicIpOnLaunch
   if ni and C.bool(ni.AssociatePublicIpAddress) ~= nil then public = C.bool(ni.AssociatePublicIpAddress) end
 
-  local tags = C.spec_tags(p.TagSpecifications, "instance")
+  local tags = C.spec_tags(p.TagSpecifications, "instance", env)
   for k, v in pairs(service_tags or {}) do tags[k] = v end
   local reservation = C.derived_id(env, "instance", "r")
   local monitoring = type(p.Monitoring) == "table" and C.bool(p.Monitoring.Enabled) or false

@@ -42,6 +42,7 @@ local function kind(t) return setmetatable(t, Kind) end
 -- An internet gateway refs the VPC it is attached to: DeleteVpc refuses
 -- while it is attached ("has dependencies").
 K.internet_gateway = kind {
+  resource_type = "internet-gateway",  -- DescribeTags' ResourceType
   kind = "ec2.internet_gateway", id_field = "InternetGatewayId", prefix = "igw",
   code = "InvalidInternetGatewayID.NotFound",
   missing = function(id) return "The internetGateway ID '" .. tostring(id) .. "' does not exist" end,
@@ -54,6 +55,7 @@ K.internet_gateway = kind {
 
 -- A route table refs its VPC (routes and subnet associations live inside it).
 K.route_table = kind {
+  resource_type = "route-table",  -- DescribeTags' ResourceType
   kind = "ec2.route_table", id_field = "RouteTableId", prefix = "rtb",
   code = "InvalidRouteTableID.NotFound",
   missing = function(id) return "The routeTable ID '" .. tostring(id) .. "' does not exist" end,
@@ -63,6 +65,7 @@ K.route_table = kind {
 -- An Elastic IP refs nothing (an instance it is associated with is not held
 -- by it); what holds it (a NAT gateway) refs it.
 K.address = kind {
+  resource_type = "elastic-ip",  -- DescribeTags' ResourceType
   kind = "ec2.address", id_field = "AllocationId", prefix = "eipalloc",
   code = "InvalidAllocationID.NotFound",
   missing = function(id) return "The allocation ID '" .. tostring(id) .. "' does not exist" end,
@@ -73,6 +76,7 @@ K.address = kind {
 -- (ReleaseAddress refuses) until its delete starts; once "deleted" it is no
 -- longer live (not a dependent, not left in the world) but still describable.
 K.nat_gateway = kind {
+  resource_type = "natgateway",  -- DescribeTags' ResourceType
   kind = "ec2.nat_gateway", id_field = "NatGatewayId", prefix = "nat", keeps_dead = true,
   live = function(rec) return rec.State ~= "deleted" end,
   code = "NatGatewayNotFound",
@@ -87,6 +91,7 @@ K.nat_gateway = kind {
 
 -- A VPC endpoint refs its VPC and, for the Interface type, its subnets.
 K.vpc_endpoint = kind {
+  resource_type = "vpc-endpoint",  -- DescribeTags' ResourceType
   kind = "ec2.vpc_endpoint", id_field = "VpcEndpointId", prefix = "vpce",
   code = "InvalidVpcEndpointId.NotFound",
   missing = function(id) return "The Vpc Endpoint Id '" .. tostring(id) .. "' does not exist" end,
@@ -100,6 +105,7 @@ K.vpc_endpoint = kind {
 -- A network ACL made by CreateNetworkAcl refs its VPC. (Each VPC's default
 -- ACL is not a record: network.lua describes it from the VPC.)
 K.network_acl = kind {
+  resource_type = "network-acl",  -- DescribeTags' ResourceType
   kind = "ec2.network_acl", id_field = "NetworkAclId", prefix = "acl",
   code = "InvalidNetworkAclID.NotFound",
   missing = function(id) return "The networkAcl ID '" .. tostring(id) .. "' does not exist" end,

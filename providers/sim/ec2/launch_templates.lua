@@ -150,7 +150,7 @@ function A.CreateLaunchTemplate(p, env)
     LaunchTemplateId = id, LaunchTemplateName = p.LaunchTemplateName,
     CreateTime = instances.iso8601(env.now_ms), CreatedBy = "arn:aws:iam::" .. env.account .. ":root",
     DefaultVersionNumber = 1, LatestVersionNumber = 0,
-    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "launch-template")),
+    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "launch-template", env)),
     _sim = { versions = {}, region = env.region },
   }
   new_version(rec, p.LaunchTemplateData, p.VersionDescription, env)

@@ -265,7 +265,7 @@ function A.CreateVpc(p, env)
   if tenancy ~= "default" and tenancy ~= "dedicated" and tenancy ~= "host" then
     C.fail("Value (" .. tostring(tenancy) .. ") for parameter instanceTenancy is invalid.", "InvalidParameterValue")
   end
-  local rec = new_vpc(env, block, { tenancy = tenancy, tags = C.spec_tags(p.TagSpecifications, "vpc") })
+  local rec = new_vpc(env, block, { tenancy = tenancy, tags = C.spec_tags(p.TagSpecifications, "vpc", env) })
   return { Vpc = vpc_view(rec) }
 end
 
@@ -383,7 +383,7 @@ function A.CreateSubnet(p, env)
     C.fail("Value (" .. tostring(az) .. ") for parameter availabilityZone is invalid. Subnets can currently only be created in the following availability zones: "
       .. table.concat(C.zones(env.region), ", ") .. ".", "InvalidParameterValue")
   end
-  local rec = new_subnet(env, vpc, block, az, { tags = C.spec_tags(p.TagSpecifications, "subnet") })
+  local rec = new_subnet(env, vpc, block, az, { tags = C.spec_tags(p.TagSpecifications, "subnet", env) })
   return { Subnet = subnet_view(rec) }
 end
 

@@ -127,7 +127,7 @@ function A.CreateRouteTable(p, env)
     RouteTableId = env.new_id("route_table"), VpcId = vpc.VpcId, OwnerId = env.account,
     Routes = { { DestinationCidrBlock = vpc.CidrBlock, GatewayId = "local", Origin = "CreateRouteTable" } },
     Associations = {}, PropagatingVgws = {},
-    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "route-table")),
+    Tags = C.tag_list(C.spec_tags(p.TagSpecifications, "route-table", env)),
   }
   K.route_table:put(rec)
   return { RouteTable = table_view(rec, env) }

@@ -41,7 +41,13 @@ return {
     assert(i.Monitoring.State == (props.Monitoring and "enabled" or "disabled"), "monitoring is " .. i.Monitoring.State)
     local ud = aws.ec2.DescribeInstanceAttribute({ InstanceId = id, Attribute = "userData" }).UserData.Value
     assert(ud == props.UserData, "UserData is " .. tostring(ud))
-    assert(#i.Tags == #props.Tags and i.Tags[1].Value == props.Tags[1].Value, "wrong tags")
+    -- the template's tags, and CloudFormation's aws:cloudformation:* ones
+    local own, cfn_tags = {}, 0
+    for _, t in ipairs(i.Tags) do
+      if t.Key:match("^aws:cloudformation:") then cfn_tags = cfn_tags + 1 else own[#own + 1] = t end
+    end
+    assert(#own == #props.Tags and own[1].Value == props.Tags[1].Value, "wrong tags")
+    assert(cfn_tags == 3, "aws:cloudformation:* tags: " .. cfn_tags)
     assert(attributes.InstanceId == id, "InstanceId is not the physical id")
     assert(attributes.PrivateIp == i.PrivateIpAddress, "PrivateIp is " .. tostring(attributes.PrivateIp))
   end,

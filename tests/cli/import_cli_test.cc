@@ -6,6 +6,7 @@
 // the resources in the world.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -366,11 +367,16 @@ return P.define {
   CHECK(cli("describe-stacks --stack-name fresh").exit_code == 255);  // no stack was made in review
 }
 
-TEST_CASE("import: killed after any checkpoint, the next command resumes it to the same end, nothing lost",
-          "[cli][import][crash]") {
-  // One state with the change set made, copied for each kill point.
-  ImportCli setup("crash_setup");
-  CreateTaggedImport(setup);
+namespace {
+
+// Executes `setup`'s change set `imp` of the stack `fresh` in a copy of its
+// state, killed (SIGKILL) after its 1st, 2nd, ... checkpoint until a run
+// ends before its kill point; after each kill `recover` resumes it, and the
+// stack's events from its IMPORT_IN_PROGRESS on must be `expected`: each
+// step once, none missing. `after_run` checks the state of the run that was
+// not killed. Returns how many runs were killed.
+int KillAtEveryCheckpoint(const CliFixture& setup, const std::vector<std::string>& expected,
+                          const std::function<void(const CliFixture&)>& after_run) {
   int completed_without_crash = 0, crashed = 0;
   for (int point = 1; point <= 20 && completed_without_crash == 0; ++point) {
     CliFixture cli("import_cli", "crash_" + std::to_string(point));
@@ -386,16 +392,49 @@ TEST_CASE("import: killed after any checkpoint, the next command resumes it to t
     INFO("kill point " << point << "\n" << killed.out);
     if (killed.exit_code == 0) {
       ++completed_without_crash;  // past the last checkpoint: every point was covered
-      CheckTaggedImport(cli);
+      CHECK(cli.Events("fresh", 1) == expected);
+      after_run(cli);
       continue;
     }
     CHECK(killed.exit_code == 137);  // SIGKILL
     ++crashed;
     cli.Json("recover");
-    // Resumed where it stopped: each step once, none missing (a tag update
-    // cut off is called again), as the run that was not killed.
-    CHECK(cli.Events("fresh", 1) == kTaggedImportEvents);
+    CHECK(cli.Events("fresh", 1) == expected);
   }
   CHECK(completed_without_crash == 1);
-  CHECK(crashed >= 9);  // the import has at least that many checkpoints
+  return crashed;
+}
+
+}  // namespace
+
+TEST_CASE("import: killed after any checkpoint, the next command resumes it to the same end, nothing lost",
+          "[cli][import][crash]") {
+  ImportCli setup("crash_setup");
+  CreateTaggedImport(setup);
+  // A tag update cut off is called again.
+  CHECK(KillAtEveryCheckpoint(setup, kTaggedImportEvents, CheckTaggedImport) >= 9);
+}
+
+TEST_CASE("import: a failing import killed after any checkpoint still rolls back to the stack before it",
+          "[cli][import][crash]") {
+  ImportCli setup("crash_rollback_setup");
+  CreateTaggedImport(setup);
+  setup.Json("world call ssm DeleteParameter '{\"Name\":\"/adopted/p\"}'");  // P is gone by the execution
+  const std::vector<std::string> events = {
+      "fresh IMPORT_IN_PROGRESS User Initiated",
+      "Q IMPORT_IN_PROGRESS Resource import started.",
+      "Q IMPORT_COMPLETE Resource import completed.",
+      "P IMPORT_IN_PROGRESS Resource import started.",
+      "P IMPORT_FAILED Resource of type 'AWS::SSM::Parameter' with identifier '/adopted/p' was not found.",
+      "fresh IMPORT_ROLLBACK_IN_PROGRESS The following resource(s) failed to import: [P]. ",
+      "P IMPORT_ROLLBACK_IN_PROGRESS ",
+      "P IMPORT_ROLLBACK_COMPLETE ",
+      "Q IMPORT_ROLLBACK_IN_PROGRESS ",
+      "Q IMPORT_ROLLBACK_COMPLETE ",
+      "fresh IMPORT_ROLLBACK_COMPLETE ",
+  };
+  CHECK(KillAtEveryCheckpoint(setup, events, [](const CliFixture& cli) {
+          CHECK(cli.Json("describe-stack-resources --stack-name fresh")["StackResources"].empty());
+          CHECK(cli.Json("world call sqs GetQueueUrl '{\"QueueName\":\"adopted\"}'")["QueueUrl"] == kUrl);
+        }) >= 9);
 }

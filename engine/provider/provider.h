@@ -69,6 +69,9 @@ struct TypeSchema {
   // A failed update may have applied part of the change: update rollback
   // calls its rollback hook (else a failed update is taken as unchanged).
   bool leaves_partial_updates = false;
+  // The provider has a `read` hook: drift detection and resource import
+  // can look at its resources (an IMPORT change set refuses a type without).
+  bool has_read = true;
   // How long one create, update, delete or rollback may take, its
   // in-progress answers included (the registry schema's handler
   // timeoutInMinutes); 0: kDefaultHandlerTimeoutSeconds.
@@ -138,6 +141,12 @@ struct ProviderLogLine {
   std::string message;
   std::string detail;  // a runtime error's Lua traceback (shown with --debug), else empty
   bool failure = false;  // the line saying why the hook failed: kept past the caps
+  // Set on a line handed apart from a hook's answer (ProviderSession::TakeLog,
+  // OperationObserver::TakeLog): the resource it is about and the function
+  // that wrote it ("validate", "decide_update", "scenario"). Empty on a
+  // hook's own lines: the call's resource and hook.
+  std::string logical_id;
+  std::string function;
 };
 
 // Bounds of the log: lines kept per operation (and per call: the host stops
@@ -200,8 +209,15 @@ class ProviderSession {
   virtual Status DecideUpdate(std::string_view type, std::string_view property, const Value& old_value,
                               const Value& new_value, const HookContext& ctx, UpdateBehavior* out) = 0;
   // Runs a hook. Never throws and never blocks on time: long work comes back
-  // kInProgress and is called again after `after_seconds`.
+  // kInProgress and is called again after `after_seconds`. Its outcome's
+  // log carries what Validate and DecideUpdate wrote before it on this
+  // session too (each line naming its function and resource).
   virtual HookOutcome Call(const HookCall& call) = 0;
+  // What the provider wrote (print, ctx.log) in Validate and DecideUpdate
+  // since the last Call or TakeLog, appended to *lines (each naming its
+  // function and resource), and how many lines it did not keep: the engine
+  // stamps them into the operation's provider log.
+  virtual void TakeLog(std::vector<ProviderLogLine>* lines, int64_t* dropped) { (void)lines, (void)dropped; }
   // Whether the value of an AWS-specific parameter type (AWS::EC2::VPC::Id,
   // AWS::EC2::Image::Id, ...) exists in the world; true for a type no
   // simulated service answers for.
@@ -250,8 +266,14 @@ class ProviderRuntime {
   virtual Status NewSession(std::unique_ptr<ProviderSession>* out) = 0;
   // The types some provider implements, sorted.
   virtual std::vector<std::string> Types() const = 0;
-  // A type's schema, or nullptr when no provider implements it.
+  // A type's schema, or nullptr when no provider implements it. A pointer
+  // stays valid for the runtime's life, across ReloadChanged.
   virtual const TypeSchema* Schema(std::string_view type) const = 0;
+  // Provider files changed since they were read are read again, so Schema
+  // answers what they declare now (attributes, properties): `moonstack
+  // serve` before each request, as its sessions reload a changed provider
+  // before the next operation (ProviderSession::NextOperation).
+  virtual void ReloadChanged() {}
 };
 
 }  // namespace ms

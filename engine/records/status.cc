@@ -272,6 +272,10 @@ const EdgeTable& ResourceEdges() {
     allow({R::kImportRollbackInProgress}, {R::kImportRollbackComplete, R::kImportRollbackFailed});
     allow({R::kImportComplete},
           {R::kUpdateInProgress, R::kUpdateComplete, R::kUpdateFailed, R::kDeleteInProgress, R::kDeleteSkipped});
+    // The import's follow-up update that applies the stack's tags
+    // (stack/import_operation.h) failed on one of them: the import rolls
+    // back every resource it tagged or tried to.
+    allow({R::kUpdateComplete, R::kUpdateFailed}, {R::kImportRollbackInProgress});
     return t;
   }();
   return table;

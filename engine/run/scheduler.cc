@@ -208,7 +208,11 @@ struct Scheduler::Impl {
       if (!call.validate) return (*session)->Call(call);
       Value coerced;
       Status valid = (*session)->Validate(call.type, call.ctx, call.properties, &coerced);
-      if (!valid.ok()) return Failed(valid.message(), "");
+      if (!valid.ok()) {
+        HookOutcome o = Failed(valid.message(), "");
+        (*session)->TakeLog(&o.log, &o.log_dropped);  // what the provider's validation printed
+        return o;
+      }
       call.properties = std::move(coerced);
       HookOutcome o = (*session)->Call(call);
       o.coerced = std::move(call.properties);

@@ -80,6 +80,19 @@ Status CheckResourcesToImport(const std::vector<ResourceToImport>& in, const Tem
     return Status::Validation("The logical resource ids " + Bracketed(undeclared) +
                               " provided in ResourceToImport do not exist in the template.");
   }
+  // A type whose provider has no `read` hook cannot be looked at, so it
+  // cannot be imported: AWS's refusal of a type without import support.
+  std::vector<std::string> unsupported;
+  for (const ResourceToImport& r : in) {
+    const TypeSchema* schema = session.Schema(r.resource_type);
+    if (schema != nullptr && !schema->has_read &&
+        std::find(unsupported.begin(), unsupported.end(), r.resource_type) == unsupported.end()) {
+      unsupported.push_back(r.resource_type);
+    }
+  }
+  if (!unsupported.empty()) {
+    return Status::Validation("ResourceTypes " + Bracketed(unsupported) + " are not supported for Import");
+  }
   for (const ResourceToImport& r : in) {
     const std::vector<std::string> keys = PrimaryIdentifierKeys(r.resource_type, session);
     if (!SameKeys(r, keys)) {
@@ -196,10 +209,10 @@ Status LookUpImports(Database* db, ProviderSession& session, const HookContext& 
       *failure = o.reason;
       return Status::OK();
     }
-    // A provider without a read hook answers no properties: it cannot tell
-    // whether the resource exists, so it cannot be imported.
+    // A read hook that answers no properties cannot tell whether the
+    // resource exists (a type without one is refused up front).
     if (o.kind != HookOutcome::Kind::kDone || o.properties.is_null()) {
-      *failure = "Resource type " + r.resource_type + " does not support import operations.";
+      *failure = "ResourceTypes [" + r.resource_type + "] are not supported for Import";
       return Status::OK();
     }
     ResourceOwner owner;

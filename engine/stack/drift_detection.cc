@@ -7,6 +7,7 @@
 #include "stack/drift_compare.h"
 #include "stack/op_common.h"
 #include "store/drift_table.h"
+#include "store/stack_tables.h"
 
 namespace ms {
 
@@ -49,8 +50,23 @@ Status DriftDetection::CheckableStack(const std::string& stack_name, StackRecord
   return service_.Resources(stack->id, resources);
 }
 
+Status DriftDetection::StartLog(const StackRecord& stack, ProviderLogCollector* log) {
+  int64_t operation = 0;
+  MS_RETURN_IF_ERROR(NextProviderLogOperation(service_.context().db, stack.id, &operation));
+  log->Start(stack.id, stack.name, operation);
+  return Status::OK();
+}
+
+Status DriftDetection::SaveLog(ProviderLogCollector* log, std::vector<ProviderLogRecord>* lines) {
+  log->RecordDropped(lines);
+  if (lines->empty()) return Status::OK();
+  StoreBatch batch;
+  batch.logs = std::move(*lines);
+  return CommitBatch(service_.context().db, nullptr, &batch);
+}
+
 ResourceDrift DriftDetection::Check(ProviderSession& session, const StackRecord& stack, const ResourceRecord& r,
-                                    int64_t now) {
+                                    int64_t now, ProviderLogCollector* log, std::vector<ProviderLogRecord>* lines) {
   ResourceDrift d;
   d.stack_id = stack.id;
   d.logical_id = r.logical_id;
@@ -67,6 +83,7 @@ ResourceDrift DriftDetection::Check(ProviderSession& session, const StackRecord&
   const OperationContext& op = service_.context();
   const HookOutcome o = ReadResource(session, r.type, r.physical_id, r.properties,
                                      ReadContext(stack, r.logical_id, op.region, op.account_id, now));
+  log->Collect(r.logical_id, Hook::kRead, o, lines);
   if (o.kind == HookOutcome::Kind::kFailed && o.error_code == "NotFound") {
     d.status = "DELETED";
     return d;
@@ -106,12 +123,15 @@ Status DriftDetection::DetectStack(const std::string& stack_name, const std::vec
   det.timestamp_ms = now;
   std::vector<ResourceDrift> drifts;
   std::vector<std::string> failed;
+  ProviderLogCollector log(service_.context().clock, service_.context().observer);
+  std::vector<ProviderLogRecord> lines;
+  MS_RETURN_IF_ERROR(StartLog(stack, &log));
   for (const ResourceRecord& r : resources) {
     if (!Exists(r)) continue;
     if (!logical_ids.empty() && std::find(logical_ids.begin(), logical_ids.end(), r.logical_id) == logical_ids.end()) {
       continue;
     }
-    drifts.push_back(Check(*session, stack, r, now));
+    drifts.push_back(Check(*session, stack, r, now, &log, &lines));
     const ResourceDrift& d = drifts.back();
     if (d.status == "MODIFIED" || d.status == "DELETED") ++det.drifted_count;
     if (d.status == "NOT_CHECKED" && !d.reason.empty()) failed.push_back(d.logical_id);
@@ -123,6 +143,7 @@ Status DriftDetection::DetectStack(const std::string& stack_name, const std::vec
     det.reason = "Failed to detect drift on resources [" + JoinNames(failed) + "]";
   }
   MS_RETURN_IF_ERROR(SaveDrift(service_.context().db, &det, drifts));
+  MS_RETURN_IF_ERROR(SaveLog(&log, &lines));
   *detection_id = det.id;
   return Status::OK();
 }
@@ -139,8 +160,12 @@ Status DriftDetection::DetectResource(const std::string& stack_name, const std::
   }
   std::unique_ptr<ProviderSession> session;
   MS_RETURN_IF_ERROR(service_.context().providers->NewSession(&session));
-  *out = Check(*session, stack, *it, service_.context().clock->NowMs());
-  return SaveDrift(service_.context().db, nullptr, {*out});
+  ProviderLogCollector log(service_.context().clock, service_.context().observer);
+  std::vector<ProviderLogRecord> lines;
+  MS_RETURN_IF_ERROR(StartLog(stack, &log));
+  *out = Check(*session, stack, *it, service_.context().clock->NowMs(), &log, &lines);
+  MS_RETURN_IF_ERROR(SaveDrift(service_.context().db, nullptr, {*out}));
+  return SaveLog(&log, &lines);
 }
 
 Status DriftDetection::Detection(const std::string& detection_id, StackDriftDetection* out) {

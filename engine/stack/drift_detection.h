@@ -22,6 +22,7 @@
 
 #include "base/status.h"
 #include "records/drift.h"
+#include "stack/provider_log_collector.h"
 #include "stack/stack_service.h"
 
 namespace ms {
@@ -52,7 +53,14 @@ class DriftDetection {
 
  private:
   Status CheckableStack(const std::string& stack_name, StackRecord* stack, std::vector<ResourceRecord>* resources);
-  ResourceDrift Check(ProviderSession& session, const StackRecord& stack, const ResourceRecord& r, int64_t now);
+  // `log` gets what the provider's `read` wrote (the provider log, under
+  // the detection's own operation number).
+  ResourceDrift Check(ProviderSession& session, const StackRecord& stack, const ResourceRecord& r, int64_t now,
+                      ProviderLogCollector* log, std::vector<ProviderLogRecord>* lines);
+  // The detection's provider log: a collector started on the stack's next
+  // operation number, and the commit of what it collected.
+  Status StartLog(const StackRecord& stack, ProviderLogCollector* log);
+  Status SaveLog(ProviderLogCollector* log, std::vector<ProviderLogRecord>* lines);
 
   StackService& service_;
 };

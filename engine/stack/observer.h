@@ -25,6 +25,13 @@ class OperationObserver {
     (void)call, (void)injected, (void)latency_seconds;
     return false;
   }
+  // What the observer's own Lua (a scenario's handlers and rule matches)
+  // wrote while handling the events and calls of stack `stack_id`, appended
+  // to *lines, each naming its logical ID and function ("scenario"): the
+  // operation stamps them into its provider log. Operation's thread.
+  virtual void TakeLog(const std::string& stack_id, std::vector<ProviderLogLine>* lines) {
+    (void)stack_id, (void)lines;
+  }
   // True once after the observer asked for the running update to be
   // cancelled (a scenario's cancel_update()), as cancel-update-stack does.
   virtual bool TakeCancelRequest() { return false; }

@@ -61,3 +61,17 @@ StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string
 }
 
 }  // namespace ms
+
+namespace ms {
+
+Value StackTagsValue(const std::vector<StackTag>& tags) {
+  if (tags.empty()) return Value();
+  Value::List list;
+  list.reserve(tags.size());
+  for (const StackTag& t : tags) {
+    list.push_back(Value::MakeMap({{"Key", Value::String(t.key)}, {"Value", Value::String(t.value)}}));
+  }
+  return Value::MakeList(std::move(list));
+}
+
+}  // namespace ms

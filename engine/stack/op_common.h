@@ -29,4 +29,8 @@ std::string NewUuid();
 // of an action's synchronous half).
 StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string& reason);
 
+// The stack's tags as the Tags list providers read (ctx.stack_tags); null
+// when there are none.
+Value StackTagsValue(const std::vector<StackTag>& tags);
+
 }  // namespace ms

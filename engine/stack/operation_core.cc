@@ -25,7 +25,8 @@ OperationCore::OperationCore(const OperationContext& ctx)
            [this](std::string_view name, std::string* value) {
              ProviderSession* s = Session();
              return s != nullptr && s->SsmParameter(name, ctx_.region, value);
-           }) {
+           }),
+      log_(ctx.clock, ctx.observer) {
   env_.set_stack_outputs(StoreStackOutputs(ctx_.db));
 }
 
@@ -38,7 +39,9 @@ Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vect
   // stack and the clock alone repeated the first one's IDs in the second.
   std::random_device entropy;
   rng_.seed((static_cast<uint64_t>(entropy()) << 32) ^ entropy() ^ std::hash<std::string>()(stack_id));
-  MS_RETURN_IF_ERROR(NextProviderLogOperation(ctx_.db, stack_id, &log_operation_));
+  int64_t log_operation = 0;
+  MS_RETURN_IF_ERROR(NextProviderLogOperation(ctx_.db, stack_id, &log_operation));
+  log_.Start(stack_id, stack_.name, log_operation);
   return LoadResources(ctx_.db, stack_id, records);
 }
 
@@ -63,18 +66,6 @@ Status OperationCore::RunToEnd() {
 }
 
 // --- calls ------------------------------------------------------------------------
-
-// The stack's tags as the Tags list providers read (ctx.stack_tags); null
-// when there are none.
-Value OperationCore::StackTagsValue(const std::vector<StackTag>& tags) {
-  if (tags.empty()) return Value();
-  Value::List list;
-  list.reserve(tags.size());
-  for (const StackTag& t : tags) {
-    list.push_back(Value::MakeMap({{"Key", Value::String(t.key)}, {"Value", Value::String(t.value)}}));
-  }
-  return Value::MakeList(std::move(list));
-}
 
 HookContext OperationCore::BaseContext(const std::string& logical_id, const Value& update_policy) const {
   HookContext c;
@@ -464,6 +455,9 @@ bool OperationCore::CheckpointDue() {
 }
 
 Status OperationCore::Flush() {
+  // Lines written apart from hook answers since the last checkpoint: the
+  // validation and DecideUpdate of this thread's session, the scenario's.
+  log_.CollectSideLines(session_.get(), &batch_.logs);
   for (TrackedResource* r : dirty_) {
     batch_.resources.push_back(&r->rec);  // committed below, on this thread
     r->dirty = false;
@@ -565,51 +559,6 @@ void OperationCore::Record(StackEvent e) {
   e.reason = CapStatusReason(std::move(e.reason));  // every event's, cleanup's included
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(e);
   batch_.events.push_back(std::move(e));
-}
-
-// --- the provider log -------------------------------------------------------------
-
-void OperationCore::CollectLog(const TrackedResource& r, Hook hook, const HookOutcome& o) {
-  log_dropped_ += o.log_dropped;
-  for (const ProviderLogLine& line : o.log) {
-    if (log_lines_ >= kProviderLogMaxLines && !line.failure) {
-      ++log_dropped_;
-      continue;
-    }
-    ++log_lines_;
-    ProviderLogRecord rec;
-    rec.stack_id = stack_.id;
-    rec.stack_name = stack_.name;
-    rec.operation = log_operation_;
-    rec.timestamp_ms = ctx_.clock->NowMs();
-    rec.logical_id = r.rec.logical_id;
-    rec.hook = HookName(hook);
-    rec.level = line.level;
-    rec.message = line.message;
-    if (rec.message.size() > kProviderLogMaxLineBytes) {  // cut at a UTF-8 character's start
-      size_t cut = kProviderLogMaxLineBytes;
-      while (cut > 0 && (static_cast<unsigned char>(rec.message[cut]) & 0xC0) == 0x80) --cut;
-      rec.message.resize(cut);
-      rec.message += " ...";
-    }
-    rec.detail = line.detail;
-    if (ctx_.observer != nullptr) ctx_.observer->OnProviderLog(rec);
-    batch_.logs.push_back(std::move(rec));
-  }
-}
-
-void OperationCore::RecordDroppedLogLines() {
-  if (log_dropped_ == 0) return;
-  ProviderLogRecord rec;
-  rec.stack_id = stack_.id;
-  rec.stack_name = stack_.name;
-  rec.operation = log_operation_;
-  rec.timestamp_ms = ctx_.clock->NowMs();
-  rec.level = LogLevel::kWarn;
-  rec.message = "... " + std::to_string(log_dropped_) + " lines dropped";
-  log_dropped_ = 0;
-  if (ctx_.observer != nullptr) ctx_.observer->OnProviderLog(rec);
-  batch_.logs.push_back(std::move(rec));
 }
 
 // --- the stack -------------------------------------------------------------------------

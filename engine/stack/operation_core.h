@@ -31,6 +31,7 @@
 #include "eval/evaluator.h"
 #include "run/scheduler.h"
 #include "stack/operation.h"
+#include "stack/provider_log_collector.h"
 #include "stack/resource_signals.h"
 #include "records/stack.h"
 #include "stack/stack_environment.h"
@@ -98,7 +99,6 @@ class OperationCore {
 
   // --- calls ---
   // `update_policy` evaluated (EvaluatedPolicy), as every hook sees it.
-  static Value StackTagsValue(const std::vector<StackTag>& tags);
   HookContext BaseContext(const std::string& logical_id, const Value& update_policy) const;
   // A resource's UpdatePolicy or CreationPolicy as hooks see it: evaluated
   // like its properties. Null when absent, or when it does not evaluate
@@ -176,10 +176,13 @@ class OperationCore {
   // --- the provider log (store/provider_log_table.h) ---
   // The lines a hook's answer carries, stamped with the clock, stack,
   // resource and hook, into the next checkpoint and to the observer; past
-  // kProviderLogMaxLines per operation they are only counted.
-  void CollectLog(const TrackedResource& r, Hook hook, const HookOutcome& o);
+  // kProviderLogMaxLines per operation they are only counted. Each
+  // checkpoint (Flush) adds what Validate, DecideUpdate and a scenario wrote.
+  void CollectLog(const TrackedResource& r, Hook hook, const HookOutcome& o) {
+    log_.Collect(r.rec.logical_id, hook, o, &batch_.logs);
+  }
   // The last line of an operation that dropped some: "... N lines dropped".
-  void RecordDroppedLogLines();
+  void RecordDroppedLogLines() { log_.RecordDropped(&batch_.logs); }
 
   // --- the stack ---
   // Evaluates the template's outputs into stack_.outputs; an export another
@@ -222,9 +225,7 @@ class OperationCore {
   std::vector<TrackedResource*> dirty_;  // records the next checkpoint writes
   std::vector<Queued> queued_;
   bool pump_requested_ = false;
-  int64_t log_operation_ = 0;       // this operation's number in the stack's provider log
-  size_t log_lines_ = 0;            // provider log lines kept by this operation
-  int64_t log_dropped_ = 0;         // and dropped past kProviderLogMaxLines
+  ProviderLogCollector log_;        // this operation's provider log lines
   int64_t last_checkpoint_ms_ = 0;  // clock time of the last commit Pump made
   bool checkpoint_timer_ = false;   // a deferred checkpoint's pump is set
   bool interrupted_ = false;        // ctx_.interrupt stopped the run (Pump)

@@ -134,7 +134,6 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
     so.region = options.region;
     so.account_id = ctx.account_id;
     so.now_ms = clock_->NowMs();
-    so.print = [](std::string_view line) { std::cerr << line << "\n"; };  // stdout is the JSON result
     MS_RETURN_IF_ERROR(lua::ScenarioObserver::Load(so, &scenario_));
     observers_.scenario = scenario_.get();
   }
@@ -149,9 +148,18 @@ void StackSession::Observers::OnEvent(const StackEvent& e) {
 void StackSession::Observers::OnProviderLog(const ProviderLogRecord& line) {
   // stderr: stdout is the command's result. A hook's error always shows
   // (its file:line); the rest with -v, DEBUG lines and tracebacks with --debug.
-  const LogLevel least = log_verbosity >= 2 ? LogLevel::kDebug : log_verbosity == 1 ? LogLevel::kInfo : LogLevel::kError;
+  // A scenario's lines (its print) are the command's own script's: shown as
+  // a hook's error is, INFO and up.
+  const LogLevel least = log_verbosity >= 2                           ? LogLevel::kDebug
+                         : log_verbosity == 1 || line.hook == "scenario" ? LogLevel::kInfo
+                                                                     : LogLevel::kError;
   if (line.level >= least) std::cerr << FormatProviderLogLine(line, log_verbosity >= 2) << std::endl;
   if (caller != nullptr) caller->OnProviderLog(line);
+}
+
+void StackSession::Observers::TakeLog(const std::string& stack_id, std::vector<ProviderLogLine>* lines) {
+  if (caller != nullptr) caller->TakeLog(stack_id, lines);
+  if (scenario != nullptr) scenario->TakeLog(stack_id, lines);
 }
 
 bool StackSession::Observers::BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) {

@@ -113,6 +113,7 @@ class StackSession {
     int log_verbosity = 0;  // SessionOptions::log_verbosity
     void OnEvent(const StackEvent& e) override;
     void OnProviderLog(const ProviderLogRecord& line) override;
+    void TakeLog(const std::string& stack_id, std::vector<ProviderLogLine>* lines) override;
     bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
     bool TakeCancelRequest() override;
   };

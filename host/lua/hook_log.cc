@@ -48,6 +48,11 @@ void HookLog::Clear() {
   dropped_ = 0;
 }
 
+void HookLog::Begin(std::string function, std::string logical_id) {
+  function_ = std::move(function);
+  logical_id_ = std::move(logical_id);
+}
+
 void HookLog::Append(LogLevel level, std::string_view text) {
   if (lines_.size() >= kProviderLogMaxLines) {
     ++dropped_;
@@ -55,6 +60,8 @@ void HookLog::Append(LogLevel level, std::string_view text) {
   }
   ProviderLogLine line;
   line.level = level;
+  line.function = function_;
+  line.logical_id = logical_id_;
   line.message.assign(text.substr(0, kProviderLogMaxLineBytes + 1));
   lines_.push_back(std::move(line));
 }
@@ -74,6 +81,12 @@ void HookLog::AppendError(const LuaError& e) {
 void HookLog::MoveInto(HookOutcome* o) {
   o->log = std::move(lines_);
   o->log_dropped = dropped_;
+  Clear();
+}
+
+void HookLog::MoveInto(std::vector<ProviderLogLine>* lines, int64_t* dropped) {
+  for (ProviderLogLine& line : lines_) lines->push_back(std::move(line));
+  *dropped += dropped_;
   Clear();
 }
 

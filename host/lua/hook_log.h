@@ -24,9 +24,14 @@ class HookLog {
  public:
   explicit HookLog(ProviderPaths paths) : paths_(std::move(paths)) {}
 
-  // Forgets what came before: a Validate or DecideUpdate's prints are not a hook's.
+  // Forgets every line.
   void Clear();
-  // A line the running hook wrote.
+  // The lines from now on are written by `function` ("validate",
+  // "decide_update") about `logical_id`; Begin("", "") for a hook's own.
+  // Lines kept from before stay: a hook's outcome carries what Validate and
+  // DecideUpdate wrote before it, each line naming its function.
+  void Begin(std::string function, std::string logical_id);
+  // A line the running hook (or function) wrote.
   void Append(LogLevel level, std::string_view text);
   // The hook failed with `e`: a runtime error (a bug: ERROR) or P.fail's
   // deliberate failure (WARN), "<file>:<line>: <message> (<code>)". Kept past
@@ -34,6 +39,8 @@ class HookLog {
   void AppendError(const LuaError& e);
   // Hands the lines (and the dropped count) to the hook's outcome; clears.
   void MoveInto(HookOutcome* o);
+  // Appends the lines to *lines, adds the dropped count to *dropped; clears.
+  void MoveInto(std::vector<ProviderLogLine>* lines, int64_t* dropped);
 
  private:
   // The provider's position of an error: where it was raised when that is a
@@ -48,6 +55,7 @@ class HookLog {
   ProviderPaths paths_;
   std::vector<ProviderLogLine> lines_;
   int64_t dropped_ = 0;
+  std::string function_, logical_id_;  // Begin's: what the next lines are stamped with
 };
 
 }  // namespace ms::lua

@@ -56,22 +56,6 @@ Status ProviderFiles(const std::string& dir, std::vector<std::string>* out) {
   return Status::OK();
 }
 
-// What says a provider file changed: its modification time and size (one
-// stat). A file that cannot be stat'ed has the stamp {-1, -1}: a file that
-// disappears counts as changed, and reloading it names the problem.
-struct FileStamp {
-  int64_t mtime_ns = -1;
-  int64_t size = -1;
-  bool operator==(const FileStamp& o) const { return mtime_ns == o.mtime_ns && size == o.size; }
-};
-
-FileStamp StampOf(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return {};
-  return {static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-          static_cast<int64_t>(st.st_size)};
-}
-
 TypeSchema SchemaFrom(const Value& d) {
   TypeSchema s;
   s.type = d.find("type") ? d.find("type")->str() : "";
@@ -88,6 +72,7 @@ TypeSchema SchemaFrom(const Value& d) {
   s.accepts_any_attribute = d.find("any_attributes") != nullptr && d.find("any_attributes")->as_bool();
   s.leaves_partial_updates =
       d.find("leaves_partial_updates") != nullptr && d.find("leaves_partial_updates")->as_bool();
+  s.has_read = d.find("has_read") == nullptr || d.find("has_read")->as_bool();
   if (const Value* t = d.find("timeout_minutes"); t != nullptr && t->as_integer()) {
     s.timeout_seconds = static_cast<int>(*t->as_integer()) * 60;
   }
@@ -233,10 +218,10 @@ class LuaProviderSession : public ProviderSession {
   static Status OpenLazy(const ProviderPaths& paths, const Limits& limits, World* world,
                          std::map<std::string, std::string> files, std::unique_ptr<LuaProviderSession>* out);
 
-  // type -> schema of every loaded provider.
-  std::map<std::string, const TypeSchema*> LoadedSchemas() const {
-    std::map<std::string, const TypeSchema*> out;
-    for (const auto& [type, p] : providers_) out.emplace(type, &p.schema);
+  // type -> schema of every loaded provider, and the stamp of its file as it was read.
+  std::map<std::string, std::pair<const TypeSchema*, FileStamp>> LoadedSchemas() const {
+    std::map<std::string, std::pair<const TypeSchema*, FileStamp>> out;
+    for (const auto& [type, p] : providers_) out.emplace(type, std::make_pair(&p.schema, p.stamp));
     return out;
   }
 
@@ -252,6 +237,7 @@ class LuaProviderSession : public ProviderSession {
 
   Status Validate(std::string_view type, const HookContext& ctx, const Value& properties,
                   Value* coerced) override {
+    log_->Begin("validate", ctx.logical_id);  // its prints: the engine takes them (TakeLog, Call)
     const Loaded* p = Find(type);
     if (p == nullptr) return NoProvider(type);
     // Declaration:validate reads only the logical ID (AWS's messages name
@@ -268,6 +254,7 @@ class LuaProviderSession : public ProviderSession {
 
   Status DecideUpdate(std::string_view type, std::string_view property, const Value& old_value,
                       const Value& new_value, const HookContext& ctx, UpdateBehavior* out) override {
+    log_->Begin("decide_update", ctx.logical_id);
     const Loaded* p = Find(type);
     if (p == nullptr) return NoProvider(type);
     Value name = Value::String(std::string(property));
@@ -352,18 +339,21 @@ class LuaProviderSession : public ProviderSession {
   }
 
   HookOutcome Call(const HookCall& call) override {
+    log_->Begin("", "");  // after what an earlier Validate or DecideUpdate printed, which names itself
     const Loaded* p = Find(call.type);
     if (p == nullptr) {
       HookOutcome o;
       o.kind = HookOutcome::Kind::kFailed;
       o.reason = NoProvider(call.type).message();
+      log_->MoveInto(&o);
       return o;
     }
-    log_->Clear();  // what an earlier Validate or DecideUpdate printed is not this hook's
     HookOutcome o = RunHook(*p, call);
     log_->MoveInto(&o);
     return o;
   }
+
+  void TakeLog(std::vector<ProviderLogLine>* lines, int64_t* dropped) override { log_->MoveInto(lines, dropped); }
 
  private:
   struct Loaded {
@@ -578,6 +568,13 @@ Status LuaProviderSession::OpenLazy(const ProviderPaths& paths, const Limits& li
 
 }  // namespace
 
+FileStamp StampOf(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+          static_cast<int64_t>(st.st_size)};
+}
+
 bool IsSharedCodeDir(std::string_view name) {
   for (const char* dir : kSharedCodeDirs) {
     if (name == dir) return true;
@@ -637,14 +634,16 @@ Status LuaProviderRuntime::Create(const ProviderPaths& paths, const Limits& limi
     MS_RETURN_IF_ERROR(ProviderFiles(dir, &files));
     std::unique_ptr<LuaProviderSession> probe;
     MS_RETURN_IF_ERROR(LuaProviderSession::Open(paths, limits, rt->world_, files, &probe));
-    for (const auto& [type, schema] : probe->LoadedSchemas()) {
+    for (const auto& [type, loaded] : probe->LoadedSchemas()) {
+      const TypeSchema* schema = loaded.first;
       auto previous = rt->files_.find(type);
       if (previous != rt->files_.end()) {
         rt->notes_.push_back("provider for " + type + " from " + schema->source + " overrides " +
                              previous->second);
       }
       rt->files_[type] = schema->source;
-      rt->schemas_[type] = *schema;
+      rt->schemas_[type] = std::make_unique<TypeSchema>(*schema);
+      rt->stamps_[type] = loaded.second;
     }
   }
   *out = std::move(rt);
@@ -664,12 +663,41 @@ std::vector<std::string> LuaProviderRuntime::Types() const {
   return types;
 }
 
+void LuaProviderRuntime::ReloadChanged() {
+  std::vector<std::pair<std::string, FileStamp>> changed;  // type, its file's stamp now
+  {
+    std::lock_guard<std::mutex> lock(schema_mu_);
+    for (const auto& [type, stamp] : stamps_) {
+      const FileStamp now = StampOf(files_.at(type));
+      if (!(now == stamp)) changed.emplace_back(type, now);
+    }
+  }
+  for (const auto& [type, stamp] : changed) {
+    std::unique_ptr<LuaProviderSession> probe;
+    // Not loaded (a broken edit): the old schema stays, and this stamp, so
+    // the file is not loaded again before it changes again.
+    Status s = LuaProviderSession::Open(paths_, limits_, world_, {files_.at(type)}, &probe);
+    std::lock_guard<std::mutex> lock(schema_mu_);
+    stamps_[type] = stamp;
+    if (!s.ok()) continue;
+    const auto schemas = probe->LoadedSchemas();
+    auto loaded = schemas.find(type);
+    if (loaded == schemas.end()) continue;  // the file declares another type now
+    std::unique_ptr<TypeSchema>& slot = schemas_[type];
+    retired_.push_back(std::move(slot));
+    slot = std::make_unique<TypeSchema>(*loaded->second.first);
+  }
+}
+
 const TypeSchema* LuaProviderRuntime::Schema(std::string_view type) const {
-  auto it = schemas_.find(std::string(type));
-  if (it != schemas_.end()) return &it->second;
-  if (ResourceCatalog::IsCustomType(type)) {
-    it = schemas_.find(kCustomResource);
-    if (it != schemas_.end()) return &it->second;
+  {
+    std::lock_guard<std::mutex> lock(schema_mu_);
+    auto it = schemas_.find(std::string(type));
+    if (it != schemas_.end()) return it->second.get();
+    if (ResourceCatalog::IsCustomType(type)) {
+      it = schemas_.find(kCustomResource);
+      if (it != schemas_.end()) return it->second.get();
+    }
   }
   const ResourceTypeInfo* info = ResourceCatalog::Aws().Find(type);
   if (info == nullptr && (!paths_.stub_unknown_types || !StubbableType(type))) return nullptr;

@@ -64,6 +64,16 @@ Status OpenProviderState(const ProviderPaths& paths, const Limits& limits, World
 // MOONSTACK_PROVIDER_PATH (colon-separated), then `extra` (--providers).
 ProviderPaths DefaultProviderPaths(const std::string& home, const std::vector<std::string>& extra);
 
+// What says a provider file changed: its modification time and size (one
+// stat). A file that cannot be stat'ed has the stamp {-1, -1}: a file that
+// disappears counts as changed, and reloading it names the problem.
+struct FileStamp {
+  int64_t mtime_ns = -1;
+  int64_t size = -1;
+  bool operator==(const FileStamp& o) const { return mtime_ns == o.mtime_ns && size == o.size; }
+};
+FileStamp StampOf(const std::string& path);
+
 class LuaProviderRuntime : public ProviderRuntime {
  public:
   // Finds and loads every provider once (in a probe session), so a provider
@@ -79,8 +89,13 @@ class LuaProviderRuntime : public ProviderRuntime {
   Status NewSession(std::unique_ptr<ProviderSession>* out) override;
   std::vector<std::string> Types() const override;
 
-  // The schema of a type as loaded by the probe session, or nullptr.
+  // The schema of a type as loaded by the probe session (or ReloadChanged), or nullptr.
   const TypeSchema* Schema(std::string_view type) const override;
+  // Each provider file whose stamp changed is loaded again in a probe
+  // session and its type's schema replaced (the old one is kept: pointers
+  // Schema gave stay valid). A file that no longer loads keeps the old
+  // schema; the operation's session reports its error.
+  void ReloadChanged() override;
   // "provider for AWS::EC2::VPC from B overrides A", one per override.
   const std::vector<std::string>& notes() const { return notes_; }
 
@@ -92,7 +107,10 @@ class LuaProviderRuntime : public ProviderRuntime {
   std::unique_ptr<World> own_world_;  // when Create was given none
   World* world_ = nullptr;
   std::map<std::string, std::string> files_;    // type -> winning provider file
-  std::map<std::string, TypeSchema> schemas_;   // type -> its schema
+  mutable std::mutex schema_mu_;                // guards schemas_, stamps_, retired_
+  std::map<std::string, std::unique_ptr<TypeSchema>> schemas_;  // type -> its schema
+  std::map<std::string, FileStamp> stamps_;     // type -> its file as it was when its schema was read
+  std::vector<std::unique_ptr<TypeSchema>> retired_;  // schemas a reload replaced, still pointed to
   mutable std::mutex fallback_mu_;                             // guards fallback_schemas_
   mutable std::map<std::string, TypeSchema> fallback_schemas_; // generic or stub type -> its schema, made on first use
   std::vector<std::string> notes_;

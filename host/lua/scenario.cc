@@ -76,11 +76,16 @@ Status ScenarioObserver::Load(const ScenarioOptions& options, std::unique_ptr<Sc
   RuntimeOptions ro;
   ro.limits = options.limits;
   ro.module_roots = options.module_roots;
-  ro.print = options.print;
+  ScenarioObserver* raw = sc.get();
+  // print (INFO) and the script's `log` go to the operation's provider log.
+  ro.print = [raw](std::string_view line) { raw->Append(LogLevel::kInfo, line); };
   Status s;
   sc->rt_ = Runtime::Create(ro, &s);
   if (!sc->rt_) return s;
   MS_RETURN_IF_ERROR(WorldBinding::Install(sc->rt_.get(), options.world, &sc->binding_));
+  MS_RETURN_IF_ERROR(LogBinding::Install(
+      sc->rt_.get(), [raw](LogLevel level, std::string_view text) { raw->Append(level, text); },
+      &sc->log_binding_));
   sc->binding_->set_now_ms(options.now_ms);
 
   CallResult mod = sc->rt_->Require("moonstack.scenario");
@@ -149,8 +154,30 @@ Status ScenarioObserver::error() const {
   return error_;
 }
 
+void ScenarioObserver::Append(LogLevel level, std::string_view text) {
+  std::vector<ProviderLogLine>& lines = lines_[stack_id_];
+  if (lines.size() >= kProviderLogMaxLines) return;  // the operation's cap; a runaway script's rest is dropped
+  ProviderLogLine line;
+  line.level = level;
+  line.message.assign(text.substr(0, kProviderLogMaxLineBytes + 1));
+  line.logical_id = logical_id_;
+  line.function = "scenario";
+  lines.push_back(std::move(line));
+}
+
+void ScenarioObserver::TakeLog(const std::string& stack_id, std::vector<ProviderLogLine>* lines) {
+  for (const std::string& id : {std::string(), stack_id}) {  // the top level's first
+    auto it = lines_.find(id);
+    if (it == lines_.end()) continue;
+    for (ProviderLogLine& line : it->second) lines->push_back(std::move(line));
+    lines_.erase(it);
+  }
+}
+
 void ScenarioObserver::OnEvent(const StackEvent& event) {
   if (failed_) return;
+  stack_id_ = event.stack_id;
+  logical_id_ = event.logical_id;
   binding_->set_now_ms(event.timestamp_ms);  // what the handler's actions see as "now"
   Value ev = EventValue(event);
   CallResult r = rt_->CallMethod(scenario_, "event", {ev});
@@ -169,6 +196,8 @@ bool ScenarioObserver::TakeCancelRequest() {
 
 bool ScenarioObserver::BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) {
   if (failed_) return false;
+  stack_id_ = call.ctx.stack_id;
+  logical_id_ = call.ctx.logical_id;
   binding_->set_now_ms(call.ctx.now_ms);
   Value c = CallValue(call);
   CallResult r = rt_->CallMethod(scenario_, "before_call", {c});

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,6 +35,7 @@
 
 #include "base/status.h"
 #include "lua/limits.h"
+#include "lua/log_binding.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
 #include "stack/observer.h"
@@ -49,7 +51,6 @@ struct ScenarioOptions {
   std::string account_id = "123456789012";
   int64_t now_ms = 0;                     // the world clock while the script's top level runs
   Limits limits;
-  std::function<void(std::string_view)> print;  // the script's print(); dropped when empty
 };
 
 class ScenarioObserver : public OperationObserver {
@@ -61,6 +62,12 @@ class ScenarioObserver : public OperationObserver {
   void OnEvent(const StackEvent& event) override;
   bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
   bool TakeCancelRequest() override;
+  // What the script printed (print, INFO) or logged (`log.info(...)`,
+  // DEBUG/INFO/WARN/ERROR) in the handlers and rule matches of stack
+  // `stack_id`'s events and calls, named by the event's or call's logical
+  // ID and function "scenario". What the script's top level wrote, before
+  // any stack, goes with the first stack's lines.
+  void TakeLog(const std::string& stack_id, std::vector<ProviderLogLine>* lines) override;
 
   // OK, or the first error a handler (or a rule match) raised.
   Status error() const;
@@ -70,6 +77,8 @@ class ScenarioObserver : public OperationObserver {
   // "Scenario script FILE:LINE: <what>: message (code)" from a Lua error.
   std::string Describe(const LuaError& e, const std::string& what) const;
   void Failed(const LuaError& e, const std::string& what);
+  // A line the script wrote, under the stack and resource now handled.
+  void Append(LogLevel level, std::string_view text);
 
   ScenarioOptions options_;
   std::unique_ptr<Runtime> rt_;
@@ -79,6 +88,11 @@ class ScenarioObserver : public OperationObserver {
   Status error_;  // guarded by mu_
   bool failed_ = false;  // operation thread only
   bool cancel_requested_ = false;  // operation thread only
+  std::unique_ptr<LogBinding> log_binding_;  // moonstack.host_log: the script's `log`
+  // The script's lines by stack ID, each naming its logical ID; the stack
+  // and resource its handler or match runs for. Operation's thread.
+  std::map<std::string, std::vector<ProviderLogLine>> lines_;
+  std::string stack_id_, logical_id_;
 };
 
 }  // namespace ms::lua

@@ -24,6 +24,11 @@ bool OperationRunner::SerialObserver::BeforeCall(const HookCall& call, HookOutco
   return inner_->BeforeCall(call, injected, latency_seconds);
 }
 
+void OperationRunner::SerialObserver::TakeLog(const std::string& stack_id, std::vector<ProviderLogLine>* lines) {
+  std::lock_guard<std::mutex> lock(mu_);
+  inner_->TakeLog(stack_id, lines);
+}
+
 bool OperationRunner::SerialObserver::TakeCancelRequest() {
   std::lock_guard<std::mutex> lock(mu_);
   return inner_->TakeCancelRequest();

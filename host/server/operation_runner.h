@@ -86,6 +86,7 @@ class OperationRunner {
     explicit SerialObserver(OperationObserver* inner) : inner_(inner) {}
     void OnEvent(const StackEvent& event) override;
     void OnProviderLog(const ProviderLogRecord& line) override;
+    void TakeLog(const std::string& stack_id, std::vector<ProviderLogLine>* lines) override;
     bool BeforeCall(const HookCall& call, HookOutcome* injected, double* latency_seconds) override;
     bool TakeCancelRequest() override;
 

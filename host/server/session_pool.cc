@@ -18,6 +18,7 @@ class SessionPool::Lent : public ProviderSession {
     return s_->DecideUpdate(type, property, old_value, new_value, ctx, out);
   }
   HookOutcome Call(const HookCall& call) override { return s_->Call(call); }
+  void TakeLog(std::vector<ProviderLogLine>* lines, int64_t* dropped) override { s_->TakeLog(lines, dropped); }
   bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region) override {
     return s_->ValueExists(aws_type, value, region);
   }
@@ -69,6 +70,11 @@ Status SessionPool::NewSession(std::unique_ptr<ProviderSession>* out) {
 }
 
 void SessionPool::GiveBack(std::unique_ptr<ProviderSession> session) {
+  // What a request's validation or planning printed and nobody took is not
+  // the next operation's to log.
+  std::vector<ProviderLogLine> untaken;
+  int64_t dropped = 0;
+  session->TakeLog(&untaken, &dropped);
   std::lock_guard<std::mutex> lock(mu_);
   if (idle_.size() < keep_) idle_.push_back(std::move(session));
 }

@@ -32,6 +32,7 @@ class SessionPool : public ProviderRuntime {
   Status NewSession(std::unique_ptr<ProviderSession>* out) override;
   std::vector<std::string> Types() const override { return inner_->Types(); }
   const TypeSchema* Schema(std::string_view type) const override { return inner_->Schema(type); }
+  void ReloadChanged() override { inner_->ReloadChanged(); }
 
  private:
   class Lent;

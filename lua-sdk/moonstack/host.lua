@@ -63,6 +63,7 @@ function H.describe(decl)
     any_attributes = decl.any_attributes == true,
     leaves_partial_updates = decl.leaves_partial_updates == true,
     timeout_minutes = decl.timeout_minutes,
+    has_read = decl.read ~= nil,
     properties = props,
   }
 end
@@ -107,25 +108,8 @@ end
 
 -- The logger every hook's ctx.log is: its lines go to the session running
 -- the hook (host/lua/log_binding.h), which hands them to the engine with the
--- hook's answer: the operation's provider log. Arguments are joined as print
--- joins them; `log:info(x)` works as `log.info(x)`. Without the host's
--- binding (plain luajit tests) it is the null logger.
-local host_log_loaded, host_log = pcall(require, "moonstack.host_log")
-local logger = P.log(nil)
-if host_log_loaded then
-  local l = {}
-  local function writer(level)
-    return function(...)
-      local n, first = select("#", ...), 1
-      if n > 0 and (...) == logger then first = 2 end
-      local parts = {}
-      for i = first, n do parts[#parts + 1] = tostring((select(i, ...))) end
-      host_log.write(level, table.concat(parts, "\t"))
-    end
-  end
-  l.debug, l.info, l.warn, l.error = writer("DEBUG"), writer("INFO"), writer("WARN"), writer("ERROR")
-  logger = values.freeze(l, "ctx.log")
-end
+-- hook's answer: the operation's provider log (moonstack.log's host()).
+local logger = require("moonstack.log").host("ctx.log")
 
 local function with_defaults(ctx)
   ctx.log = ctx.log or logger

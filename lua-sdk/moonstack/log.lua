@@ -31,4 +31,29 @@ function M.of(ctx)
   return M.null
 end
 
+---The host's logger (host/lua/log_binding.h, `moonstack.host_log`): its
+---lines go to the operation's provider log. Arguments are joined as print
+---joins them; `log:info(x)` works as `log.info(x)`. Without the host's
+---binding (plain luajit tests) it is the null logger. Hooks get it as
+---`ctx.log`, scenario scripts as the global `log`.
+---@param name string  what a write to the frozen logger names
+---@return moonstack.Logger
+function M.host(name)
+  local loaded, host_log = pcall(require, "moonstack.host_log")
+  if not loaded then return M.null end
+  local l, logger = {}, nil
+  local function writer(level)
+    return function(...)
+      local n, first = select("#", ...), 1
+      if n > 0 and (...) == logger then first = 2 end
+      local parts = {}
+      for i = first, n do parts[#parts + 1] = tostring((select(i, ...))) end
+      host_log.write(level, table.concat(parts, "\t"))
+    end
+  end
+  l.debug, l.info, l.warn, l.error = writer("DEBUG"), writer("INFO"), writer("WARN"), writer("ERROR")
+  logger = values.freeze(l, name)
+  return logger
+end
+
 return M

@@ -329,7 +329,7 @@ function Scenario:cancel_update()
 end
 
 ---Sets the script's globals in `env`: fail, latency, on, cancel_update
----(bound to this scenario), aws, sim and world.
+---(bound to this scenario), aws, sim, world and log.
 ---@param env table
 function Scenario:install(env)
   env.cancel_update = function() self:cancel_update() end
@@ -339,6 +339,8 @@ function Scenario:install(env)
   env.aws = self.aws
   env.sim = require("sim")
   env.world = require("moonstack.world")
+  -- log.info(...) etc.: the operation's provider log, as print (INFO).
+  env.log = require("moonstack.log").host("log")
 end
 
 local function left(rule)

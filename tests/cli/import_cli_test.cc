@@ -6,6 +6,7 @@
 // the resources in the world.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -283,4 +284,157 @@ TEST_CASE("import: a resource gone by the execution fails the import, whose roll
   REQUIRE(cli("execute-change-set --stack-name base --change-set-name again").exit_code == 0);
   CHECK(cli.Status("base") == "IMPORT_COMPLETE");
   CHECK(cli.Physical("base", "Q") == std::string(kUrl) + " IMPORT_COMPLETE");
+}
+
+namespace {
+
+// Q and P alone: a new stack made of the imported resources.
+std::string OnlyImported() {
+  return R"({"Resources": {
+  "Q": {"Type": "AWS::SQS::Queue", "DeletionPolicy": "Retain", "Properties": {"QueueName": "adopted"}},
+  "P": {"Type": "AWS::SSM::Parameter", "DeletionPolicy": "Delete",
+        "Properties": {"Type": "String", "Name": "/adopted/p", "Value": "v1"}}}})";
+}
+
+// The events of an import of Q and P into the new stack `fresh` tagged
+// Team=core: both imported, then both tagged by their update handler.
+const std::vector<std::string> kTaggedImportEvents = {
+    "fresh IMPORT_IN_PROGRESS User Initiated",
+    "Q IMPORT_IN_PROGRESS Resource import started.",
+    "Q IMPORT_COMPLETE Resource import completed.",
+    "P IMPORT_IN_PROGRESS Resource import started.",
+    "P IMPORT_COMPLETE Resource import completed.",
+    "Q UPDATE_IN_PROGRESS Apply stack-level tags to imported resource if applicable.",
+    "Q UPDATE_COMPLETE ",
+    "P UPDATE_IN_PROGRESS Apply stack-level tags to imported resource if applicable.",
+    "P UPDATE_COMPLETE ",
+    "fresh IMPORT_COMPLETE ",
+};
+
+// The IMPORT change set `imp` of Q and P making the new stack `fresh`, tagged Team=core.
+void CreateTaggedImport(const CliFixture& cli) {
+  REQUIRE(cli("create-change-set --stack-name fresh --change-set-name imp --change-set-type IMPORT "
+              "--tags Key=Team,Value=core --template-body file://" + cli.Write("fresh.json", OnlyImported()) +
+              " --resources-to-import file://" + cli.Write("to_import.json", ToImport()))
+              .exit_code == 0);
+}
+
+// The state after: both resources the stack's, tagged, in the world as before.
+void CheckTaggedImport(const CliFixture& cli) {
+  CHECK(cli.Status("fresh") == "IMPORT_COMPLETE");
+  CHECK(cli.Events("fresh", 1) == kTaggedImportEvents);
+  json resources = cli.Json("describe-stack-resources --stack-name fresh")["StackResources"];
+  REQUIRE(resources.size() == 2);
+  for (const json& r : resources) CHECK(r["ResourceStatus"] == "UPDATE_COMPLETE");
+  CHECK(cli.Json(std::string("world call sqs ListQueueTags '{\"QueueUrl\":\"") + kUrl + "\"}'")["Tags"] ==
+        json{{"Team", "core"}});
+  CHECK(cli.Json("world call ssm ListTagsForResource '{\"ResourceType\":\"Parameter\",\"ResourceId\":\"/adopted/p\"}'")
+            ["TagList"] == json::array({{{"Key", "Team"}, {"Value", "core"}}}));
+  CHECK(cli.Json("world call ssm GetParameter '{\"Name\":\"/adopted/p\"}'")["Parameter"]["Value"] == "v1");
+}
+
+}  // namespace
+
+TEST_CASE("import: the stack's tags reach the imported resources through a follow-up update, as AWS's",
+          "[cli][import]") {
+  ImportCli cli("stack_tags");
+  CreateTaggedImport(cli);
+  REQUIRE(cli("execute-change-set --stack-name fresh --change-set-name imp").exit_code == 0);
+  CheckTaggedImport(cli);
+}
+
+TEST_CASE("import: a type whose provider has no read hook is refused with AWS's message", "[cli][import]") {
+  ImportCli cli("no_read");
+  std::filesystem::create_directories(cli.dir + "/providers");
+  cli.Write("providers/no_read.lua", R"(local P = require("moonstack.provider")
+return P.define {
+  type = "Test::Import::NoRead",
+  primary_identifier = "Name",
+  properties = { P.string "Name" { update = "replace" } },
+  create = function(ctx, props) return { id = props.Name } end,
+  delete = function() end,
+})");
+  const std::string tmpl = R"({"Resources": {
+  "N": {"Type": "Test::Import::NoRead", "DeletionPolicy": "Retain", "Properties": {"Name": "n"}}}})";
+  const std::string to_import =
+      R"([{"ResourceType": "Test::Import::NoRead", "LogicalResourceId": "N", "ResourceIdentifier": {"Name": "n"}}])";
+  ms::test::CommandResult r =
+      cli("create-change-set --stack-name fresh --change-set-name imp --change-set-type IMPORT --providers " +
+          cli.dir + "/providers --template-body file://" + cli.Write("n.json", tmpl) +
+          " --resources-to-import file://" + cli.Write("n_import.json", to_import));
+  CHECK(r.exit_code == 255);
+  CHECK(r.out == Error("ResourceTypes [Test::Import::NoRead] are not supported for Import"));
+  CHECK(cli("describe-stacks --stack-name fresh").exit_code == 255);  // no stack was made in review
+}
+
+namespace {
+
+// Executes `setup`'s change set `imp` of the stack `fresh` in a copy of its
+// state, killed (SIGKILL) after its 1st, 2nd, ... checkpoint until a run
+// ends before its kill point; after each kill `recover` resumes it, and the
+// stack's events from its IMPORT_IN_PROGRESS on must be `expected`: each
+// step once, none missing. `after_run` checks the state of the run that was
+// not killed. Returns how many runs were killed.
+int KillAtEveryCheckpoint(const CliFixture& setup, const std::vector<std::string>& expected,
+                          const std::function<void(const CliFixture&)>& after_run) {
+  int completed_without_crash = 0, crashed = 0;
+  for (int point = 1; point <= 20 && completed_without_crash == 0; ++point) {
+    CliFixture cli("import_cli", "crash_" + std::to_string(point));
+    for (const auto& f : std::filesystem::directory_iterator(setup.dir)) {
+      const std::string name = f.path().filename().string();
+      if (name.rfind("state.db", 0) == 0 && f.is_regular_file()) {
+        std::filesystem::copy_file(f.path(), cli.dir + "/" + name);  // the database, not its locks
+      }
+    }
+    ms::test::CommandResult killed = ms::test::RunCommand(
+        "cd " + cli.dir + " && MOONSTACK_CRASH_AFTER_COMMITS=" + std::to_string(point) + " MOONSTACK_STATE=" +
+        cli.dir + "/state.db " + MOONSTACK_BINARY + " execute-change-set --stack-name fresh --change-set-name imp 2>&1");
+    INFO("kill point " << point << "\n" << killed.out);
+    if (killed.exit_code == 0) {
+      ++completed_without_crash;  // past the last checkpoint: every point was covered
+      CHECK(cli.Events("fresh", 1) == expected);
+      after_run(cli);
+      continue;
+    }
+    CHECK(killed.exit_code == 137);  // SIGKILL
+    ++crashed;
+    cli.Json("recover");
+    CHECK(cli.Events("fresh", 1) == expected);
+  }
+  CHECK(completed_without_crash == 1);
+  return crashed;
+}
+
+}  // namespace
+
+TEST_CASE("import: killed after any checkpoint, the next command resumes it to the same end, nothing lost",
+          "[cli][import][crash]") {
+  ImportCli setup("crash_setup");
+  CreateTaggedImport(setup);
+  // A tag update cut off is called again.
+  CHECK(KillAtEveryCheckpoint(setup, kTaggedImportEvents, CheckTaggedImport) >= 9);
+}
+
+TEST_CASE("import: a failing import killed after any checkpoint still rolls back to the stack before it",
+          "[cli][import][crash]") {
+  ImportCli setup("crash_rollback_setup");
+  CreateTaggedImport(setup);
+  setup.Json("world call ssm DeleteParameter '{\"Name\":\"/adopted/p\"}'");  // P is gone by the execution
+  const std::vector<std::string> events = {
+      "fresh IMPORT_IN_PROGRESS User Initiated",
+      "Q IMPORT_IN_PROGRESS Resource import started.",
+      "Q IMPORT_COMPLETE Resource import completed.",
+      "P IMPORT_IN_PROGRESS Resource import started.",
+      "P IMPORT_FAILED Resource of type 'AWS::SSM::Parameter' with identifier '/adopted/p' was not found.",
+      "fresh IMPORT_ROLLBACK_IN_PROGRESS The following resource(s) failed to import: [P]. ",
+      "P IMPORT_ROLLBACK_IN_PROGRESS ",
+      "P IMPORT_ROLLBACK_COMPLETE ",
+      "Q IMPORT_ROLLBACK_IN_PROGRESS ",
+      "Q IMPORT_ROLLBACK_COMPLETE ",
+      "fresh IMPORT_ROLLBACK_COMPLETE ",
+  };
+  CHECK(KillAtEveryCheckpoint(setup, events, [](const CliFixture& cli) {
+          CHECK(cli.Json("describe-stack-resources --stack-name fresh")["StackResources"].empty());
+          CHECK(cli.Json("world call sqs GetQueueUrl '{\"QueueName\":\"adopted\"}'")["QueueUrl"] == kUrl);
+        }) >= 9);
 }

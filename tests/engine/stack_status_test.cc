@@ -186,6 +186,10 @@ const std::vector<Edge<R>> kResourceEdges = {
     {R::kImportComplete, R::kUpdateFailed},
     {R::kImportComplete, R::kDeleteInProgress},
     {R::kImportComplete, R::kDeleteSkipped},
+    // The import's update applying the stack's tags failed on one: the
+    // import's rollback un-associates the tagged ones too.
+    {R::kUpdateComplete, R::kImportRollbackInProgress},
+    {R::kUpdateFailed, R::kImportRollbackInProgress},
 };
 
 std::string Show(std::optional<S> s) { return s ? ms::StackStatusName(*s) : "(new)"; }

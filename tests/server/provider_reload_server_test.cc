@@ -118,3 +118,33 @@ TEST_CASE("serve reloads an edited provider before the next operation, and a bro
   CHECK(fixed["Outputs"] == json{{"VersionA", "v3"}, {"VersionB", "v3"}});
   fs::remove_all(providers);
 }
+
+TEST_CASE("serve sees an attribute an edited provider adds: Fn::GetAtt of it validates without a restart",
+          "[server][reload]") {
+  const fs::path providers = fs::temp_directory_path() / "moonstack_reload_attribute_providers";
+  fs::remove_all(providers);
+  fs::create_directories(providers / "test" / "reload");
+  const std::string file = (providers / "test" / "reload" / "thing.lua").string();
+  std::ofstream(file) << ThingProvider("v1");
+
+  Server server("provider_reload_attribute", "0.001", {"--providers", providers.string()});
+  std::ofstream(server.dir() + "/things.json") << kThings;
+  json created = Deploy(server, "one", true);
+  INFO(created.dump());
+  REQUIRE(created["Status"] == "CREATE_COMPLETE");
+
+  // v2 declares a second attribute, Extra; the template's new output reads it.
+  std::string v2 = ThingProvider("v2", " (Extra added)");
+  const std::string attrs = "attributes = { 'Version' }", update_attrs = "attributes = { Version = 'v2' }";
+  v2.replace(v2.find(attrs), attrs.size(), "attributes = { 'Version', 'Extra' }");
+  v2.replace(v2.rfind(update_attrs), update_attrs.size(), "attributes = { Version = 'v2', Extra = 'more' }");
+  std::ofstream(file) << v2;
+  json with_extra = json::parse(kThings);
+  with_extra["Outputs"]["ExtraA"] = json{{"Value", json{{"Fn::GetAtt", json{"A", "Extra"}}}}};
+  std::ofstream(server.dir() + "/things.json") << with_extra.dump();
+  json updated = Deploy(server, "two", false);
+  INFO(updated.dump());
+  CHECK(updated["Status"] == "UPDATE_COMPLETE");
+  CHECK(updated["Outputs"] == json{{"VersionA", "v2"}, {"VersionB", "v2"}, {"ExtraA", "more"}});
+  fs::remove_all(providers);
+}

@@ -63,7 +63,7 @@ void CheckRun(const json& r) {
 
 }  // namespace
 
-TEST_CASE("cdk AwsCustomResource: SDK calls from CDK's function reach the simulated SSM; response field as output",
+TEST_CASE("cdk AwsCustomResource: SDK calls from CDK's function reach the simulated SSM, response field as output",
           "[cdk][server][lambda]") {
   if (!ReadyToRun("cdk AwsCustomResource")) return;
   Server s("cdk_aws_custom_resource", "0");

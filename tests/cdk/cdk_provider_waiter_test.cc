@@ -125,7 +125,7 @@ TEST_CASE("cdk Provider framework with isComplete: the Step Functions waiter pol
   CheckRun(s.Python(ms::test::cdk::DeployScript("provider-waiter", "ProviderWaiter", "Greeting", kLog)));
 }
 
-TEST_CASE("cdk Provider framework with isComplete in embedded mode: polls, completion, onTimeout; virtual durations",
+TEST_CASE("cdk Provider framework with isComplete in embedded mode: polls, completion, onTimeout, virtual durations",
           "[cdk][cli][lambda][states]") {
   if (!ReadyToRun("cdk Provider framework with isComplete (embedded)")) return;
   ms::test::CliFixture cli("cdk_provider_waiter", "embedded");

@@ -43,7 +43,7 @@ fi
 for app in "${apps[@]}"; do
   src="$root/examples/cdk/$app"
   versions=(1 2)
-  [[ $app == provider-framework ]] && versions=(1 2 3)  # v3: an update that fails
+  [[ $app == provider-framework || $app == provider-waiter ]] && versions=(1 2 3)  # v3: an update that fails
   for v in "${versions[@]}"; do
     out=$(mktemp -d)
     (cd "$src" && "$cdk" synth --quiet --no-notices -c "version=$v" -o "$out" >/dev/null)
@@ -52,7 +52,7 @@ for app in "${apps[@]}"; do
     mkdir -p "$dest"
     # Only the templates: assets and manifests are not what moonstack reads.
     cp "$out"/*.template.json "$dest/"
-    if [[ $app == bucket-policy || $app == provider-framework ]]; then
+    if [[ $app == bucket-policy || $app == provider-framework || $app == provider-waiter || $app == aws-custom-resource ]]; then
       # The whole cloud assembly too, for `cdk deploy --app <dir>` in
       # tests/cdk/cdk_deploy_test.cc (no synthesis there, so no aws-cdk-lib)
       # and the file assets tests/cdk/cdk_provider_test.cc publishes,

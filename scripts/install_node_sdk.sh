@@ -19,7 +19,9 @@
 set -euo pipefail
 
 AWS_SDK_VERSION=3.1164.0
-PACKAGES=(@aws-sdk/client-lambda @aws-sdk/client-sfn)
+# client-ssm and credential-providers: AwsCustomResource (tests/cdk/cdk_aws_custom_resource_test.cc)
+# calls SSM, and its handler loads credential-providers.
+PACKAGES=(@aws-sdk/client-lambda @aws-sdk/client-sfn @aws-sdk/client-ssm @aws-sdk/credential-providers)
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${MOONSTACK_NODE_SDK_DIR:-$root/.node-sdk}

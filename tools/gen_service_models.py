@@ -31,7 +31,7 @@ SERVICES = {
     "elasticache": "elasticache", "es": "es", "events": "events", "iam": "iam", "kms": "kms",
     "lambda": "lambda", "logs": "logs", "opensearch": "opensearch", "s3": "s3", "sns": "sns",
     "sqs": "sqs", "ssm": "ssm", "sts": "sts",
-    "secretsmanager": "secretsmanager", "dynamodb": "dynamodb",
+    "secretsmanager": "secretsmanager", "dynamodb": "dynamodb", "states": "stepfunctions",
 }
 
 SHAPE_KEYS = ("type", "member", "key", "value", "flattened", "locationName", "timestampFormat",

@@ -17,6 +17,10 @@
 --   ListRequests {} -> { Requests }             the requests not answered yet, oldest first
 --   Respond { RequestId, Response } -> {}       a second answer is refused
 --   GetResponse { RequestId } -> { Response }   nil Response while none came
+--   Deliver { Response } -> {}                  a response PUT to the ResponseURL a Lambda
+--                                               invocation captured (sim/lambda_invoke.lua's
+--                                               DeliverResponses), for the request its
+--                                               RequestId names; the first answer stands
 local world = require("moonstack.world")
 
 local A = {}
@@ -81,6 +85,19 @@ function A.Respond(p, env)
   rec.Response = p.Response
   rec.RespondedMs = env.now_ms
   world.put(KIND, p.RequestId, rec)
+  return {}
+end
+
+function A.Deliver(p, env)
+  local response = p.Response
+  if type(response) ~= "table" or type(response.RequestId) ~= "string" or response.RequestId == "" then
+    fail("The response must be a JSON object with a RequestId", "MalformedResponse")
+  end
+  local rec = world.get(KIND, response.RequestId) or {}
+  if rec.Response == nil then
+    rec.Response, rec.RespondedMs = response, env.now_ms
+    world.put(KIND, response.RequestId, rec)
+  end
   return {}
 end
 

@@ -35,7 +35,7 @@ S.DEFAULT_REGION = "us-east-1"
 S.DEFAULT_ACCOUNT = "123456789012"
 S.SERVICES = { "ec2", "iam", "ssm", "cloudformation", "custom_resources", "elasticache", "opensearch", "es", "lambda", "codedeploy", "appstream",
   "autoscaling", "s3", "sqs", "sns", "logs", "events", "kms", "sts",
-  "secretsmanager", "dynamodb" }
+  "secretsmanager", "dynamodb", "states", "background" }
 
 ---Raises AWS's error: `message` is AWS's text, `code` its error code.
 ---@param message string

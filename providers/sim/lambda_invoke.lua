@@ -14,6 +14,14 @@
 --   by the invocation itself and the bodies PUT to it come back as
 --   CapturedResponses (decoded), how a custom resource hears from its
 --   function where no server listens (providers/aws/cloudformation/custom_resource.lua).
+--   Sim-only: DeliverResponses = true — the same capture, and each response
+--   goes to the request it answers (sim.custom_resources' Deliver), as a PUT
+--   to CloudFormation's presigned ResponseURL: how a custom resource hears
+--   from a later invocation than the one it sent its request to (the
+--   Provider framework's isComplete and onTimeout, run by Step Functions).
+--   A ResponseURL that is not in the event's top level (onTimeout finds it
+--   in the error's Cause) reaches the capture too: the node harness routes
+--   an https PUT without a port to 127.0.0.1 there.
 --
 -- Invoke is UNLOCKED (sim/init.lua): it holds the world's lock only for its
 -- reads and writes, never while the function runs.
@@ -163,7 +171,7 @@ return function(A, L)
       region = env.region, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
       inline_code = run.inline_code, zip = run.zip, environment = environment, event = tostring(payload),
       request_id = request_id, log_stream_name = stream, endpoint_url = endpoint, last_modified = c.LastModified,
-      capture_response_url = p.CaptureResponseURL == true,
+      capture_response_url = p.CaptureResponseURL == true or p.DeliverResponses == true,
     }
     if not out.ran then
       fail("Function " .. c.FunctionName .. " was not run: " .. tostring(out.error), "ServiceException")
@@ -186,6 +194,11 @@ return function(A, L)
     if p.CaptureResponseURL == true then
       result.CapturedResponses = {}
       for i, body in ipairs(out.responses) do result.CapturedResponses[i] = r.decode_json(body) or body end
+    end
+    if p.DeliverResponses == true then
+      for _, body in ipairs(out.responses) do
+        sim().call("custom_resources", "Deliver", { Response = r.decode_json(body) or body })
+      end
     end
     return result
   end

@@ -1,8 +1,7 @@
 // A JSON-protocol SDK call (X-Amz-Target) for a service the simulated cloud
-// does not have is answered in that protocol's error shape, naming the
-// target: what CDK's Provider framework reports when its isComplete waiter
-// starts a Step Functions execution (host/lambda/README.md). In the query
-// protocol's XML shape, the SDK could only report a parse error.
+// does not have (here DynamoDB Streams) is answered in that protocol's error
+// shape, naming the target. In the query protocol's XML shape, the SDK could
+// only report a parse error.
 #include "server_fixture.h"
 
 namespace ms::test::server {
@@ -11,9 +10,9 @@ TEST_CASE("serve: an X-Amz-Target call to a service moonstack lacks gets a JSON 
           "[server][aws]") {
   Server s("unknown_service");
   const json r = s.Python(R"(
-sfn = boto3.client('stepfunctions', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+streams = boto3.client('dynamodbstreams', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
 try:
-    sfn.start_execution(stateMachineArn='arn:aws:states:us-east-1:123456789012:stateMachine:waiter', input='{}')
+    streams.list_streams()
     print(json.dumps({}))
 except botocore.exceptions.ClientError as e:
     print(json.dumps({'Code': e.response['Error']['Code'], 'Message': e.response['Error']['Message'],
@@ -21,7 +20,7 @@ except botocore.exceptions.ClientError as e:
                       'ContentType': e.response['ResponseMetadata']['HTTPHeaders'].get('content-type')}))
 )");
   CHECK(r["Code"] == "UnknownOperationException");
-  CHECK(r["Message"] == "moonstack simulates no service with the target AWSStepFunctions.StartExecution");
+  CHECK(r["Message"] == "moonstack simulates no service with the target DynamoDBStreams_20120810.ListStreams");
   CHECK(r["Status"] == 400);
   CHECK(r["ContentType"] == "application/x-amz-json-1.0");
 }

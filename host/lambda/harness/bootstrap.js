@@ -231,8 +231,17 @@ function next() {
   request = receive();
   finished = false;
   const ev = request.event;
-  if (request.capture_response_url && ev && typeof ev === 'object' && 'ResponseURL' in ev) {
-    startCapture((c) => { capture = c; ev.ResponseURL = c.url; rememberResponseUrl(c.url); run(handler); });
+  // A capture also without a ResponseURL in the event: the Provider
+  // framework's onTimeout finds its request's ResponseURL (a capture of an
+  // earlier invocation) inside the Step Functions error's Cause, and PUTs
+  // to it without its port, so to this capture (routeResponseUrlsOverHttp).
+  if (request.capture_response_url && ev && typeof ev === 'object') {
+    startCapture((c) => {
+      capture = c;
+      if ('ResponseURL' in ev) ev.ResponseURL = c.url;
+      rememberResponseUrl(c.url);
+      run(handler);
+    });
   } else {
     if (ev && typeof ev === 'object' && 'ResponseURL' in ev) rememberResponseUrl(ev.ResponseURL);
     run(handler);

@@ -161,11 +161,39 @@ local function await_external(ctx, wait)
   return checked(got.Response, wait.request.ResponseURL, wait.request), wait.request
 end
 
+-- A response a later invocation sends (the Provider framework's isComplete
+-- or onTimeout, run by a Step Functions execution: sim.custom_resources'
+-- Deliver): each poll runs the simulated cloud's background work up to now
+-- (sim/background.lua), then looks for the response; the next poll is when
+-- that work is next due (at least a second later), and without a response
+-- by ServiceTimeout the resource fails as CloudFormation's does.
+local function await_late(wait, ctx)
+  local due_ms = ctx.world.background.Run {}.NextDueMs
+  local got = ctx.world.custom_resources.GetResponse { RequestId = wait.request.RequestId }
+  if got.Response ~= nil then
+    local response = got.Response
+    for k, v in pairs(response) do
+      if values.is_null(v) then response[k] = nil end
+    end
+    return checked(response, "function " .. wait.name, wait.request), wait.request
+  end
+  local now = now_ms(ctx)
+  if now >= wait.deadline_ms then
+    P.log(ctx).error("function " .. wait.name .. ": no response to " .. wait.request.RequestType .. " request "
+      .. wait.request.RequestId .. " (see its log group /aws/lambda/" .. wait.name .. ")")
+    P.fail(custom.no_response_message(wait.request.RequestId), "NotStabilized")
+  end
+  local until_ms = wait.deadline_ms
+  if due_ms and due_ms < until_ms then until_ms = due_ms end
+  return P.in_progress({ after = math.max(1, math.ceil((until_ms - now) / 1000)), context = wait })
+end
+
 -- The request sent to a simulated Lambda function (CloudFormation invokes it
 -- asynchronously); its response is what it PUT to the ResponseURL, which
 -- the invocation serves itself (sim.lambda's CaptureResponseURL). No
--- response (it failed, timed out or never sent one) is CloudFormation's
--- wait until ServiceTimeout; a function that cannot run fails at once.
+-- response yet (it failed, timed out, never sends one, or a later
+-- invocation will: await_late) is CloudFormation's wait until
+-- ServiceTimeout; a function that cannot run fails at once.
 local function invoke_lambda(ctx, name, request, props)
   local ok, r = pcall(function()
     return ctx.world.lambda.Invoke { FunctionName = props.ServiceToken, InvocationType = "Event", Payload = request,
@@ -179,10 +207,9 @@ local function invoke_lambda(ctx, name, request, props)
     end
     return checked(response, "function " .. name, request), request
   end
-  P.log(ctx).error("function " .. name .. ": no response to " .. request.RequestType .. " request "
-    .. request.RequestId .. " (see its log group /aws/lambda/" .. name .. ")")
-  return P.in_progress({ after = timeout_seconds(props),
-                         context = { no_response = true, request_id = request.RequestId } })
+  return await_late({ late = true, name = name, request = { RequestId = request.RequestId,
+                     RequestType = request.RequestType }, deadline_ms = now_ms(ctx) + timeout_seconds(props) * 1000 },
+                     ctx)
 end
 
 -- Sends one request and returns the checked response, or P.in_progress while
@@ -193,6 +220,7 @@ local function invoke(ctx, request_type, id, props, old)
     P.fail(custom.no_response_message(ctx.progress.request_id), "NotStabilized")
   end
   if type(ctx.progress) == "table" and ctx.progress.external then return await_external(ctx, ctx.progress) end
+  if type(ctx.progress) == "table" and ctx.progress.late then return await_late(ctx.progress, ctx) end
   local fn, module, load_error, answered_by = handler_of(props.ServiceToken, ctx)
   -- RequestIds are deterministic: a function of everything the request says.
   local request_id = custom.uuid_of({ stack_id(ctx), ctx.logical_id, request_type, id or "", props, old or {},

@@ -10,6 +10,16 @@
 
 namespace ms::test {
 
+// SQL that takes a state file back from schema 14 to what schema 13 left:
+// stacks and exports not per region (store/schema.cc), for a migration test
+// that starts from an older schema.
+inline const std::string kUndoSchema14 =
+    "DROP INDEX stacks_by_name; DROP INDEX exports_by_stack;"
+    "ALTER TABLE stacks DROP COLUMN region; ALTER TABLE stacks DROP COLUMN account;"
+    "CREATE INDEX stacks_by_name ON stacks (name, deleted);"
+    "DROP TABLE exports;"
+    "CREATE TABLE exports (name TEXT PRIMARY KEY, stack_id TEXT NOT NULL, value TEXT NOT NULL);";
+
 std::string ReadFile(const std::string& path);
 // Parses a JSON or YAML snippet; fails the test on error.
 Value Doc(const std::string& text);

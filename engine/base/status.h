@@ -22,6 +22,7 @@ class Status {
     kInternal,                // a bug in moonstack: never AWS's fault
     kChangeSetNotFound,       // ChangeSetNotFound (service model: ChangeSetNotFoundException)
     kInvalidChangeSetStatus,  // InvalidChangeSetStatus (InvalidChangeSetStatusException)
+    kInvalidRegion,           // SignatureDoesNotMatch: a region AWS does not have (base/regions.h)
   };
 
   Status() = default;  // OK
@@ -37,6 +38,7 @@ class Status {
   static Status InvalidChangeSetStatus(std::string msg) {
     return Status(Code::kInvalidChangeSetStatus, std::move(msg));
   }
+  static Status InvalidRegion(std::string msg) { return Status(Code::kInvalidRegion, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -61,16 +61,14 @@ Status EvalEnvironment::ResourceAttribute(std::string_view logical_id, std::stri
   return Status::OK();
 }
 
-// Regions are not separate yet: another region's stack is in the same store,
-// so the region is not passed on.
-Status EvalEnvironment::StackOutput(std::string_view stack_name, std::string_view output_name, std::string_view,
-                                    Value* out) const {
+Status EvalEnvironment::StackOutput(std::string_view stack_name, std::string_view output_name,
+                                    std::string_view region, Value* out) const {
   if (!stack_outputs_) {
     *out = Value::Unknown({"StackOutput:" + std::string(stack_name) + "." + std::string(output_name)});
     return Status::OK();
   }
   std::string value;
-  MS_RETURN_IF_ERROR(stack_outputs_(std::string(stack_name), std::string(output_name), &value));
+  MS_RETURN_IF_ERROR(stack_outputs_(std::string(stack_name), std::string(output_name), std::string(region), &value));
   *out = Value::String(std::move(value));
   return Status::OK();
 }

@@ -34,8 +34,10 @@ struct PseudoParameters {
 
 // Another stack's output for Fn::GetStackOutput, from whoever knows the
 // stacks (stack/stack_outputs.h); an error when the stack or output is missing.
-using StackOutputLookup =
-    std::function<Status(const std::string& stack_name, const std::string& output_name, std::string* value)>;
+// `region`: the referenced stack's (Fn::GetStackOutput's Region), "" for the
+// stack's own.
+using StackOutputLookup = std::function<Status(const std::string& stack_name, const std::string& output_name,
+                                               const std::string& region, std::string* value)>;
 
 class EvalEnvironment {
  public:

@@ -3,9 +3,8 @@
 // AWS's Template Reference). A weak reference: read when the expression is
 // evaluated (the stack's create or update), never tracked afterwards.
 //
-// Region: the referenced stack's region, default the stack's own. moonstack
-// keeps one store for every region (regions are not separate yet), so another
-// region's stack is looked up in the same store. RoleArn: a role that may
+// Region: the referenced stack's region, default the stack's own (stacks are
+// per region: records/stack_scope.h). RoleArn: a role that may
 // call DescribeStacks on the referenced stack; there are no permissions to
 // check, so it is accepted and not used.
 #include "eval/eval_walker.h"

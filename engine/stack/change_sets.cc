@@ -21,13 +21,11 @@ namespace {
 
 bool IsArn(const std::string& s) { return s.rfind("arn:", 0) == 0; }
 
-Status LoadStackByNameOrId(Database* db, const std::string& name_or_id, StackRecord* out, bool* found) {
-  if (IsArn(name_or_id)) {
-    MS_RETURN_IF_ERROR(LoadStack(db, name_or_id, out, found));
-    if (*found && out->status == StackStatus::kDeleteComplete) *found = false;
-    return Status::OK();
-  }
-  return FindActiveStack(db, name_or_id, out, found);
+Status LoadStackByNameOrId(Database* db, const StackScope& scope, const std::string& name_or_id, StackRecord* out,
+                           bool* found) {
+  MS_RETURN_IF_ERROR(FindStackInScope(db, scope, name_or_id, out, found));
+  if (*found && out->status == StackStatus::kDeleteComplete) *found = false;
+  return Status::OK();
 }
 
 // "ChangeSet [X] cannot be executed in its current status of [FAILED]"
@@ -44,7 +42,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   MS_RETURN_IF_ERROR(CheckStackNameOrId(in.stack_name));
   StackRecord stack;
   bool found = false;
-  MS_RETURN_IF_ERROR(LoadStackByNameOrId(ctx.db, in.stack_name, &stack, &found));
+  MS_RETURN_IF_ERROR(LoadStackByNameOrId(ctx.db, ctx.scope(), in.stack_name, &stack, &found));
   // An import makes a new stack (AWS: "creates a new stack from your
   // existing resources") or changes a deployed one.
   const bool create =
@@ -121,8 +119,11 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   pin.runtime = ctx.providers;
   pin.session = session.get();
   Database* db = ctx.db;
-  pin.exports = [db](const std::string& name, std::string* value) { return ExportValue(db, name, value); };
-  pin.stack_outputs = StoreStackOutputs(db);
+  const StackScope scope = ctx.scope();
+  pin.exports = [db, scope](const std::string& name, std::string* value) {
+    return ExportValue(db, scope, name, value);
+  };
+  pin.stack_outputs = StoreStackOutputs(db, scope);
   const std::string region = ctx.region;
   pin.ssm = [&session, region](std::string_view name, std::string* value) {
     return session->SsmParameter(name, region, value);
@@ -233,7 +234,7 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
   {
     StackRecord stack;
     bool found = false;
-    MS_RETURN_IF_ERROR(LoadStackByNameOrId(ctx_.db, in.stack_name, &stack, &found));
+    MS_RETURN_IF_ERROR(LoadStackByNameOrId(ctx_.db, ctx_.scope(), in.stack_name, &stack, &found));
     ChangeSetRecord existing;
     if (found) MS_RETURN_IF_ERROR(FindChangeSet(ctx_.db, stack.id, in.change_set_name, &existing, &found));
     if (found) {
@@ -338,11 +339,7 @@ Status ChangeSetService::PlanImport(const CreateChangeSetInput& in, const Change
 
 Status ChangeSetService::FindStackForChangeSets(const std::string& stack_name, StackRecord* out) {
   bool found = false;
-  if (IsArn(stack_name)) {
-    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, stack_name, out, &found));
-  } else {
-    MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, stack_name, out, &found));
-  }
+  MS_RETURN_IF_ERROR(FindStackInScope(ctx_.db, ctx_.scope(), stack_name, out, &found));
   // AWS (recorded: test_changesets.snapshot.json, test_describe_change_set_nonexisting).
   if (!found) return Status::Validation("Stack [" + stack_name + "] does not exist");
   return Status::OK();
@@ -353,6 +350,8 @@ Status ChangeSetService::Find(const std::string& change_set, const std::string& 
   bool found = false;
   if (IsArn(change_set)) {
     MS_RETURN_IF_ERROR(LoadChangeSet(ctx_.db, change_set, out, &found));
+    StackScope of_id;  // another region's change set is not found, as its stack is not
+    if (found && (!ScopeOfArn(change_set, &of_id) || of_id != ctx_.scope())) found = false;
     if (found) {
       bool stack_found = false;
       MS_RETURN_IF_ERROR(LoadStack(ctx_.db, out->stack_id, stack, &stack_found));

@@ -125,7 +125,7 @@ HookOutcome NestedStackHooks::Create(const HookCall& call) {
     const std::string name = ChildName(parent_, call.ctx.logical_id);
     StackRecord existing;
     bool found = false;
-    Status s = FindActiveStack(ctx_.db, name, &existing, &found);
+    Status s = FindActiveStack(ctx_.db, ctx_.scope(), name, &existing, &found);
     if (!s.ok()) return Failed(s.message());
     std::string child_id = existing.id;
     if (!found) {

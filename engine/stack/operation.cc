@@ -426,7 +426,7 @@ class Op : public OperationCore {
   // AWS's reason when another stack imports one of this stack's exports.
   std::string ExportInUse() {
     std::vector<StackRecord> stacks;
-    if (!LoadStacks(ctx_.db, &stacks).ok()) return "";
+    if (!LoadStacks(ctx_.db, ctx_.scope(), &stacks).ok()) return "";
     for (const StackOutputValue& o : stack_.outputs) {
       if (o.export_name.empty()) continue;
       for (const StackRecord& other : stacks) {
@@ -644,7 +644,15 @@ Status CommitStackStatus(const OperationContext& ctx, StackRecord* s, StackStatu
   return CommitBatch(ctx.db, ctx.world, &batch);
 }
 
-Status RunOperation(const OperationContext& ctx, const std::string& stack_id) {
+Status RunOperation(const OperationContext& caller, const std::string& stack_id) {
+  // A stack's operation runs in its region and account, whatever the
+  // command that runs it was given: crash recovery resumes every region's.
+  OperationContext ctx = caller;
+  StackScope scope;
+  if (ScopeOfArn(stack_id, &scope)) {
+    ctx.region = scope.region;
+    ctx.account_id = scope.account;
+  }
   MS_RETURN_IF_ERROR(RunToTerminal(ctx, stack_id));
   if (ctx.interrupt != nullptr && ctx.interrupt->load()) return Status::OK();  // stopped, still in progress
   // delete-stack came while the stack was being created, and the create

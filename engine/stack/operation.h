@@ -35,6 +35,7 @@
 #include "stack/observer.h"
 #include "stack/outer_restrictions.h"
 #include "records/stack.h"
+#include "records/stack_scope.h"
 #include "store/database.h"
 #include "world/world.h"
 
@@ -74,6 +75,8 @@ struct OperationContext {
   OuterRestrictions outer_restrictions;
   std::string region = "us-east-1";
   std::string account_id = "123456789012";
+  // Where the request's stacks, exports and change sets are (records/stack_scope.h).
+  StackScope scope() const { return {region, account_id}; }
 };
 
 // The reason of the rollback a delete-stack during the create starts.

@@ -27,7 +27,7 @@ OperationCore::OperationCore(const OperationContext& ctx)
              return s != nullptr && s->SsmParameter(name, ctx_.region, value);
            }),
       log_(ctx.clock, ctx.observer) {
-  env_.set_stack_outputs(StoreStackOutputs(ctx_.db));
+  env_.set_stack_outputs(StoreStackOutputs(ctx_.db, ctx_.scope()));
 }
 
 Status OperationCore::LoadStackAndRecords(const std::string& stack_id, std::vector<ResourceRecord>* records) {
@@ -584,7 +584,7 @@ Status OperationCore::EvaluateOutputs(const Template& tmpl, const Evaluator& eva
       out.export_name = e.str();
       ExportRecord existing;
       bool found = false;
-      MS_RETURN_IF_ERROR(FindExport(ctx_.db, out.export_name, &existing, &found));
+      MS_RETURN_IF_ERROR(FindExport(ctx_.db, ctx_.scope(), out.export_name, &existing, &found));
       if (found && existing.stack_id != stack_.id) {
         return Status::Validation("Export with name " + out.export_name + " is already exported by stack " +
                                   StackNameOf(existing.stack_id));
@@ -598,7 +598,7 @@ Status OperationCore::EvaluateOutputs(const Template& tmpl, const Evaluator& eva
 }
 
 bool OperationCore::LookupExport(const std::string& name, std::string* value) {
-  return ExportValue(ctx_.db, name, value);
+  return ExportValue(ctx_.db, ctx_.scope(), name, value);
 }
 
 std::string OperationCore::StackNameOf(const std::string& stack_id) {

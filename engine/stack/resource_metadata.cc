@@ -10,21 +10,6 @@
 #include "template/template_cache.h"
 
 namespace ms {
-namespace {
-
-// "arn:aws:cloudformation:us-east-1:123456789012:stack/name/uuid" split on ':'.
-std::vector<std::string> SplitArn(const std::string& arn) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (size_t colon; parts.size() < 5 && (colon = arn.find(':', start)) != std::string::npos; start = colon + 1) {
-    parts.push_back(arn.substr(start, colon - start));
-  }
-  parts.push_back(arn.substr(start));
-  return parts;
-}
-
-}  // namespace
-
 std::string ResourceMetadataJson(Database* db, const StackRecord& stack, const std::vector<ResourceRecord>& resources,
                                  const std::string& logical_id) {
   std::shared_ptr<const Template> tmpl;
@@ -44,15 +29,15 @@ std::string ResourceMetadataJson(Database* db, const StackRecord& stack, const s
     auto it = resolved.find(r.name);
     if (it != resolved.end()) r.ssm_resolved = it->second;
   }
-  StackEnvironment env([db](const std::string& name, std::string* value) { return ExportValue(db, name, value); },
-                       nullptr, nullptr);
+  StackScope scope;  // region and account from the stack's ARN
+  ScopeOfArn(stack.id, &scope);
+  StackEnvironment env(
+      [db, scope](const std::string& name, std::string* value) { return ExportValue(db, scope, name, value); },
+      nullptr, nullptr);
   for (const ResourceRecord& r : resources) env.SetResource(&r);
-  PseudoParameters pseudo;  // region and account from the stack's ARN
-  const std::vector<std::string> arn = SplitArn(stack.id);
-  if (arn.size() > 4) {
-    pseudo.region = arn[3];
-    pseudo.account_id = arn[4];
-  }
+  PseudoParameters pseudo;
+  pseudo.region = scope.region;
+  pseudo.account_id = scope.account;
   pseudo.stack_name = stack.name;
   pseudo.stack_id = stack.id;
   Evaluator ev(*tmpl, params, pseudo, env);

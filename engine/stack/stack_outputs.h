@@ -7,6 +7,7 @@
 #pragma once
 
 #include "eval/environment.h"
+#include "records/stack_scope.h"
 
 namespace ms {
 
@@ -16,6 +17,8 @@ class Database;
 // missing export has): "Stack with id X does not exist. Rollback requested
 // by user." and "Output Y does not exist in stack X. Rollback requested by
 // user." (ours: AWS's page shows no texts; the first is DescribeStacks').
-StackOutputLookup StoreStackOutputs(Database* db);
+// A name is looked up in the lookup's region (`own`'s, or the one the
+// function names) and own's account; a stack ID names its stack anywhere.
+StackOutputLookup StoreStackOutputs(Database* db, const StackScope& own);
 
 }  // namespace ms

@@ -89,7 +89,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_body, in.stack_policy_url, "StackPolicy"));
   StackRecord existing;
   bool found = false;
-  MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, in.stack_name, &existing, &found));
+  MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, ctx_.scope(), in.stack_name, &existing, &found));
   if (found) return Status::AlreadyExists("Stack [" + in.stack_name + "] already exists");
 
   PseudoParameters pseudo;
@@ -139,11 +139,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   if (in.tags) MS_RETURN_IF_ERROR(CheckStackTags(*in.tags));
   StackRecord s;
   bool found = false;
-  if (in.stack_name.rfind("arn:", 0) == 0) {
-    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, in.stack_name, &s, &found));
-  } else {
-    MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, in.stack_name, &s, &found));
-  }
+  MS_RETURN_IF_ERROR(FindStackInScope(ctx_.db, ctx_.scope(), in.stack_name, &s, &found));
   if (!found) return Status::Validation("Stack [" + in.stack_name + "] does not exist");
   // Seed 000 run 3: every other state refuses, with the stack ID.
   if (!IsUpdatable(s.status)) {
@@ -184,8 +180,10 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pin.pseudo = pseudo;
   pin.runtime = ctx_.providers;
   pin.session = session.get();
-  pin.exports = [this](const std::string& name, std::string* value) { return ExportValue(ctx_.db, name, value); };
-  pin.stack_outputs = StoreStackOutputs(ctx_.db);
+  pin.exports = [this](const std::string& name, std::string* value) {
+    return ExportValue(ctx_.db, ctx_.scope(), name, value);
+  };
+  pin.stack_outputs = StoreStackOutputs(ctx_.db, ctx_.scope());
   pin.ssm = [&session, this](std::string_view name, std::string* value) {
     return session->SsmParameter(name, ctx_.region, value);
   };
@@ -411,9 +409,13 @@ Status StackService::CancelUpdate(const CancelUpdateStackInput& in) {
   return Status::OK();
 }
 
+Status StackService::ListStacksOfEveryRegion(std::vector<StackRecord>* out) {
+  return LoadStacks(ctx_.db, out);
+}
+
 Status StackService::Recover(std::vector<std::string>* recovered) {
   std::vector<StackRecord> stacks;
-  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, &stacks));
+  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, &stacks));  // every region's: each runs in its own (RunOperation)
   for (const StackRecord& s : stacks) {
     // A nested stack's operation is its parent's resource step: the
     // parent's resumed operation resumes it (stack/nested_stacks.h).
@@ -427,11 +429,7 @@ Status StackService::Recover(std::vector<std::string>* recovered) {
 Status StackService::FindStack(const std::string& name_or_id, StackRecord* out) {
   MS_RETURN_IF_ERROR(CheckStackNameOrId(name_or_id));
   bool found = false;
-  if (name_or_id.rfind("arn:", 0) == 0) {
-    MS_RETURN_IF_ERROR(LoadStack(ctx_.db, name_or_id, out, &found));
-  } else {
-    MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, name_or_id, out, &found));
-  }
+  MS_RETURN_IF_ERROR(FindStackInScope(ctx_.db, ctx_.scope(), name_or_id, out, &found));
   // A stack deleted more than 90 days ago is gone, pruned or not yet (store/deleted_stacks.h).
   if (!found || DeletedStackExpired(*out, ctx_.clock->NowMs())) {
     return Status::NotFound("Stack with id " + name_or_id + " does not exist");
@@ -440,7 +438,7 @@ Status StackService::FindStack(const std::string& name_or_id, StackRecord* out) 
 }
 
 Status StackService::ListStacks(std::vector<StackRecord>* out) {
-  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, out));
+  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, ctx_.scope(), out));
   const int64_t now = ctx_.clock->NowMs();
   auto expired = [now](const StackRecord& s) { return DeletedStackExpired(s, now); };
   out->erase(std::remove_if(out->begin(), out->end(), expired), out->end());

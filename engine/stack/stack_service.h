@@ -115,12 +115,16 @@ class StackService {
   // Runs every operation a crash left in progress.
   Status Recover(std::vector<std::string>* recovered = nullptr);
 
-  // A stack by name (not deleted) or by ID (deleted ones too, for the 90
+  // A stack of the context's region and account (OperationContext::scope)
+  // by name (not deleted) or by ID (deleted ones too, for the 90
   // days AWS keeps them): "Stack with id X does not exist" otherwise; a
   // StackName that is neither: AWS's ValidationError (records/stack_name.h).
   Status FindStack(const std::string& name_or_id, StackRecord* out);
-  // Every stack, deleted ones included for 90 days (store/deleted_stacks.h).
+  // Every stack of the context's region and account, deleted ones included
+  // for 90 days (store/deleted_stacks.h).
   Status ListStacks(std::vector<StackRecord>* out);
+  // Every stack of every region, deleted ones too (crash recovery resumes them all).
+  Status ListStacksOfEveryRegion(std::vector<StackRecord>* out);
   Status Resources(const std::string& stack_id, std::vector<ResourceRecord>* out);
   // DescribeStackResource's Metadata (stack/resource_metadata.h); empty: none.
   std::string ResourceMetadata(const StackRecord& stack, const std::vector<ResourceRecord>& resources,

@@ -122,7 +122,7 @@ class UpdateOp : public OperationCore {
     pin.session = Session();
     if (pin.session == nullptr) return error_;
     pin.exports = [this](const std::string& name, std::string* value) { return LookupExport(name, value); };
-    pin.stack_outputs = StoreStackOutputs(ctx_.db);
+    pin.stack_outputs = StoreStackOutputs(ctx_.db, ctx_.scope());
     pin.ssm = [this](std::string_view name, std::string* value) {
       return Session()->SsmParameter(name, ctx_.region, value);
     };

@@ -161,6 +161,31 @@ const char* const kMigrations[] = {
     "  operation INTEGER NOT NULL,"
     "  data TEXT NOT NULL);"
     "CREATE INDEX provider_logs_by_stack ON provider_logs (stack, operation, seq);",
+    // 14: stacks and exports per region and account (records/stack_scope.h):
+    // a stack's name, and an export's, is unique within its region and
+    // account only. The columns come from the stack's ARN
+    // (arn:aws:cloudformation:<region>:<account>:stack/...), taken apart in
+    // three steps through `account`; an export takes its stack's.
+    "ALTER TABLE stacks ADD COLUMN region TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE stacks ADD COLUMN account TEXT NOT NULL DEFAULT '';"
+    "UPDATE stacks SET account = substr(id, instr(id, ':cloudformation:') + 16);"
+    "UPDATE stacks SET region = substr(account, 1, instr(account, ':') - 1),"
+    "  account = substr(account, instr(account, ':') + 1);"
+    "UPDATE stacks SET account = substr(account, 1, instr(account, ':') - 1);"
+    "DROP INDEX stacks_by_name;"
+    "CREATE INDEX stacks_by_name ON stacks (region, account, name, deleted);"
+    "CREATE TABLE exports14 ("
+    "  region TEXT NOT NULL,"
+    "  account TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  stack_id TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (region, account, name));"
+    "INSERT INTO exports14 (region, account, name, stack_id, value)"
+    "  SELECT s.region, s.account, e.name, e.stack_id, e.value FROM exports e JOIN stacks s ON s.id = e.stack_id;"
+    "DROP TABLE exports;"
+    "ALTER TABLE exports14 RENAME TO exports;"
+    "CREATE INDEX exports_by_stack ON exports (stack_id);",
 };
 
 }  // namespace

@@ -38,21 +38,23 @@ bool StillLinked(int fd, const std::string& path) {
 
 }  // namespace
 
-std::string StackLock::LockFilePath(const std::string& state_path, const std::string& stack_name) {
+std::string StackLock::LockFilePath(const std::string& state_path, const std::string& region,
+                                    const std::string& stack_name) {
   char name[32];
-  std::snprintf(name, sizeof name, "%016llx.lock", static_cast<unsigned long long>(Fnv1a64(stack_name)));
+  std::snprintf(name, sizeof name, "%016llx.lock",
+                static_cast<unsigned long long>(Fnv1a64(region + "\n" + stack_name)));
   return (std::filesystem::path(state_path + ".locks") / name).string();
 }
 
-Status StackLock::TryAcquire(const std::string& state_path, const std::string& stack_name,
-                             std::unique_ptr<StackLock>* out) {
+Status StackLock::TryAcquire(const std::string& state_path, const std::string& region,
+                             const std::string& stack_name, std::unique_ptr<StackLock>* out) {
   out->reset();
   MS_RETURN_IF_ERROR(CheckStackName(stack_name));
   if (state_path == ":memory:") {
     out->reset(new StackLock(-1, ""));
     return Status::OK();
   }
-  const std::string path = LockFilePath(state_path, stack_name);
+  const std::string path = LockFilePath(state_path, region, stack_name);
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -253,8 +253,8 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     wrote = true;
     Statement *stack, *stack_template, *drop_exports, *add_export, *resource, *remove, *event;
     MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT INTO stacks (id, name, deleted, data, deleted_ms, stack_key) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, (SELECT COALESCE(MAX(stack_key), 0) + 1 FROM stacks)) "
+        "INSERT INTO stacks (id, name, deleted, data, deleted_ms, region, account, stack_key) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(stack_key), 0) + 1 FROM stacks)) "
         "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, deleted_ms = ?5", &stack));
     // A template is written only when it changed (most stack writes are
     // status changes).
@@ -263,8 +263,9 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
         "ON CONFLICT (stack_id, slot) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body",
         &stack_template));
     MS_RETURN_IF_ERROR(db->Cached("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
-    MS_RETURN_IF_ERROR(db->Cached("INSERT OR REPLACE INTO exports (name, stack_id, value) VALUES (?1, ?2, ?3)",
-                                   &add_export));
+    MS_RETURN_IF_ERROR(db->Cached(
+        "INSERT OR REPLACE INTO exports (region, account, name, stack_id, value) VALUES (?1, ?2, ?3, ?4, ?5)",
+        &add_export));
     MS_RETURN_IF_ERROR(db->Cached(
         "INSERT INTO resources (stack, logical_id, data) VALUES (?1, ?2, ?3) "
         "ON CONFLICT (stack, logical_id) DO UPDATE SET data = ?3", &resource));
@@ -281,8 +282,10 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     };
     for (const StackRecord& st : batch->stacks) {
       const bool deleted = st.status == StackStatus::kDeleteComplete;
+      StackScope scope;
+      if (!ScopeOfArn(st.id, &scope)) return Status::Internal("store: stack ID " + st.id + " is not a stack ARN");
       stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
-      stack->Bind(5, deleted ? st.deleted_ms : 0);
+      stack->Bind(5, deleted ? st.deleted_ms : 0).Bind(6, scope.region).Bind(7, scope.account);
       MS_RETURN_IF_ERROR(stack->Step());
       stack->Reset();
       // A deletion is the moment to prune stacks deleted 90 days before it.
@@ -299,7 +302,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       if (deleted) continue;
       for (const StackOutputValue& o : st.outputs) {
         if (o.export_name.empty()) continue;
-        add_export->Bind(1, o.export_name).Bind(2, st.id).Bind(3, o.value);
+        add_export->Bind(1, scope.region).Bind(2, scope.account).Bind(3, o.export_name).Bind(4, st.id).Bind(5, o.value);
         MS_RETURN_IF_ERROR(add_export->Step());
         add_export->Reset();
       }
@@ -386,15 +389,37 @@ Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* fo
   return Status::OK();
 }
 
-Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, bool* found) {
+Status LoadStacks(Database* db, const StackScope& scope, std::vector<StackRecord>* out) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare(std::string(kSelectStacks) + "WHERE s.name = ?1 AND s.deleted = 0", &st));
-  st->Bind(1, name);
+  MS_RETURN_IF_ERROR(
+      db->Prepare(std::string(kSelectStacks) + "WHERE s.region = ?1 AND s.account = ?2 ORDER BY s.rowid", &st));
+  st->Bind(1, scope.region).Bind(2, scope.account);
+  return LoadStackRows(st.get(), out);
+}
+
+Status FindActiveStack(Database* db, const StackScope& scope, const std::string& name, StackRecord* out,
+                       bool* found) {
+  std::unique_ptr<Statement> st;
+  MS_RETURN_IF_ERROR(db->Prepare(std::string(kSelectStacks) +
+                                     "WHERE s.region = ?1 AND s.account = ?2 AND s.name = ?3 AND s.deleted = 0",
+                                 &st));
+  st->Bind(1, scope.region).Bind(2, scope.account).Bind(3, name);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
   *found = !rows.empty();
   if (*found) *out = std::move(rows[0]);
   return Status::OK();
+}
+
+Status FindStackInScope(Database* db, const StackScope& scope, const std::string& name_or_id, StackRecord* out,
+                        bool* found) {
+  if (name_or_id.rfind("arn:", 0) != 0) return FindActiveStack(db, scope, name_or_id, out, found);
+  StackScope of_id;
+  if (!ScopeOfArn(name_or_id, &of_id) || of_id != scope) {
+    *found = false;
+    return Status::OK();
+  }
+  return LoadStack(db, name_or_id, out, found);
 }
 
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out) {
@@ -546,9 +571,11 @@ Status LoadEventPage(Database* db, const std::string& stack_id, const PageReques
   return Status::OK();
 }
 
-Status LoadExports(Database* db, std::vector<ExportRecord>* out) {
+Status LoadExports(Database* db, const StackScope& scope, std::vector<ExportRecord>* out) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT name, stack_id, value FROM exports ORDER BY name", &st));
+  MS_RETURN_IF_ERROR(db->Prepare(
+      "SELECT name, stack_id, value FROM exports WHERE region = ?1 AND account = ?2 ORDER BY name", &st));
+  st->Bind(1, scope.region).Bind(2, scope.account);
   for (;;) {
     bool row = false;
     MS_RETURN_IF_ERROR(st->Step(&row));
@@ -557,10 +584,11 @@ Status LoadExports(Database* db, std::vector<ExportRecord>* out) {
   }
 }
 
-Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool* found) {
+Status FindExport(Database* db, const StackScope& scope, const std::string& name, ExportRecord* out, bool* found) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare("SELECT name, stack_id, value FROM exports WHERE name = ?1", &st));
-  st->Bind(1, name);
+  MS_RETURN_IF_ERROR(db->Prepare(
+      "SELECT name, stack_id, value FROM exports WHERE region = ?1 AND account = ?2 AND name = ?3", &st));
+  st->Bind(1, scope.region).Bind(2, scope.account).Bind(3, name);
   bool row = false;
   MS_RETURN_IF_ERROR(st->Step(&row));
   *found = row;
@@ -568,10 +596,10 @@ Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool
   return Status::OK();
 }
 
-bool ExportValue(Database* db, const std::string& name, std::string* value) {
+bool ExportValue(Database* db, const StackScope& scope, const std::string& name, std::string* value) {
   ExportRecord e;
   bool found = false;
-  if (!FindExport(db, name, &e, &found).ok() || !found) return false;
+  if (!FindExport(db, scope, name, &e, &found).ok() || !found) return false;
   *value = e.value;
   return true;
 }

@@ -14,6 +14,7 @@
 
 #include "base/status.h"
 #include "records/stack.h"
+#include "records/stack_scope.h"
 #include "store/database.h"
 #include "store/provider_log_table.h"
 #include "world/world.h"
@@ -40,12 +41,20 @@ struct StoreBatch {
 // its current outputs' (none once it is DELETE_COMPLETE).
 Status CommitBatch(Database* db, World* world, StoreBatch* batch);
 
-// Every stack, deleted ones included, in creation order.
+// Every stack of every region, deleted ones included, in creation order.
 Status LoadStacks(Database* db, std::vector<StackRecord>* out);
+// The stacks of one region and account, deleted ones included, in creation order.
+Status LoadStacks(Database* db, const StackScope& scope, std::vector<StackRecord>* out);
 // The stack with this ID; *found false when there is none.
 Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found);
-// The stack not deleted with this name; *found false when there is none.
-Status FindActiveStack(Database* db, const std::string& name, StackRecord* out, bool* found);
+// The stack not deleted with this name in `scope`; *found false when there is none.
+Status FindActiveStack(Database* db, const StackScope& scope, const std::string& name, StackRecord* out,
+                       bool* found);
+// The stack a request in `scope` names: by name, the active stack of that
+// name there; by stack ID (an ARN), that stack, deleted or not, when it is
+// in `scope` (another region's stack ID names nothing, as on AWS).
+Status FindStackInScope(Database* db, const StackScope& scope, const std::string& name_or_id, StackRecord* out,
+                        bool* found);
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out);
 // Events of a stack, newest first (as describe-stack-events lists them).
 Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out);
@@ -72,14 +81,16 @@ Status LoadResourcePage(Database* db, const std::string& stack_id, const PageReq
 Status LoadEventPage(Database* db, const std::string& stack_id, const PageRequest& page,
                      std::vector<StackEvent>* out, PageResult* result);
 
+// Exports are per region and account, as stacks are: the scope is its
+// stack's (schema 14).
 struct ExportRecord {
   std::string name, stack_id, value;
 };
-Status LoadExports(Database* db, std::vector<ExportRecord>* out);  // by name
-Status FindExport(Database* db, const std::string& name, ExportRecord* out, bool* found);
-// An export's value for Fn::ImportValue: false when there is none (or the
-// store cannot say).
-bool ExportValue(Database* db, const std::string& name, std::string* value);
+Status LoadExports(Database* db, const StackScope& scope, std::vector<ExportRecord>* out);  // by name
+Status FindExport(Database* db, const StackScope& scope, const std::string& name, ExportRecord* out, bool* found);
+// An export's value in `scope` for Fn::ImportValue: false when there is none
+// (or the store cannot say).
+bool ExportValue(Database* db, const StackScope& scope, const std::string& name, std::string* value);
 
 // JSON forms of the `data` columns (a stack's template_body is not in it:
 // it has a column of its own).

@@ -1,6 +1,7 @@
 #include "cli/io.h"
 
 #include "cli/output.h"
+#include "base/regions.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -50,6 +51,7 @@ const char* ErrorCode(const Status& s) {
     case Status::Code::kInternal: return "InternalFailure";
     case Status::Code::kChangeSetNotFound: return "ChangeSetNotFound";
     case Status::Code::kInvalidChangeSetStatus: return "InvalidChangeSetStatus";
+    case Status::Code::kInvalidRegion: return kInvalidRegionCode;
     default: return "ValidationError";
   }
 }

@@ -39,8 +39,9 @@ int RunProviderLog(const ProviderLogArgs& args) {
   StackRecord stack;
   bool found = false;
   if (s.ok()) {
-    s = args.stack_name.rfind("arn:", 0) == 0 ? LoadStack(db.get(), args.stack_name, &stack, &found)
-                                               : FindActiveStack(db.get(), args.stack_name, &stack, &found);
+    s = args.stack_name.rfind("arn:", 0) == 0
+            ? LoadStack(db.get(), args.stack_name, &stack, &found)
+            : FindActiveStack(db.get(), StackScope{args.region, StackScope().account}, args.stack_name, &stack, &found);
   }
   if (s.ok() && !found) s = Status::Validation("Stack with id " + args.stack_name + " does not exist");
   std::vector<ProviderLogRecord> lines;

@@ -10,6 +10,7 @@ namespace ms::cli {
 struct ProviderLogArgs {
   std::string state;       // --state
   std::string stack_name;  // --stack-name: a name, or a stack ID (a deleted stack's too)
+  std::string region = "us-east-1";  // --region: where a stack named by name is
   std::string resource;    // --resource: one logical ID's lines
   std::string output = "text";     // --output text|json
   bool debug = false;              // --debug: tracebacks too

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "base/regions.h"
 #include "cli/io.h"
 #include "cli/load_providers.h"
 #include "lambda/runner.h"
@@ -51,7 +52,10 @@ StackSession::~StackSession() {
 
 Status StackSession::Open(const SessionOptions& options, OperationObserver* observer, Access access,
                           Resume resume) {
+  // AWS's answer to a request scoped to a region it does not have.
+  if (!IsAwsRegion(options.region)) return Status::InvalidRegion(InvalidRegionMessage(options.region));
   state_path_ = StatePath(options.state);
+  region_ = options.region;
   lambda::SetExecutionEnabled(!options.no_lambda);  // for the process: one session per command or server
   if (access == Access::kWrite) {
     const bool served = options.writer.rfind(StateLock::kServeHolder, 0) == 0;
@@ -177,7 +181,7 @@ bool StackSession::Observers::TakeCancelRequest() {
 }
 
 Status StackSession::Lock(const std::string& stack_name, std::unique_ptr<StackLock>* out) {
-  MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, stack_name, out));
+  MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, region_, stack_name, out));
   if (*out == nullptr) {
     return Status::Validation("Stack [" + stack_name + "] is being operated on by another moonstack process");
   }
@@ -187,13 +191,15 @@ Status StackSession::Lock(const std::string& stack_name, std::unique_ptr<StackLo
 Status StackSession::Recover(std::vector<std::string>* resumed, const std::atomic<bool>* interrupt,
                              CancelRequests* cancels) {
   std::vector<StackRecord> stacks;
-  MS_RETURN_IF_ERROR(service_->ListStacks(&stacks));
+  MS_RETURN_IF_ERROR(service_->ListStacksOfEveryRegion(&stacks));
   for (const StackRecord& s : stacks) {
     if (interrupt != nullptr && interrupt->load()) break;  // the server stops: the next start resumes the rest
     if (!IsInProgress(s.status) || s.status == StackStatus::kReviewInProgress) continue;
     if (!s.parent_id.empty()) continue;  // a nested stack: its parent's resumed operation resumes it
     std::unique_ptr<StackLock> lock;
-    MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, s.name, &lock));
+    StackScope scope;
+    ScopeOfArn(s.id, &scope);
+    MS_RETURN_IF_ERROR(StackLock::TryAcquire(state_path_, scope.region, s.name, &lock));
     if (lock == nullptr) continue;  // its process is alive and running it
     std::string missing;
     for (const std::string& dir : s.provider_dirs) {

@@ -96,6 +96,7 @@ class StackSession {
 
   std::unique_ptr<StateLock> state_lock_;  // writers only
   std::string state_path_;
+  std::string region_;  // --region: the region of the stacks this session locks
   std::unique_ptr<StoreBlobSource> blobs_;  // the world's blob reader (outlives it)
   World world_;
   std::unique_ptr<Database> db_;

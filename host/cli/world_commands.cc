@@ -330,6 +330,7 @@ void AddWorldCommands(CLI::App& app, int* exit_code) {
   logs->callback([logs_args, stack_log, exit_code] {
     if (!stack_log->stack_name.empty()) {
       stack_log->state = logs_args->state;
+      stack_log->region = logs_args->region;
       *exit_code = RunProviderLog(*stack_log);
     } else if (logs_args->id.empty()) {
       *exit_code = ReportError("FilterLogEvents", Status::Validation("logs needs a function name or --stack-name"));

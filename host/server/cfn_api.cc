@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "base/constraint_errors.h"
+#include "base/regions.h"
 #include "base/strings.h"
 #include "cli/io.h"
 #include "eval/validate.h"
@@ -46,6 +47,7 @@ int HttpStatusOf(const Status& s) {
   switch (s.code()) {
     case Status::Code::kInternal: return 500;
     case Status::Code::kChangeSetNotFound: return 404;
+    case Status::Code::kInvalidRegion: return 403;
     default: return 400;
   }
 }
@@ -182,6 +184,8 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"DescribeStackDriftDetectionStatus", {&CfnApi::DescribeStackDriftDetectionStatus, true}},
       {"DescribeStackResourceDrifts", {&CfnApi::DescribeStackResourceDrifts, true}},
   };
+  // The signature is checked first on AWS: a region it does not have is refused before the action is read.
+  if (!IsAwsRegion(region)) return ErrorResponse(403, kInvalidRegionCode, InvalidRegionMessage(region), request_id);
   const std::string action = q.Get("Action");
   if (action.empty()) return ErrorResponse(400, "MissingAction", "Missing Action", request_id);
   auto it = kActions.find(action);
@@ -251,11 +255,11 @@ Status CfnApi::CreateStack(Call& c) {
   in.stack_policy_body = c.q.Get("StackPolicyBody");
   in.stack_policy_url = c.q.Get("StackPolicyURL");
 
-  MS_RETURN_IF_ERROR(runner_->Reserve(in.stack_name));
+  MS_RETURN_IF_ERROR(runner_->Reserve(c.region, in.stack_name));
   std::string id;
   Status s = c.service.StartCreate(in, &id);
   if (!s.ok()) {
-    runner_->Release(in.stack_name);
+    runner_->Release(c.region, in.stack_name);
     return s;
   }
   runner_->Enqueue(in.stack_name, id, c.region);
@@ -273,11 +277,11 @@ Status CfnApi::DeleteStack(Call& c) {
     std::string ignored;
     return c.service.StartDelete(in, &ignored);  // AWS: deleting a missing stack succeeds
   }
-  MS_RETURN_IF_ERROR(runner_->Reserve(existing.name));
+  MS_RETURN_IF_ERROR(runner_->Reserve(c.region, existing.name));
   std::string id;
   Status s = c.service.StartDelete(in, &id);
   if (!s.ok() || id.empty()) {
-    runner_->Release(existing.name);
+    runner_->Release(c.region, existing.name);
     return s;
   }
   runner_->Enqueue(existing.name, id, c.region);
@@ -462,11 +466,11 @@ Status CfnApi::UpdateStack(Call& c) {
     std::string ignored;
     return c.service.StartUpdate(in, &ignored);  // AWS's "Stack [x] does not exist"
   }
-  MS_RETURN_IF_ERROR(runner_->Reserve(existing.name));
+  MS_RETURN_IF_ERROR(runner_->Reserve(c.region, existing.name));
   std::string id;
   Status s = c.service.StartUpdate(in, &id);  // "No updates are to be performed." is a ValidationError
   if (!s.ok()) {
-    runner_->Release(existing.name);
+    runner_->Release(c.region, existing.name);
     return s;
   }
   runner_->Enqueue(existing.name, id, c.region);
@@ -598,7 +602,7 @@ Status CfnApi::UpdateTerminationProtection(Call& c) {
   MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
   // The runner's thread saves its stack record whole at each checkpoint, so a
   // change made meanwhile would be lost: moonstack refuses it (AWS does not).
-  if (runner_->Busy(stack.name)) {
+  if (runner_->Busy(c.region, stack.name)) {
     return Status::Validation("moonstack cannot change termination protection while an operation is in progress "
                               "on stack [" + stack.name + "]");
   }

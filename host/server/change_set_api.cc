@@ -173,11 +173,11 @@ Status CfnApi::ExecuteChangeSet(Call& c) {
   ChangeSetService service(c.service.context());
   ChangeSetRecord cs;
   MS_RETURN_IF_ERROR(service.Describe(in.change_set_name, in.stack_name, &cs));
-  MS_RETURN_IF_ERROR(runner_->Reserve(cs.stack_name));
+  MS_RETURN_IF_ERROR(runner_->Reserve(c.region, cs.stack_name));
   std::string stack_id;
   Status s = service.Execute(in, &stack_id);
   if (!s.ok()) {
-    runner_->Release(cs.stack_name);
+    runner_->Release(c.region, cs.stack_name);
     return s;
   }
   runner_->Enqueue(cs.stack_name, stack_id, c.region);

@@ -87,13 +87,14 @@ void OperationRunner::InterruptLocked() {
   if (ctx_.cancels != nullptr) ctx_.cancels->WakeAll();
 }
 
-Status OperationRunner::Reserve(const std::string& stack_name) {
+Status OperationRunner::Reserve(const std::string& region, const std::string& stack_name) {
   std::lock_guard<std::mutex> lock(mu_);
-  Held& held = locks_[stack_name];
+  const std::string key = LockKey(region, stack_name);
+  Held& held = locks_[key];
   if (held.lock == nullptr) {
-    Status s = StackLock::TryAcquire(state_path_, stack_name, &held.lock);
+    Status s = StackLock::TryAcquire(state_path_, region, stack_name, &held.lock);
     if (!s.ok() || held.lock == nullptr) {
-      locks_.erase(stack_name);
+      locks_.erase(key);
       if (!s.ok()) return s;
       // The same message as the CLI's (cli/stack_session.cc).
       return Status::Validation("Stack [" + stack_name + "] is being operated on by another moonstack process");
@@ -103,18 +104,18 @@ Status OperationRunner::Reserve(const std::string& stack_name) {
   return Status::OK();
 }
 
-void OperationRunner::Release(const std::string& stack_name) {
+void OperationRunner::Release(const std::string& region, const std::string& stack_name) {
   std::lock_guard<std::mutex> lock(mu_);
-  ReleaseLocked(stack_name);
+  ReleaseLocked(LockKey(region, stack_name));
 }
 
-bool OperationRunner::Busy(const std::string& stack_name) {
+bool OperationRunner::Busy(const std::string& region, const std::string& stack_name) {
   std::lock_guard<std::mutex> lock(mu_);
-  return locks_.count(stack_name) != 0;
+  return locks_.count(LockKey(region, stack_name)) != 0;
 }
 
-void OperationRunner::ReleaseLocked(const std::string& stack_name) {
-  auto it = locks_.find(stack_name);
+void OperationRunner::ReleaseLocked(const std::string& key) {
+  auto it = locks_.find(key);
   if (it == locks_.end()) return;
   if (--it->second.users <= 0) locks_.erase(it);  // unlocks
   if (locks_.empty()) idle_cv_.notify_all();
@@ -165,7 +166,7 @@ void OperationRunner::Loop(Database* db) {
     // AWS-level failures end in a *_FAILED status; this is moonstack's own
     // (the store, an illegal transition): nobody is waiting on the call, so log it.
     if (!s.ok()) std::cerr << "moonstack serve: operation on " << job.stack_id << " failed: " << s.message() << "\n";
-    Release(job.stack_name);
+    Release(job.region, job.stack_name);
     ++unchecked;
   }
 }

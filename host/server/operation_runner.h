@@ -65,20 +65,25 @@ class OperationRunner {
   // crash recovery at start) stop with its own (OperationContext::interrupt).
   const std::atomic<bool>* interrupt_flag() const { return &interrupt_; }
 
-  // Holds the stack's lock for an action about to start an operation; an
-  // error when another process holds it. Each Reserve is ended by exactly
-  // one Enqueue or Release.
-  Status Reserve(const std::string& stack_name);
-  void Release(const std::string& stack_name);
+  // Holds the lock of the region's stack for an action about to start an
+  // operation; an error when another process holds it. Each Reserve is
+  // ended by exactly one Enqueue or Release. (Stacks are per region: the
+  // same name in two regions is two stacks.)
+  Status Reserve(const std::string& region, const std::string& stack_name);
+  void Release(const std::string& region, const std::string& stack_name);
   // True while an operation on the stack is reserved, queued or running.
-  bool Busy(const std::string& stack_name);
-  // Runs the operation in progress on stack_id (its name reserved) in `region`.
+  bool Busy(const std::string& region, const std::string& stack_name);
+  // Runs the operation in progress on stack_id (its name reserved in `region`).
   void Enqueue(const std::string& stack_name, const std::string& stack_id, const std::string& region);
 
  private:
   struct Job {
     std::string stack_name, stack_id, region;
   };
+  // locks_'s key: the region and the stack name.
+  static std::string LockKey(const std::string& region, const std::string& stack_name) {
+    return region + "\n" + stack_name;
+  }
   // Hands the operations' events and calls to the context's observer one at
   // a time: observers are written for one operation thread.
   class SerialObserver : public OperationObserver {
@@ -97,7 +102,7 @@ class OperationRunner {
 
   void Loop(Database* db);
   static void Checkpoint(Database* db);  // the log into the database; errors are logged
-  void ReleaseLocked(const std::string& stack_name);
+  void ReleaseLocked(const std::string& key);
   // Sets interrupt_ (stopping_ or a pause) and wakes the operations; mu_ held.
   void InterruptLocked();
 
@@ -116,7 +121,7 @@ class OperationRunner {
     std::unique_ptr<StackLock> lock;
     int users = 0;  // reservations not yet released or run
   };
-  std::map<std::string, Held> locks_;
+  std::map<std::string, Held> locks_;  // by LockKey
   std::vector<std::unique_ptr<Database>> dbs_;  // one per worker; outlive the threads
   std::vector<std::thread> threads_;
 };

@@ -45,11 +45,11 @@ Status CfnApi::StartRollback(Call& c, const std::string& name, const std::functi
     std::string ignored;
     return start(&ignored);  // AWS's "Stack [x] does not exist"
   }
-  MS_RETURN_IF_ERROR(runner_->Reserve(existing.name));
+  MS_RETURN_IF_ERROR(runner_->Reserve(c.region, existing.name));
   std::string id;
   Status s = start(&id);
   if (!s.ok()) {
-    runner_->Release(existing.name);
+    runner_->Release(c.region, existing.name);
     return s;
   }
   runner_->Enqueue(existing.name, id, c.region);

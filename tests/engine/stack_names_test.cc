@@ -93,7 +93,7 @@ TEST_CASE("stack lock: a name that is no stack name touches nothing on disk", "[
   for (const std::string& bad : std::vector<std::string>{"../escaped", dir.string() + "/absolute", "a/b", ".", ".."}) {
     INFO(bad);
     std::unique_ptr<ms::StackLock> lock;
-    ms::Status s = ms::StackLock::TryAcquire(state, bad, &lock);
+    ms::Status s = ms::StackLock::TryAcquire(state, "us-east-1", bad, &lock);
     CHECK(s.message() == "1 validation error detected: Value '" + bad + kNamePattern);
     CHECK(lock == nullptr);
   }
@@ -101,7 +101,7 @@ TEST_CASE("stack lock: a name that is no stack name touches nothing on disk", "[
   CHECK_FALSE(fs::exists(dir / "absolute"));
   CHECK_FALSE(fs::exists(state + ".locks"));
   std::unique_ptr<ms::StackLock> lock;
-  CHECK(ms::StackLock::TryAcquire(state, std::string(300, 'a'), &lock).message() ==
+  CHECK(ms::StackLock::TryAcquire(state, "us-east-1", std::string(300, 'a'), &lock).message() ==
         "1 validation error detected: Value '" + std::string(300, 'a') +
             "' at 'stackName' failed to satisfy constraint: Member must have length less than or equal to 128");
 }
@@ -109,18 +109,19 @@ TEST_CASE("stack lock: a name that is no stack name touches nothing on disk", "[
 TEST_CASE("stack lock: named by a hash, exclusive, its file removed on release", "[store]") {
   const std::string state = StateIn("hashed");
   const fs::path locks = state + ".locks";
-  const std::string path = ms::StackLock::LockFilePath(state, "web");
+  const std::string path = ms::StackLock::LockFilePath(state, "us-east-1", "web");
   CHECK(fs::path(path).parent_path() == locks);
   CHECK(fs::path(path).filename().string().find("web") == std::string::npos);
-  CHECK(ms::StackLock::LockFilePath(state, "web") == path);  // stable
-  CHECK(ms::StackLock::LockFilePath(state, "Web") != path);  // names are case sensitive
+  CHECK(ms::StackLock::LockFilePath(state, "us-east-1", "web") == path);  // stable
+  CHECK(ms::StackLock::LockFilePath(state, "us-east-1", "Web") != path);  // names are case sensitive
+  CHECK(ms::StackLock::LockFilePath(state, "us-west-2", "web") != path);  // stacks are per region
 
   std::unique_ptr<ms::StackLock> held, again;
-  REQUIRE(ms::StackLock::TryAcquire(state, "web", &held).ok());
+  REQUIRE(ms::StackLock::TryAcquire(state, "us-east-1", "web", &held).ok());
   REQUIRE(held != nullptr);
   CHECK(fs::exists(path));
   // flock excludes another open file description, in this process as in another.
-  REQUIRE(ms::StackLock::TryAcquire(state, "web", &again).ok());
+  REQUIRE(ms::StackLock::TryAcquire(state, "us-east-1", "web", &again).ok());
   CHECK(again == nullptr);
   held.reset();
   CHECK_FALSE(fs::exists(path));
@@ -129,7 +130,7 @@ TEST_CASE("stack lock: named by a hash, exclusive, its file removed on release",
   // Churn leaves no file behind.
   for (int i = 0; i < 50; ++i) {
     std::unique_ptr<ms::StackLock> l;
-    REQUIRE(ms::StackLock::TryAcquire(state, "s" + std::to_string(i), &l).ok());
+    REQUIRE(ms::StackLock::TryAcquire(state, "us-east-1", "s" + std::to_string(i), &l).ok());
     REQUIRE(l != nullptr);
   }
   CHECK(FilesIn(locks) == 0);
@@ -137,11 +138,11 @@ TEST_CASE("stack lock: named by a hash, exclusive, its file removed on release",
 
 TEST_CASE("stack lock: a file left by a crashed holder is taken over, then removed", "[store]") {
   const std::string state = StateIn("crashed");
-  const std::string path = ms::StackLock::LockFilePath(state, "web");
+  const std::string path = ms::StackLock::LockFilePath(state, "us-east-1", "web");
   fs::create_directories(fs::path(path).parent_path());
   { std::ofstream(path) << ""; }  // a holder that died: the kernel dropped its flock, the file stays
   std::unique_ptr<ms::StackLock> lock;
-  REQUIRE(ms::StackLock::TryAcquire(state, "web", &lock).ok());
+  REQUIRE(ms::StackLock::TryAcquire(state, "us-east-1", "web", &lock).ok());
   CHECK(lock != nullptr);
   lock.reset();
   CHECK_FALSE(fs::exists(path));

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -165,7 +166,7 @@ TEST_CASE("cdk: Fn::GetStackOutput reads another stack's output, exported or not
   const std::string producer = cli.Write("producer.json", R"({
     "Resources": {"P": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String", "Value": "shared"}}},
     "Outputs": {"ParamName": {"Value": {"Ref": "P"}}}})");
-  // Same region (no Region), another region (regions share one store), by name and by stack ID.
+  // Same region (no Region), and another region's stack of the same name (stacks are per region).
   const std::string consumer = cli.Write("consumer.json", R"({
     "Parameters": {"Producer": {"Type": "String", "Default": "producer"}},
     "Resources": {
@@ -189,14 +190,19 @@ TEST_CASE("cdk: Fn::GetStackOutput reads another stack's output, exported or not
   cli.Json("create-stack --stack-name producer --template-body file://" + producer);
   CHECK(cli("wait stack-create-complete --stack-name producer").exit_code == 0);
   const std::string name = cli.Json("describe-stacks --stack-name producer")["Stacks"][0]["Outputs"][0]["OutputValue"];
+  cli.Json("create-stack --region eu-west-1 --stack-name producer --template-body file://" + producer);
+  CHECK(cli("wait stack-create-complete --region eu-west-1 --stack-name producer").exit_code == 0);
+  const std::string other_name = cli.Json("describe-stacks --region eu-west-1 --stack-name producer")["Stacks"][0]
+                                         ["Outputs"][0]["OutputValue"];
+  CHECK(other_name != name);
   cli.Json("create-stack --stack-name consumer --template-body file://" + consumer);
   CHECK(cli("wait stack-create-complete --stack-name consumer").exit_code == 0);
   json stack = cli.Json("describe-stacks --stack-name consumer")["Stacks"][0];
   CHECK(stack["Outputs"][0]["OutputValue"] == name);
-  for (const char* logical : {"Same", "Other"}) {
+  for (const auto& [logical, expected] : {std::pair<const char*, std::string>{"Same", name}, {"Other", other_name}}) {
     const std::string id = cli.Json(std::string("describe-stack-resource --stack-name consumer --logical-resource-id ") +
                                     logical)["StackResourceDetail"]["PhysicalResourceId"];
-    CHECK(cli.Json("world call ssm GetParameter '{\"Name\":\"" + id + "\"}'")["Parameter"]["Value"] == name);
+    CHECK(cli.Json("world call ssm GetParameter '{\"Name\":\"" + id + "\"}'")["Parameter"]["Value"] == expected);
   }
 
   // An output the stack does not have.

@@ -18,7 +18,7 @@ const char* kTemplate = R"({"Resources": {"Topic": {"Type": "AWS::SNS::Topic"}},
 
 }  // namespace
 
-TEST_CASE("--region: a stack per region of one name, listed and exported in its own region", "[cli][regions]") {
+TEST_CASE("regions through --region: a stack per region of one name, listed and exported in its own region", "[cli][regions]") {
   Cli cli("two");
   const std::string t = cli.Write("t.json", kTemplate);
   REQUIRE(cli("create-stack --stack-name web --template-body file://" + t).exit_code == 0);
@@ -39,7 +39,7 @@ TEST_CASE("--region: a stack per region of one name, listed and exported in its 
   CHECK(gone[0]["StackStatus"] == "DELETE_COMPLETE");
 }
 
-TEST_CASE("--region: a region AWS does not have is refused with AWS's message", "[cli][regions]") {
+TEST_CASE("regions through --region: a region AWS does not have is refused with AWS's message", "[cli][regions]") {
   Cli cli("bad");
   ms::test::CommandResult r = cli("list-stacks --region us-moon-1");
   CHECK(r.exit_code == 255);

@@ -76,7 +76,7 @@ struct Isolation {
 
 const char kObserved[] =
     "format=a-1;upper=ABC;meta=true;insert=1;concat=a,b;floor=2;time=1700000000;band=2;wrap=co;kind=object;"
-    "define=function;absent=false;copy=1;severity=3;services=21;ssm=function;now=1700000000000;world=function;pairs=a;"
+    "define=function;absent=false;copy=1;severity=3;services=23;ssm=function;now=1700000000000;world=function;pairs=a;"
     "leaked=nil;module_leaked=nil";
 
 // A's write is refused with `reason`; B, then A in the next stack, see what

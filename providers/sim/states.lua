@@ -153,14 +153,21 @@ function A.StartExecution(p, env)
   return { executionArn = arn, startDate = seconds(env.now_ms) }
 end
 
+-- How long a worker's claim on an execution holds (`busy_until_ms`): Lambda's
+-- longest timeout and a minute. The claim is in the world record, so a
+-- process killed while advancing one would otherwise leave it claimed for
+-- ever; past the lease, the next poll takes it over.
+local BUSY_LEASE_MS = (900 + 60) * 1000
+
 -- Advances one execution to the world clock, outside the world's lock
 -- (its Tasks run Lambda functions). An execution another worker is
--- advancing is left to it (`busy`).
+-- advancing is left to it until its lease ends.
 local function advance(arn)
   local e = world.atomic(function()
     local e = world.get(EXECUTION, arn)
-    if not e or e.status ~= "RUNNING" or e.busy or e.cursor.due_ms > world.now_ms() then return nil end
-    e.busy = true
+    local now = world.now_ms()
+    if not e or e.status ~= "RUNNING" or (e.busy_until_ms or 0) > now or e.cursor.due_ms > now then return nil end
+    e.busy_until_ms = now + BUSY_LEASE_MS
     world.put(EXECUTION, arn, e, { refs = { e.stateMachineArn } })
     return e
   end)
@@ -173,7 +180,7 @@ local function advance(arn)
     if not ok then
       e.status, e.stopMs, e.error, e.cause = "FAILED", world.now_ms(), "States.Runtime", tostring(why)
     end
-    e.busy = nil
+    e.busy_until_ms = nil
     save(e)
   end)
 end

@@ -103,6 +103,25 @@ T.case("the waiter: a Task retried every IntervalSeconds of simulated time until
     { Status = "SUCCESS", RequestId = "r1", Data = { M = "hi" } })
 end)
 
+T.case("an execution claimed by a worker that died is taken over once its lease ends", function()
+  local aws, world, arn = setup(WAITER)
+  handlers.check = function(e) return { done = e.RequestId } end
+  local ex = aws.states.StartExecution { stateMachineArn = arn, input = '{"RequestId":"r3"}' }.executionArn
+  -- A process killed while advancing it left its claim in the world record.
+  world.atomic(function()
+    local e = world.get("states.execution", ex)
+    e.busy_until_ms = 1000000 + 960000
+    world.put("states.execution", ex, e, { refs = { arn } })
+  end)
+  aws.background.Run {}
+  world.set_now_ms(1000000 + 959999)
+  aws.background.Run {}
+  H.same(times("check"), {})  -- still claimed
+  world.set_now_ms(1000000 + 960000)
+  H.eq(aws.states.DescribeExecution { executionArn = ex }.status, "SUCCEEDED")
+  H.same(times("check"), { 960 })
+end)
+
 T.case("the waiter: retries exhausted, the Catch runs onTimeout with {Error, Cause}", function()
   local aws, world, arn = setup(WAITER)
   handlers.check = function() error({ errorType = "Retry", errorMessage = '{"RequestId":"r2"}' }, 0) end

@@ -384,4 +384,31 @@ T.case("create completes once DesiredCapacity instances are InService; delete wa
   end
 end)
 
+T.case("a group carries CloudFormation's tags and the stack's; its instances get them with its PropagateAtLaunch ones", function()
+  local world, sim = fresh()
+  configurations(sim)
+  local asg = D.load("aws/autoscaling/auto_scaling_group")
+  local ctx = D.context(sim, "Web")
+  ctx.stack_id = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/1"
+  ctx.stack_tags = { { Key = "team", Value = "web" } }
+  local id = D.create(world, asg, ctx, props("lc1", 2, { Tags = {
+    { Key = "app", Value = "shop", PropagateAtLaunch = true },
+    { Key = "group-only", Value = "x", PropagateAtLaunch = false } } }))
+  local on_group = {}
+  for _, t in ipairs(D.group(sim, id).Tags) do on_group[#on_group + 1] = t.Key .. "=" .. t.Value .. ":" .. tostring(t.PropagateAtLaunch) end
+  H.same(on_group, { "app=shop:true", "group-only=x:false",
+    "aws:cloudformation:logical-id=Web:true", "aws:cloudformation:stack-id=" .. ctx.stack_id .. ":true",
+    "aws:cloudformation:stack-name=s:true", "team=web:true" })
+  local ids = members(sim, id)
+  H.eq(#ids, 2)
+  for _, i in ipairs(ids) do
+    local inst = sim.call("ec2", "DescribeInstances", { InstanceIds = { i } }).Reservations[1].Instances[1]
+    local keys = {}
+    for _, t in ipairs(inst.Tags) do keys[#keys + 1] = t.Key .. "=" .. t.Value end
+    table.sort(keys)
+    H.same(keys, { "app=shop", "aws:autoscaling:groupName=" .. id, "aws:cloudformation:logical-id=Web",
+      "aws:cloudformation:stack-id=" .. ctx.stack_id, "aws:cloudformation:stack-name=s", "team=web" })
+  end
+end)
+
 return T

@@ -145,6 +145,27 @@ T.case("VPC endpoint and network ACL: Ref, attributes, in-place route table chan
   D.run(world, decl, "update", ctx, e.id, { VpcId = vpc, ServiceName = "com.amazonaws.us-east-1.s3", RouteTableIds = { rt2 } },
     { VpcId = vpc, ServiceName = "com.amazonaws.us-east-1.s3", RouteTableIds = { rt1 } }, { "RouteTableIds" })
   H.same(sim.call("ec2", "DescribeVpcEndpoints", { VpcEndpointIds = { e.id } }).VpcEndpoints[1].RouteTableIds, { rt2 })
+  -- Tags: the endpoint's own, the stack's and CloudFormation's; a Tags change is CreateTags/DeleteTags alone.
+  local tagged_ctx = D.context(sim, "Endpoint")
+  tagged_ctx.stack_tags = { { Key = "team", Value = "net" } }
+  local t = D.run(world, decl, "create", tagged_ctx, decl:validate({ VpcId = vpc, ServiceName = "com.amazonaws.us-east-1.s3",
+    RouteTableIds = { rt1 }, Tags = { { Key = "Name", Value = "a" } } }, tagged_ctx))
+  local function endpoint_tags()
+    local out = {}
+    for _, tag in ipairs(sim.call("ec2", "DescribeVpcEndpoints", { VpcEndpointIds = { t.id } }).VpcEndpoints[1].Tags) do
+      out[#out + 1] = tag.Key .. "=" .. tag.Value
+    end
+    return out
+  end
+  H.same(endpoint_tags(), { "Name=a", "aws:cloudformation:logical-id=Endpoint",
+    "aws:cloudformation:stack-id=" .. tagged_ctx.stack_id, "aws:cloudformation:stack-name=s", "team=net" })
+  local before = { VpcId = vpc, ServiceName = "com.amazonaws.us-east-1.s3", RouteTableIds = { rt1 }, Tags = { { Key = "Name", Value = "a" } } }
+  local after = { VpcId = vpc, ServiceName = "com.amazonaws.us-east-1.s3", RouteTableIds = { rt1 }, Tags = { { Key = "Name", Value = "b" } } }
+  D.run(world, decl, "update", tagged_ctx, t.id, after, before, { "Tags" })
+  H.same(endpoint_tags(), { "Name=b", "aws:cloudformation:logical-id=Endpoint",
+    "aws:cloudformation:stack-id=" .. tagged_ctx.stack_id, "aws:cloudformation:stack-name=s", "team=net" })
+  H.same(D.run(world, decl, "read", tagged_ctx, t.id, after).properties.Tags,
+    { { Key = "Name", Value = "b" }, { Key = "team", Value = "net" } })  -- all but aws:*, as the other EC2 reads
   local i = create(world, sim, "vpc_endpoint", { VpcId = vpc, ServiceName = "com.amazonaws.us-east-1.sqs",
     VpcEndpointType = "Interface", SubnetIds = { subnet } })
   H.match(i.attributes.DnsEntries[1], "^Z7HUB22UULQXV:vpce%-")

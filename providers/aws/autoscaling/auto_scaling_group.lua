@@ -31,6 +31,7 @@
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
 local values = require("moonstack.values")
+local tags = require("moonstack.tags")
 local U = require("aws.autoscaling.lib.update_policy")
 local R = require("aws.autoscaling.lib.rolling_update")
 local not_found = require("aws.autoscaling.lib.not_found")
@@ -66,6 +67,25 @@ local function common_request(props)
     DefaultCooldown = props.Cooldown, TerminationPolicies = props.TerminationPolicies,
     NewInstancesProtectedFromScaleIn = props.NewInstancesProtectedFromScaleIn,
   }
+end
+
+-- The group's Tags as CloudFormation creates it: the template's own (with
+-- their PropagateAtLaunch), then the stack's tags and CloudFormation's
+-- aws:cloudformation:* ones, which AWS puts "on all Auto Scaling groups and
+-- associated instances" (the TagProperty reference): PropagateAtLaunch true.
+local function group_tags(ctx, own)
+  local out, seen = {}, {}
+  if not absent(own) then
+    for _, t in ipairs(own) do
+      out[#out + 1] = t
+      seen[t.Key] = true
+    end
+  end
+  local added = tags.for_resource(ctx, nil)
+  for _, k in ipairs(values.sorted_keys(added)) do
+    if not seen[k] then out[#out + 1] = { Key = k, Value = added[k], PropagateAtLaunch = true } end
+  end
+  return out
 end
 
 local function put_hooks(aws, name, list, previous)
@@ -173,7 +193,8 @@ return P.define {
       local req = common_request(props)
       req.AutoScalingGroupName = name
       req.MinSize, req.MaxSize, req.DesiredCapacity = props.MinSize, props.MaxSize, props.DesiredCapacity
-      req.LoadBalancerNames, req.TargetGroupARNs, req.Tags = props.LoadBalancerNames, props.TargetGroupARNs, props.Tags
+      req.LoadBalancerNames, req.TargetGroupARNs = props.LoadBalancerNames, props.TargetGroupARNs
+      req.Tags = group_tags(ctx, props.Tags)
       -- With the group, so they hold its first instances too.
       req.LifecycleHookSpecificationList = props.LifecycleHookSpecificationList
       aws.autoscaling.CreateAutoScalingGroup(req)

@@ -3,7 +3,9 @@
 -- Update behaviours (CloudFormation reference): VpcId, ServiceName,
 -- VpcEndpointType Replacement; PolicyDocument, PrivateDnsEnabled,
 -- RouteTableIds, SubnetIds, SecurityGroupIds No interruption
--- (ModifyVpcEndpoint). Ref is the endpoint ID; GetAtt Id,
+-- (ModifyVpcEndpoint); Tags No interruption (CreateTags / DeleteTags, with
+-- the stack's tags and CloudFormation's aws:cloudformation:* ones: the
+-- registry schema says taggable). Ref is the endpoint ID; GetAtt Id,
 -- CreationTimestamp, DnsEntries ("hostedzone:dnsname" texts),
 -- NetworkInterfaceIds.
 
@@ -43,6 +45,7 @@ return P.define {
     P.list(P.string) "SecurityGroupIds" { update = "none" },
     P.string "ServiceName" { required = true, update = "replace" },
     P.list(P.string) "SubnetIds" { update = "none" },
+    P.tags "Tags" { update = "none" },
     P.string "VpcEndpointType" { update = "replace", allowed = { "Gateway", "Interface", "GatewayLoadBalancer" } },
     P.string "VpcId" { required = true, update = "replace" },
   },
@@ -53,14 +56,21 @@ return P.define {
     local e = cfn.ec2(ctx).CreateVpcEndpoint { VpcId = props.VpcId, ServiceName = props.ServiceName,
       VpcEndpointType = props.VpcEndpointType, RouteTableIds = props.RouteTableIds, SubnetIds = props.SubnetIds,
       SecurityGroupIds = props.SecurityGroupIds, PolicyDocument = policy_text(props.PolicyDocument),
-      PrivateDnsEnabled = props.PrivateDnsEnabled }.VpcEndpoint
+      PrivateDnsEnabled = props.PrivateDnsEnabled,
+      TagSpecifications = cfn.tag_specs(ctx, "vpc-endpoint", props.Tags) }.VpcEndpoint
     return { id = e.VpcEndpointId, attributes = attributes(e) }
   end,
 
-  update = function(ctx, id, new, old)
+  update = function(ctx, id, new, old, changed)
+    local ec2 = cfn.ec2(ctx)
+    local modify = false
+    for _, name in ipairs(changed) do
+      if name == "Tags" then cfn.update_tags(ctx, ec2, id, old.Tags, new.Tags) else modify = true end
+    end
+    if not modify then return end
     local add_rt, remove_rt = delta(old.RouteTableIds, new.RouteTableIds)
     local add_sn, remove_sn = delta(old.SubnetIds, new.SubnetIds)
-    cfn.ec2(ctx).ModifyVpcEndpoint { VpcEndpointId = id, AddRouteTableIds = add_rt, RemoveRouteTableIds = remove_rt,
+    ec2.ModifyVpcEndpoint { VpcEndpointId = id, AddRouteTableIds = add_rt, RemoveRouteTableIds = remove_rt,
       AddSubnetIds = add_sn, RemoveSubnetIds = remove_sn, PolicyDocument = policy_text(new.PolicyDocument),
       ResetPolicy = new.PolicyDocument == nil and old.PolicyDocument ~= nil or nil,
       PrivateDnsEnabled = new.PrivateDnsEnabled }
@@ -77,6 +87,7 @@ return P.define {
     for k, v in pairs(props or {}) do properties[k] = v end
     properties.RouteTableIds = #e.RouteTableIds > 0 and e.RouteTableIds or props.RouteTableIds
     properties.SubnetIds = #e.SubnetIds > 0 and e.SubnetIds or props.SubnetIds
+    properties.Tags = cfn.tags_of(e)
     return { properties = properties, attributes = attributes(e) }
   end,
 }

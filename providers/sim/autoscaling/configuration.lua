@@ -86,11 +86,18 @@ function F.matches(entry, current, subnets)
   return true
 end
 
--- Tags with PropagateAtLaunch, as TagSpecifications.
+-- True for an aws:-prefixed key (CloudFormation's aws:cloudformation:* on a
+-- group it made): a service's own tag, which RunInstances' TagSpecifications
+-- may not carry.
+local function reserved(key)
+  return key:sub(1, 4):lower() == "aws:"
+end
+
+-- Tags with PropagateAtLaunch, as TagSpecifications (aws: ones: service_tags).
 local function propagated(group)
   local tags = {}
   for _, t in ipairs(group.Tags or {}) do
-    if C.bool(t.PropagateAtLaunch) then tags[#tags + 1] = { Key = t.Key, Value = t.Value } end
+    if C.bool(t.PropagateAtLaunch) and not reserved(t.Key) then tags[#tags + 1] = { Key = t.Key, Value = t.Value } end
   end
   if #tags == 0 then return nil end
   return { { ResourceType = "instance", Tags = tags } }
@@ -137,10 +144,17 @@ function F.run_request(group, count, subnet, zone)
   return p
 end
 
----The tag AWS puts on every instance of a group (EC2's state notices reach
----the group by it), for RunInstances' service_tags.
+---The tags AWS puts on every instance of a group, for RunInstances'
+---service_tags: aws:autoscaling:groupName (EC2's state notices reach the
+---group by it), and the group's aws:-prefixed tags that propagate at launch
+---(CloudFormation's aws:cloudformation:* on a group it made: AWS documents
+---that they are on "all Auto Scaling groups and associated instances").
 function F.service_tags(group)
-  return { [ec2_instances.GROUP_TAG] = group.AutoScalingGroupName }
+  local tags = { [ec2_instances.GROUP_TAG] = group.AutoScalingGroupName }
+  for _, t in ipairs(group.Tags or {}) do
+    if C.bool(t.PropagateAtLaunch) and reserved(t.Key) then tags[t.Key] = t.Value end
+  end
+  return tags
 end
 
 return F

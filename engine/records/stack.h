@@ -41,6 +41,10 @@ struct StackRecord {
   int64_t updated_ms = 0;  // 0: never updated
   int64_t deleted_ms = 0;  // 0: not deleted
   std::string template_body;
+  // Read without its templates (a describe call's read, store/stack_tables.h
+  // StackRowParts::kRecordOnly): such a copy is never written back, since
+  // CommitBatch would store its empty templates.
+  bool templates_omitted = false;
   std::vector<StackParameterValue> parameters;
   std::vector<std::string> capabilities;
   std::vector<StackTag> tags;

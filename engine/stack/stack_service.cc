@@ -426,10 +426,10 @@ Status StackService::Recover(std::vector<std::string>* recovered) {
   return Status::OK();
 }
 
-Status StackService::FindStack(const std::string& name_or_id, StackRecord* out) {
+Status StackService::FindStack(const std::string& name_or_id, StackRecord* out, StackRowParts parts) {
   MS_RETURN_IF_ERROR(CheckStackNameOrId(name_or_id));
   bool found = false;
-  MS_RETURN_IF_ERROR(FindStackInScope(ctx_.db, ctx_.scope(), name_or_id, out, &found));
+  MS_RETURN_IF_ERROR(FindStackInScope(ctx_.db, ctx_.scope(), name_or_id, out, &found, parts));
   // A stack deleted more than 90 days ago is gone, pruned or not yet (store/deleted_stacks.h).
   if (!found || DeletedStackExpired(*out, ctx_.clock->NowMs())) {
     return Status::NotFound("Stack with id " + name_or_id + " does not exist");
@@ -437,8 +437,8 @@ Status StackService::FindStack(const std::string& name_or_id, StackRecord* out) 
   return Status::OK();
 }
 
-Status StackService::ListStacks(std::vector<StackRecord>* out) {
-  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, ctx_.scope(), out));
+Status StackService::ListStacks(std::vector<StackRecord>* out, StackRowParts parts) {
+  MS_RETURN_IF_ERROR(LoadStacks(ctx_.db, ctx_.scope(), out, parts));
   const int64_t now = ctx_.clock->NowMs();
   auto expired = [now](const StackRecord& s) { return DeletedStackExpired(s, now); };
   out->erase(std::remove_if(out->begin(), out->end(), expired), out->end());

@@ -119,10 +119,13 @@ class StackService {
   // by name (not deleted) or by ID (deleted ones too, for the 90
   // days AWS keeps them): "Stack with id X does not exist" otherwise; a
   // StackName that is neither: AWS's ValidationError (records/stack_name.h).
-  Status FindStack(const std::string& name_or_id, StackRecord* out);
+  // kRecordOnly (describe calls) leaves the templates out: such a record is
+  // for reading only.
+  Status FindStack(const std::string& name_or_id, StackRecord* out,
+                   StackRowParts parts = StackRowParts::kWithTemplates);
   // Every stack of the context's region and account, deleted ones included
   // for 90 days (store/deleted_stacks.h).
-  Status ListStacks(std::vector<StackRecord>* out);
+  Status ListStacks(std::vector<StackRecord>* out, StackRowParts parts = StackRowParts::kWithTemplates);
   // Every stack of every region, deleted ones too (crash recovery resumes them all).
   Status ListStacksOfEveryRegion(std::vector<StackRecord>* out);
   Status Resources(const std::string& stack_id, std::vector<ResourceRecord>* out);

@@ -51,6 +51,8 @@ void Statement::Reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
+int Statement::ColumnCount() const { return sqlite3_column_count(stmt_); }
+
 Status Database::Open(const std::string& path, std::unique_ptr<Database>* out) {
   if (path != ":memory:") {
     std::error_code ec;

@@ -37,6 +37,7 @@ class Statement {
   // Columns are 0-based.
   std::string Text(int column) const;
   int64_t Int(int column) const;
+  int ColumnCount() const;  // of the statement's result rows
   // A BLOB column's bytes, valid until the next Step or Reset.
   std::string_view Blob(int column) const;
   void Reset();  // ready to bind and run again

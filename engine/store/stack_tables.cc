@@ -51,6 +51,7 @@ StackEvent EventFromValue(const Value& v, const std::string& stack_id) {
   return e;
 }
 
+// Reads the rows of a kSelectStacks or kSelectStackRecords statement.
 Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
   for (;;) {
     bool row = false;
@@ -60,6 +61,11 @@ Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
     MS_RETURN_IF_ERROR(ParseRow(st->Text(0), "stack", &v));
     StackRecord s;
     MS_RETURN_IF_ERROR(StackFromValue(v, &s));
+    if (st->ColumnCount() == 1) {  // kSelectStackRecords
+      s.templates_omitted = true;
+      out->push_back(std::move(s));
+      continue;
+    }
     s.template_body = st->Text(1);
     // Rows written before schema 4 kept it in `data` (StackFromValue read it).
     if (std::string previous = st->Text(2); !previous.empty()) s.previous_template_body = std::move(previous);
@@ -281,6 +287,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
       return StackKey(db, stack_id, &key);
     };
     for (const StackRecord& st : batch->stacks) {
+      if (st.templates_omitted) return Status::Internal("store: stack " + st.id + " was read without its templates");
       const bool deleted = st.status == StackStatus::kDeleteComplete;
       StackScope scope;
       if (!ScopeOfArn(st.id, &scope)) return Status::Internal("store: stack ID " + st.id + " is not a stack ARN");
@@ -371,6 +378,12 @@ constexpr const char* kSelectStacks =
     "SELECT s.data, COALESCE(t.body, ''), COALESCE(p.body, '') FROM stacks s "
     "LEFT JOIN stack_templates t ON t.stack_id = s.id AND t.slot = 0 "
     "LEFT JOIN stack_templates p ON p.stack_id = s.id AND p.slot = 1 ";
+// A stack's row alone (StackRowParts::kRecordOnly).
+constexpr const char* kSelectStackRecords = "SELECT s.data FROM stacks s ";
+
+std::string SelectStacks(StackRowParts parts) {
+  return parts == StackRowParts::kWithTemplates ? kSelectStacks : kSelectStackRecords;
+}
 
 Status LoadStacks(Database* db, std::vector<StackRecord>* out) {
   std::unique_ptr<Statement> st;
@@ -378,9 +391,9 @@ Status LoadStacks(Database* db, std::vector<StackRecord>* out) {
   return LoadStackRows(st.get(), out);
 }
 
-Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found) {
+Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found, StackRowParts parts) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare(std::string(kSelectStacks) + "WHERE s.id = ?1", &st));
+  MS_RETURN_IF_ERROR(db->Prepare(SelectStacks(parts) + "WHERE s.id = ?1", &st));
   st->Bind(1, id);
   std::vector<StackRecord> rows;
   MS_RETURN_IF_ERROR(LoadStackRows(st.get(), &rows));
@@ -389,18 +402,18 @@ Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* fo
   return Status::OK();
 }
 
-Status LoadStacks(Database* db, const StackScope& scope, std::vector<StackRecord>* out) {
+Status LoadStacks(Database* db, const StackScope& scope, std::vector<StackRecord>* out, StackRowParts parts) {
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(
-      db->Prepare(std::string(kSelectStacks) + "WHERE s.region = ?1 AND s.account = ?2 ORDER BY s.rowid", &st));
+      db->Prepare(SelectStacks(parts) + "WHERE s.region = ?1 AND s.account = ?2 ORDER BY s.rowid", &st));
   st->Bind(1, scope.region).Bind(2, scope.account);
   return LoadStackRows(st.get(), out);
 }
 
 Status FindActiveStack(Database* db, const StackScope& scope, const std::string& name, StackRecord* out,
-                       bool* found) {
+                       bool* found, StackRowParts parts) {
   std::unique_ptr<Statement> st;
-  MS_RETURN_IF_ERROR(db->Prepare(std::string(kSelectStacks) +
+  MS_RETURN_IF_ERROR(db->Prepare(SelectStacks(parts) +
                                      "WHERE s.region = ?1 AND s.account = ?2 AND s.name = ?3 AND s.deleted = 0",
                                  &st));
   st->Bind(1, scope.region).Bind(2, scope.account).Bind(3, name);
@@ -412,14 +425,14 @@ Status FindActiveStack(Database* db, const StackScope& scope, const std::string&
 }
 
 Status FindStackInScope(Database* db, const StackScope& scope, const std::string& name_or_id, StackRecord* out,
-                        bool* found) {
-  if (name_or_id.rfind("arn:", 0) != 0) return FindActiveStack(db, scope, name_or_id, out, found);
+                        bool* found, StackRowParts parts) {
+  if (name_or_id.rfind("arn:", 0) != 0) return FindActiveStack(db, scope, name_or_id, out, found, parts);
   StackScope of_id;
   if (!ScopeOfArn(name_or_id, &of_id) || of_id != scope) {
     *found = false;
     return Status::OK();
   }
-  return LoadStack(db, name_or_id, out, found);
+  return LoadStack(db, name_or_id, out, found, parts);
 }
 
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out) {

@@ -41,20 +41,26 @@ struct StoreBatch {
 // its current outputs' (none once it is DELETE_COMPLETE).
 Status CommitBatch(Database* db, World* world, StoreBatch* batch);
 
+// What a stack read holds: its templates are the biggest part of a row (MBs
+// for a large stack) and describe calls never need them.
+enum class StackRowParts { kWithTemplates, kRecordOnly };
+
 // Every stack of every region, deleted ones included, in creation order.
 Status LoadStacks(Database* db, std::vector<StackRecord>* out);
 // The stacks of one region and account, deleted ones included, in creation order.
-Status LoadStacks(Database* db, const StackScope& scope, std::vector<StackRecord>* out);
+Status LoadStacks(Database* db, const StackScope& scope, std::vector<StackRecord>* out,
+                  StackRowParts parts = StackRowParts::kWithTemplates);
 // The stack with this ID; *found false when there is none.
-Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found);
+Status LoadStack(Database* db, const std::string& id, StackRecord* out, bool* found,
+                 StackRowParts parts = StackRowParts::kWithTemplates);
 // The stack not deleted with this name in `scope`; *found false when there is none.
 Status FindActiveStack(Database* db, const StackScope& scope, const std::string& name, StackRecord* out,
-                       bool* found);
+                       bool* found, StackRowParts parts = StackRowParts::kWithTemplates);
 // The stack a request in `scope` names: by name, the active stack of that
 // name there; by stack ID (an ARN), that stack, deleted or not, when it is
 // in `scope` (another region's stack ID names nothing, as on AWS).
 Status FindStackInScope(Database* db, const StackScope& scope, const std::string& name_or_id, StackRecord* out,
-                        bool* found);
+                        bool* found, StackRowParts parts = StackRowParts::kWithTemplates);
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out);
 // Events of a stack, newest first (as describe-stack-events lists them).
 Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out);

@@ -293,11 +293,11 @@ Status CfnApi::DescribeStacks(Call& c) {
   std::vector<StackRecord> stacks;
   if (!name.empty()) {
     StackRecord r;
-    MS_RETURN_IF_ERROR(c.service.FindStack(name, &r));
+    MS_RETURN_IF_ERROR(c.service.FindStack(name, &r, StackRowParts::kRecordOnly));
     stacks.push_back(std::move(r));
   } else {
     std::vector<StackRecord> all;
-    MS_RETURN_IF_ERROR(c.service.ListStacks(&all));
+    MS_RETURN_IF_ERROR(c.service.ListStacks(&all, StackRowParts::kRecordOnly));
     for (auto it = all.rbegin(); it != all.rend(); ++it) {  // newest first, as AWS lists them
       if (it->status != StackStatus::kDeleteComplete) stacks.push_back(std::move(*it));
     }
@@ -321,7 +321,7 @@ Status CfnApi::DescribeStackEvents(Call& c) {
   std::string name;
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
   StackRecord stack;
-  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack, StackRowParts::kRecordOnly));
   PageRequest page{c.q.Get("NextToken"), kPageSize};
   std::vector<StackEvent> events;
   PageResult result;
@@ -345,7 +345,7 @@ Status CfnApi::DescribeStackResources(Call& c) {
   std::vector<std::pair<StackRecord, ResourceRecord>> found;
   if (!name.empty()) {
     StackRecord stack;
-    MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+    MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack, StackRowParts::kRecordOnly));
     std::vector<ResourceRecord> resources;
     MS_RETURN_IF_ERROR(c.service.Resources(stack.id, &resources));
     for (ResourceRecord& r : resources) {
@@ -356,7 +356,7 @@ Status CfnApi::DescribeStackResources(Call& c) {
   } else if (!physical_id.empty()) {
     // The stack that owns the physical resource (AWS: the resources of that stack).
     std::vector<StackRecord> all;
-    MS_RETURN_IF_ERROR(c.service.ListStacks(&all));
+    MS_RETURN_IF_ERROR(c.service.ListStacks(&all, StackRowParts::kRecordOnly));
     for (const StackRecord& stack : all) {
       if (stack.status == StackStatus::kDeleteComplete) continue;
       std::vector<ResourceRecord> resources;
@@ -397,7 +397,7 @@ Status CfnApi::ListStacks(Call& c) {
     }
   }
   std::vector<StackRecord> all;
-  MS_RETURN_IF_ERROR(c.service.ListStacks(&all));
+  MS_RETURN_IF_ERROR(c.service.ListStacks(&all, StackRowParts::kRecordOnly));
   std::vector<const StackRecord*> listed;
   std::vector<std::string> ids;
   for (auto it = all.rbegin(); it != all.rend(); ++it) {  // newest first
@@ -502,7 +502,7 @@ Status CfnApi::ListStackResources(Call& c) {
   std::string name;
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
   StackRecord stack;
-  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
+  MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack, StackRowParts::kRecordOnly));
   PageRequest page{c.q.Get("NextToken"), kPageSize};
   std::vector<ResourceRecord> resources;
   PageResult result;
@@ -523,7 +523,7 @@ Status CfnApi::ListStackResources(Call& c) {
 
 Status CfnApi::ListExports(Call& c) {
   std::vector<StackRecord> stacks;
-  MS_RETURN_IF_ERROR(c.service.ListStacks(&stacks));
+  MS_RETURN_IF_ERROR(c.service.ListStacks(&stacks, StackRowParts::kRecordOnly));
   struct Export {
     const StackRecord* stack;
     const StackOutputValue* output;
@@ -561,7 +561,7 @@ Status CfnApi::ListImports(Call& c) {
   std::string export_name;
   MS_RETURN_IF_ERROR(Required(c.q, "ExportName", "exportName", &export_name));
   std::vector<StackRecord> stacks;
-  MS_RETURN_IF_ERROR(c.service.ListStacks(&stacks));
+  MS_RETURN_IF_ERROR(c.service.ListStacks(&stacks, StackRowParts::kRecordOnly));
   std::vector<std::string> names;
   for (const StackRecord& st : stacks) {
     if (st.status == StackStatus::kDeleteComplete) continue;

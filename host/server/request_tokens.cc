@@ -22,7 +22,7 @@ bool RequestTokens::Covers(const std::string& action) {
 
 Status RequestTokens::Load(StackService& service) {
   std::vector<StackRecord> stacks;
-  MS_RETURN_IF_ERROR(service.ListStacks(&stacks));
+  MS_RETURN_IF_ERROR(service.ListStacks(&stacks, StackRowParts::kRecordOnly));
   for (const StackRecord& s : stacks) {
     std::vector<StackEvent> events;
     MS_RETURN_IF_ERROR(service.Events(s.id, &events));
@@ -46,7 +46,8 @@ Status RequestTokens::Check(StackService& service, const std::string& action, co
   auto it = uses_.find(token);
   if (it == uses_.end()) return Status::OK();
   StackRecord used;
-  if (!service.FindStack(it->second.stack_id, &used).ok()) {  // forgotten since (POST /moonstack/reset)
+  // Not found: forgotten since (POST /moonstack/reset).
+  if (!service.FindStack(it->second.stack_id, &used, StackRowParts::kRecordOnly).ok()) {
     uses_.erase(it);
     return Status::OK();
   }
@@ -68,7 +69,7 @@ void RequestTokens::Record(StackService& service, const std::string& action, con
     // The newest stack of that name, deleted or not: the operation may already
     // have ended in DELETE_COMPLETE (a delete, a create with OnFailure DELETE).
     std::vector<StackRecord> stacks;
-    if (!service.ListStacks(&stacks).ok()) return;  // the store fails: the next request reports it
+    if (!service.ListStacks(&stacks, StackRowParts::kRecordOnly).ok()) return;  // the store fails: the next request reports it
     for (const StackRecord& s : stacks) {
       if (s.name == stack) id = s.id;
     }

@@ -6,11 +6,15 @@
 // default jemalloc keeps freed pages for 10 s and gives them back only when
 // a thread allocates again, so under create/delete churn `moonstack serve`
 // held several times its live heap, and an idle server kept it. A
-// background thread returning freed pages after 100 ms keeps RSS near the
+// background thread returning freed pages after 1 s keeps RSS near the
 // live heap (bench/serve_churn.py: 1,200 cycles of a 23-resource stack
-// peaked at 574 MB before, see bench/README.md); bench_stack's 10,000-
-// resource create and delete ran no slower than with 1 s (0 cost ~15%).
+// peaked at 574 MB before, see bench/README.md). Not sooner: each return is
+// an madvise that flushes the TLB of every core running a thread of ours,
+// and the pages fault back in at the next allocation. At 100 ms that was a
+// fifth of the CPU of a 1,000-instance rolling update (kernel time 0.55 s
+// of 1.6 s; 0.31 s of 1.25 s at 1 s), and serve_churn's RSS at 300 cycles
+// was the same (76 MB at 100 ms, 87 MB at 1 s, within its noise).
 extern "C" {
 // NOLINTNEXTLINE: jemalloc looks this global up by name.
-const char* malloc_conf = "background_thread:true,dirty_decay_ms:100,muzzy_decay_ms:0";
+const char* malloc_conf = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
 }

@@ -8,6 +8,7 @@
 // operation hands it to the OperationRunner, which runs it on a thread.
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "server/cfn_api.h"
 #include "server/stack_set_xml.h"

@@ -20,8 +20,9 @@ void WriteSetParameters(XmlWriter& w, const char* tag, const std::vector<StackSe
   w.Close();
 }
 
-// Before any drift detection, as AWS's describe-stack-set shows a set (the
-// AWS CLI reference's example): NOT_CHECKED and every count 0.
+// Before any drift detection: NOT_CHECKED and every count 0 (the shape as
+// the AWS CLI reference's describe-stack-set example is remembered; not
+// checked against a live account).
 void WriteDriftDetectionDetails(XmlWriter& w) {
   w.Open("StackSetDriftDetectionDetails");
   w.Text("DriftStatus", "NOT_CHECKED");
@@ -203,7 +204,8 @@ void WriteOperationResult(XmlWriter& w, const OperationResult& r) {
   w.Text("Status", r.status);
   w.Optional("StatusReason", r.reason);
   // An account that was deployed to without an account gate function, as
-  // AWS shows it (the AWS CLI reference's list-stack-set-operation-results example).
+  // AWS shows it (the AWS CLI reference's list-stack-set-operation-results
+  // example: SKIPPED, "Function not found: ..."; a CANCELLED result has none).
   if (r.status == "SUCCEEDED" || r.status == "FAILED") {
     w.Open("AccountGateResult");
     w.Text("Status", "SKIPPED");

@@ -388,8 +388,14 @@ def respond(req):
     url = base + '/moonstack/custom-resource-response/' + req['ResponseURL'].rsplit('/', 1)[1]
     urllib.request.urlopen(urllib.request.Request(url, data=json.dumps(body).encode(), method='PUT')).close()
 out = {}
-respond(next_request())   # us-east-1's create, resumed
-respond(next_request())   # then us-west-2's
+first = next_request()     # us-east-1's create, resumed
+respond(first)
+for _ in range(300):       # then us-west-2's
+    req = next_request()
+    if req['RequestId'] != first['RequestId']:
+        break
+    time.sleep(0.05)
+respond(req)
 op = wait_op('gated', 'across-restart')
 out['op'] = [op['Status'], results('gated', 'across-restart'), instances('gated')]
 print(json.dumps(out))

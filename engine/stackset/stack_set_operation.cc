@@ -58,7 +58,7 @@ class OperationRun {
   OperationContext ctx_;
   StackSetRecord set_;
   StackSetOperationRecord op_;
-  std::vector<StackInstanceRecord> instances_;
+  std::map<std::string, StackInstanceRecord> instances_;  // by "account/region"
 };
 
 Status OperationRun::SaveOperation() {
@@ -72,10 +72,8 @@ Status OperationRun::SaveOperation() {
 }
 
 StackInstanceRecord* OperationRun::Instance(const OperationResult& r) {
-  for (StackInstanceRecord& i : instances_) {
-    if (i.account == r.account && i.region == r.region) return &i;
-  }
-  return nullptr;
+  auto it = instances_.find(r.account + "/" + r.region);
+  return it == instances_.end() ? nullptr : &it->second;
 }
 
 Status OperationRun::SaveResult(size_t i, const std::string& status, const std::string& reason) {
@@ -237,7 +235,7 @@ Status OperationRun::RunTarget(size_t i, bool* ok, std::string* reason) {
     if (Interrupted() && !*ok && reason->empty()) return Status::OK();
     if (*ok) {
       MS_RETURN_IF_ERROR(DeleteStackInstance(ctx_.db, inst->stack_set_id, inst->account, inst->region));
-      instances_.erase(instances_.begin() + (inst - instances_.data()));
+      instances_.erase(r.account + "/" + r.region);
     } else {
       inst->status = "INOPERABLE";
       inst->detailed_status = "FAILED";
@@ -258,7 +256,9 @@ Status OperationRun::RunTarget(size_t i, bool* ok, std::string* reason) {
 }
 
 Status OperationRun::Run() {
-  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set_.id, &instances_));
+  std::vector<StackInstanceRecord> loaded;
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set_.id, &loaded));
+  for (StackInstanceRecord& i : loaded) instances_.emplace(i.account + "/" + i.region, std::move(i));
   if (op_.status == "QUEUED") {
     op_.status = "RUNNING";
     MS_RETURN_IF_ERROR(SaveOperation());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "base/regions.h"
 #include "eval/validate.h"
@@ -92,6 +93,14 @@ Status CheckTemplateBody(const OperationContext& ctx, const std::string& body) {
   return ValidateTemplate(body, &t, &summary, ctx.providers);
 }
 
+// A set's instances by "account/region": a request's targets are looked up
+// in it, not searched for.
+std::map<std::string, StackInstanceRecord> ByTarget(std::vector<StackInstanceRecord> instances) {
+  std::map<std::string, StackInstanceRecord> out;
+  for (StackInstanceRecord& i : instances) out.emplace(i.account + "/" + i.region, std::move(i));
+  return out;
+}
+
 }  // namespace
 
 Status StackSetService::FindLive(const std::string& name, StackSetRecord* out) {
@@ -149,11 +158,9 @@ Status StackSetService::TargetAccounts(const StackSetRecord& set, const std::vec
                                        const DeploymentTargets& targets,
                                        std::vector<std::pair<std::string, std::string>>* out) {
   out->clear();
+  std::set<std::string> seen;
   auto add = [&](const std::string& account, const std::string& ou) {
-    for (const auto& [a, o] : *out) {
-      if (a == account) return;
-    }
-    out->emplace_back(account, ou);
+    if (seen.insert(account).second) out->emplace_back(account, ou);
   };
   if (set.permission_model == kSelfManaged) {
     // AWS's refusals of the other model's targets (as its consoles and SDK users report them; unverified).
@@ -223,13 +230,12 @@ Status StackSetService::StartOperation(const StackSetRecord& set, StackSetOperat
     op->administration_role_arn = set.administration_role_arn;
     op->execution_role_name = set.execution_role_name;
   }
+  std::set<std::string> targeted;
+  for (const OperationResult& r : op->results) targeted.insert(r.account + "/" + r.region);
   return ctx_.db->Transaction([&]() -> Status {
     MS_RETURN_IF_ERROR(SaveStackSet(ctx_.db, set));
     for (StackInstanceRecord i : instances) {
-      if (std::any_of(op->results.begin(), op->results.end(),
-                      [&](const OperationResult& r) { return r.account == i.account && r.region == i.region; })) {
-        i.last_operation_id = op->id;
-      }
+      if (targeted.count(i.account + "/" + i.region) != 0) i.last_operation_id = op->id;
       MS_RETURN_IF_ERROR(SaveStackInstance(ctx_.db, i));
     }
     return SaveStackSetOperation(ctx_.db, *op);
@@ -262,8 +268,9 @@ Status StackSetService::CreateInstances(const StackInstancesInput& in, std::stri
   std::vector<std::pair<std::string, std::string>> accounts;
   MS_RETURN_IF_ERROR(TargetAccounts(set, in.accounts, in.targets, &accounts));
   MS_RETURN_IF_ERROR(CheckRegions(in.regions));
-  std::vector<StackInstanceRecord> existing;
-  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &existing));
+  std::vector<StackInstanceRecord> loaded;
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
+  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
   StackSetOperationRecord op;
   op.action = "CREATE";
   op.preferences = in.preferences;
@@ -272,10 +279,8 @@ Status StackSetService::CreateInstances(const StackInstancesInput& in, std::stri
   for (const auto& [account, ou] : accounts) {
     for (const std::string& region : in.regions) {
       StackInstanceRecord i;
-      auto it = std::find_if(existing.begin(), existing.end(), [&](const StackInstanceRecord& e) {
-        return e.account == account && e.region == region;
-      });
-      if (it != existing.end()) i = *it;
+      auto it = existing.find(account + "/" + region);
+      if (it != existing.end()) i = it->second;
       i.stack_set_id = set.id;
       i.account = account;
       i.region = region;
@@ -306,8 +311,9 @@ Status StackSetService::UpdateInstances(const StackInstancesInput& in, std::stri
   std::vector<std::pair<std::string, std::string>> accounts;
   MS_RETURN_IF_ERROR(TargetAccounts(set, in.accounts, in.targets, &accounts));
   MS_RETURN_IF_ERROR(CheckRegions(in.regions));
-  std::vector<StackInstanceRecord> existing;
-  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &existing));
+  std::vector<StackInstanceRecord> loaded;
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
+  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
   StackSetOperationRecord op;
   op.action = "UPDATE";
   op.preferences = in.preferences;
@@ -315,11 +321,9 @@ Status StackSetService::UpdateInstances(const StackInstancesInput& in, std::stri
   std::vector<StackInstanceRecord> instances;
   for (const auto& [account, ou] : accounts) {
     for (const std::string& region : in.regions) {
-      auto it = std::find_if(existing.begin(), existing.end(), [&](const StackInstanceRecord& e) {
-        return e.account == account && e.region == region;
-      });
+      auto it = existing.find(account + "/" + region);
       if (it == existing.end()) return InstanceNotFound(set, account, region);
-      StackInstanceRecord i = *it;
+      StackInstanceRecord i = it->second;
       if (in.overrides) i.parameter_overrides = MergeOverrides(*in.overrides, i.parameter_overrides);
       i.status = "OUTDATED";
       i.detailed_status = "PENDING";
@@ -340,8 +344,9 @@ Status StackSetService::DeleteInstances(const StackInstancesInput& in, std::stri
   std::vector<std::pair<std::string, std::string>> accounts;
   MS_RETURN_IF_ERROR(TargetAccounts(set, in.accounts, in.targets, &accounts));
   MS_RETURN_IF_ERROR(CheckRegions(in.regions));
-  std::vector<StackInstanceRecord> existing;
-  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &existing));
+  std::vector<StackInstanceRecord> loaded;
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
+  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
   StackSetOperationRecord op;
   op.action = "DELETE";
   op.preferences = in.preferences;
@@ -351,11 +356,9 @@ Status StackSetService::DeleteInstances(const StackInstancesInput& in, std::stri
   for (const auto& [account, ou] : accounts) {
     for (const std::string& region : in.regions) {
       // An account and region without an instance succeeds, as on AWS.
-      auto it = std::find_if(existing.begin(), existing.end(), [&](const StackInstanceRecord& e) {
-        return e.account == account && e.region == region;
-      });
+      auto it = existing.find(account + "/" + region);
       if (it != existing.end()) {
-        StackInstanceRecord i = *it;
+        StackInstanceRecord i = it->second;
         i.status = "OUTDATED";
         i.detailed_status = "PENDING";
         instances.push_back(i);
@@ -393,15 +396,15 @@ Status StackSetService::Update(const UpdateStackSetInput& in, std::string* set_i
   const bool some = !in.accounts.empty() || !in.targets.empty();
   if (some) MS_RETURN_IF_ERROR(TargetAccounts(set, in.accounts, in.targets, &accounts));
   if (!in.regions.empty()) MS_RETURN_IF_ERROR(CheckRegions(in.regions));
+  std::set<std::string> named_accounts, named_regions(in.regions.begin(), in.regions.end());
+  for (const auto& a : accounts) named_accounts.insert(a.first);
   StackSetOperationRecord op;
   op.action = "UPDATE";
   op.preferences = in.preferences;
   op.targets = in.targets;
   for (StackInstanceRecord& i : instances) {
-    const bool account_named = !some || std::any_of(accounts.begin(), accounts.end(),
-                                                    [&](const auto& a) { return a.first == i.account; });
-    const bool region_named =
-        in.regions.empty() || std::find(in.regions.begin(), in.regions.end(), i.region) != in.regions.end();
+    const bool account_named = !some || named_accounts.count(i.account) != 0;
+    const bool region_named = in.regions.empty() || named_regions.count(i.region) != 0;
     // The set changed: every instance is OUTDATED until an operation brings it up to date.
     i.status = "OUTDATED";
     if (account_named && region_named) {

@@ -77,8 +77,11 @@ Status ResolveParameters(const std::vector<ParameterInput>& in, const std::vecto
   for (const ParameterInput& p : in) {
     if (p.use_previous_value) {
       auto it = std::find_if(previous.begin(), previous.end(), [&](const StackSetParameter& q) { return q.key == p.key; });
-      // The same text UpdateStack gives (stack/stack_service.cc).
-      if (it == previous.end()) return Status::Validation("Invalid input for parameter key " + p.key + ". Cannot specify usePreviousValue as true for a parameter key not in the previous template");
+      // UpdateStack's recorded text (eval/parameters.cc); for UpdateStackSet unverified.
+      if (it == previous.end()) {
+        return Status::Validation(
+            "Cannot specify usePreviousValue as true for a parameter key not in the previous template");
+      }
       out->push_back(*it);
     } else {
       out->push_back({p.key, p.value.value_or("")});

@@ -10,6 +10,11 @@
 
 namespace ms::test {
 
+// SQL that takes a state file back from schema 15 to what schema 14 left:
+// no stack set tables (store/schema.cc).
+inline const std::string kUndoSchema15 =
+    "DROP TABLE stack_set_operations; DROP TABLE stack_instances; DROP TABLE stack_sets;";
+
 // SQL that takes a state file back from schema 14 to what schema 13 left:
 // stacks and exports not per region (store/schema.cc), for a migration test
 // that starts from an older schema.

@@ -23,6 +23,15 @@ class Status {
     kChangeSetNotFound,       // ChangeSetNotFound (service model: ChangeSetNotFoundException)
     kInvalidChangeSetStatus,  // InvalidChangeSetStatus (InvalidChangeSetStatusException)
     kInvalidRegion,           // SignatureDoesNotMatch: a region AWS does not have (base/regions.h)
+    // StackSets (engine/stackset): each its service model's exception, by name.
+    kStackSetNotFound,          // StackSetNotFoundException
+    kStackInstanceNotFound,     // StackInstanceNotFoundException
+    kOperationNotFound,         // OperationNotFoundException
+    kOperationInProgress,       // OperationInProgressException
+    kOperationIdAlreadyExists,  // OperationIdAlreadyExistsException
+    kNameAlreadyExists,         // NameAlreadyExistsException
+    kStackSetNotEmpty,          // StackSetNotEmptyException
+    kInvalidOperation,          // InvalidOperationException
   };
 
   Status() = default;  // OK
@@ -39,6 +48,7 @@ class Status {
     return Status(Code::kInvalidChangeSetStatus, std::move(msg));
   }
   static Status InvalidRegion(std::string msg) { return Status(Code::kInvalidRegion, std::move(msg)); }
+  static Status Of(Code code, std::string msg) { return Status(code, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

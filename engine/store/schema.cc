@@ -186,6 +186,33 @@ const char* const kMigrations[] = {
     "DROP TABLE exports;"
     "ALTER TABLE exports14 RENAME TO exports;"
     "CREATE INDEX exports_by_stack ON exports (stack_id);",
+    // 15: StackSets (engine/stackset/stack_set_store.h): a set per row, per
+    // region and account of its administrator (a live name unique there), its
+    // stack instances by (set, account, region), its operations in creation
+    // order; `active` marks the QUEUED, RUNNING or STOPPING ones (at most one
+    // per set), which a restart resumes.
+    "CREATE TABLE stack_sets ("
+    "  id TEXT PRIMARY KEY,"
+    "  region TEXT NOT NULL,"
+    "  account TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  deleted INTEGER NOT NULL,"
+    "  data TEXT NOT NULL);"
+    "CREATE INDEX stack_sets_by_name ON stack_sets (region, account, name, deleted);"
+    "CREATE TABLE stack_instances ("
+    "  stack_set_id TEXT NOT NULL,"
+    "  account TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  data TEXT NOT NULL,"
+    "  UNIQUE (stack_set_id, account, region));"
+    "CREATE TABLE stack_set_operations ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  stack_set_id TEXT NOT NULL,"
+    "  id TEXT NOT NULL,"
+    "  active INTEGER NOT NULL,"
+    "  data TEXT NOT NULL,"
+    "  UNIQUE (stack_set_id, id));"
+    "CREATE INDEX stack_set_operations_active ON stack_set_operations (active) WHERE active = 1;",
 };
 
 }  // namespace

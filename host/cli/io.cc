@@ -52,6 +52,14 @@ const char* ErrorCode(const Status& s) {
     case Status::Code::kChangeSetNotFound: return "ChangeSetNotFound";
     case Status::Code::kInvalidChangeSetStatus: return "InvalidChangeSetStatus";
     case Status::Code::kInvalidRegion: return kInvalidRegionCode;
+    case Status::Code::kStackSetNotFound: return "StackSetNotFoundException";
+    case Status::Code::kStackInstanceNotFound: return "StackInstanceNotFoundException";
+    case Status::Code::kOperationNotFound: return "OperationNotFoundException";
+    case Status::Code::kOperationInProgress: return "OperationInProgressException";
+    case Status::Code::kOperationIdAlreadyExists: return "OperationIdAlreadyExistsException";
+    case Status::Code::kNameAlreadyExists: return "NameAlreadyExistsException";
+    case Status::Code::kStackSetNotEmpty: return "StackSetNotEmptyException";
+    case Status::Code::kInvalidOperation: return "InvalidOperationException";
     default: return "ValidationError";
   }
 }

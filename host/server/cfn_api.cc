@@ -14,12 +14,12 @@
 #include "stack/change_sets.h"
 #include "stack/drift_detection.h"
 #include "stack/template_url.h"
+#include "stackset/stack_set_store.h"
 #include "store/stack_tables.h"
 #include "store/world_table.h"
 #include "template/template.h"
 
 namespace ms::server {
-namespace {
 
 // `max`: AWS's limit on TemplateBody (service model: TemplateBody min 1; the
 // API reference: maximum length 51,200 bytes) unless `serve
@@ -41,6 +41,8 @@ Status CheckTemplateBody(const OperationContext& ctx, const QueryRequest& q, siz
   return Status::OK();
 }
 
+namespace {
+
 // The HTTP status AWS answers an error with (the service model's
 // httpStatusCode of its error shape): 400 for all but these.
 int HttpStatusOf(const Status& s) {
@@ -48,6 +50,14 @@ int HttpStatusOf(const Status& s) {
     case Status::Code::kInternal: return 500;
     case Status::Code::kChangeSetNotFound: return 404;
     case Status::Code::kInvalidRegion: return 403;
+    // The StackSet exceptions' httpStatusCode in the service model.
+    case Status::Code::kStackSetNotFound:
+    case Status::Code::kStackInstanceNotFound:
+    case Status::Code::kOperationNotFound: return 404;
+    case Status::Code::kOperationInProgress:
+    case Status::Code::kOperationIdAlreadyExists:
+    case Status::Code::kNameAlreadyExists:
+    case Status::Code::kStackSetNotEmpty: return 409;
     default: return 400;
   }
 }
@@ -183,6 +193,20 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"DetectStackResourceDrift", {&CfnApi::DetectStackResourceDrift, true}},
       {"DescribeStackDriftDetectionStatus", {&CfnApi::DescribeStackDriftDetectionStatus, true}},
       {"DescribeStackResourceDrifts", {&CfnApi::DescribeStackResourceDrifts, true}},
+      {"CreateStackSet", {&CfnApi::CreateStackSet, true}},
+      {"UpdateStackSet", {&CfnApi::UpdateStackSet, true}},
+      {"DeleteStackSet", {&CfnApi::DeleteStackSet, true}},
+      {"DescribeStackSet", {&CfnApi::DescribeStackSet, true}},
+      {"ListStackSets", {&CfnApi::ListStackSets, true}},
+      {"CreateStackInstances", {&CfnApi::CreateStackInstances, true}},
+      {"UpdateStackInstances", {&CfnApi::UpdateStackInstances, true}},
+      {"DeleteStackInstances", {&CfnApi::DeleteStackInstances, true}},
+      {"DescribeStackInstance", {&CfnApi::DescribeStackInstance, true}},
+      {"ListStackInstances", {&CfnApi::ListStackInstances, true}},
+      {"DescribeStackSetOperation", {&CfnApi::DescribeStackSetOperation, true}},
+      {"ListStackSetOperations", {&CfnApi::ListStackSetOperations, true}},
+      {"ListStackSetOperationResults", {&CfnApi::ListStackSetOperationResults, true}},
+      {"StopStackSetOperation", {&CfnApi::StopStackSetOperation, true}},
   };
   // The signature is checked first on AWS: a region it does not have is refused before the action is read.
   if (!IsAwsRegion(region)) return ErrorResponse(403, kInvalidRegionCode, InvalidRegionMessage(region), request_id);
@@ -630,7 +654,7 @@ Status CfnApi::Reset(World* world) {
     for (const char* table : {"events", "resources", "exports", "change_sets", "stack_templates", "stacks"}) {
       MS_RETURN_IF_ERROR(ctx_.db->Exec(std::string("DELETE FROM ") + table));
     }
-    return Status::OK();
+    return DeleteAllStackSets(ctx_.db);
   }));
   world->Clear();
   return SaveWorld(ctx_.db, world);

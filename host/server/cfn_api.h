@@ -51,6 +51,11 @@ std::vector<StackTag> TagsOf(const QueryRequest& q);
 // sends Tags=[]: remove them all).
 std::optional<std::vector<StackTag>> GivenTagsOf(const QueryRequest& q);
 
+// The request's TemplateBody, at most `max` bytes (AWS: 51,200), or without
+// one the TemplateURL's template from the simulated S3 (stack/template_url.h);
+// AWS's ValidationErrors.
+Status CheckTemplateBody(const OperationContext& ctx, const QueryRequest& q, size_t max, std::string* body);
+
 ApiResponse ErrorResponse(int http_status, const std::string& code, const std::string& message,
                           const std::string& request_id);
 
@@ -65,7 +70,7 @@ class CfnApi {
   ApiResponse Handle(const QueryRequest& q, const std::string& region, const std::string& request_id);
 
   // POST /moonstack/reset: forgets every stack (records, resources, events,
-  // exports) and every world record, so tests start from nothing. The
+  // exports), every stack set and every world record, so tests start from nothing. The
   // operations running or queued are stopped first (their threads own those
   // rows); an error when one does not stop within 10 seconds.
   Status Reset(World* world);
@@ -116,6 +121,21 @@ class CfnApi {
   Status DetectStackResourceDrift(Call& c);
   Status DescribeStackDriftDetectionStatus(Call& c);
   Status DescribeStackResourceDrifts(Call& c);
+  // StackSets (stack_set_api.cc): the operations run on the runner's threads.
+  Status CreateStackSet(Call& c);
+  Status UpdateStackSet(Call& c);
+  Status DeleteStackSet(Call& c);
+  Status DescribeStackSet(Call& c);
+  Status ListStackSets(Call& c);
+  Status CreateStackInstances(Call& c);
+  Status UpdateStackInstances(Call& c);
+  Status DeleteStackInstances(Call& c);
+  Status DescribeStackInstance(Call& c);
+  Status ListStackInstances(Call& c);
+  Status DescribeStackSetOperation(Call& c);
+  Status ListStackSetOperations(Call& c);
+  Status ListStackSetOperationResults(Call& c);
+  Status StopStackSetOperation(Call& c);
   // Reserves the stack, runs `start` (which saves the rollback in progress)
   // and hands the operation to the runner.
   Status StartRollback(Call& c, const std::string& name, const std::function<Status(std::string*)>& start,

@@ -19,6 +19,7 @@
 #include "server/wait_signal.h"
 #include "server/xml.h"
 #include "template/parse.h"
+#include "stackset/stack_set_store.h"
 #include "store/schema.h"
 #include "store/state_lock.h"
 
@@ -306,6 +307,15 @@ Status Serve(const ServeOptions& options) {
   AddAwsRoutes(http, aws, sim, &NewRequestId);
 
   MS_RETURN_IF_ERROR(runner.Start());
+  // Stack set operations a stop or crash left QUEUED, RUNNING or STOPPING
+  // run again from the store (stackset/stack_set_operation.h): their finished
+  // results stay, a stack still in progress is resumed by the recovery below
+  // and waited for.
+  {
+    std::vector<std::pair<std::string, std::string>> unfinished;
+    MS_RETURN_IF_ERROR(UnfinishedStackSetOperations(request_db.get(), &unfinished));
+    for (const auto& [set_id, op_id] : unfinished) runner.EnqueueStackSetOperation(set_id, op_id);
+  }
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);

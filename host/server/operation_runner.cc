@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "stackset/stack_set_operation.h"
 #include "store/schema.h"
 
 namespace ms::server {
@@ -70,7 +71,8 @@ bool OperationRunner::Pause(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
   ++pauses_;
   InterruptLocked();
-  return idle_cv_.wait_for(lock, timeout, [this] { return stopping_ || (locks_.empty() && queue_.empty()); }) &&
+  return idle_cv_.wait_for(lock, timeout,
+                           [this] { return stopping_ || (locks_.empty() && queue_.empty() && stack_set_jobs_ == 0); }) &&
          !stopping_;
 }
 
@@ -118,13 +120,25 @@ void OperationRunner::ReleaseLocked(const std::string& key) {
   auto it = locks_.find(key);
   if (it == locks_.end()) return;
   if (--it->second.users <= 0) locks_.erase(it);  // unlocks
-  if (locks_.empty()) idle_cv_.notify_all();
+  if (locks_.empty() && stack_set_jobs_ == 0) idle_cv_.notify_all();
+}
+
+void OperationRunner::EnqueueStackSetOperation(const std::string& stack_set_id, const std::string& operation_id) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++stack_set_jobs_;
+    Job job;
+    job.stack_set_id = stack_set_id;
+    job.operation_id = operation_id;
+    queue_.push_back(std::move(job));
+  }
+  cv_.notify_one();
 }
 
 void OperationRunner::Enqueue(const std::string& stack_name, const std::string& stack_id, const std::string& region) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(Job{stack_name, stack_id, region});
+    queue_.push_back(Job{stack_name, stack_id, region, "", ""});
   }
   cv_.notify_one();
 }
@@ -161,6 +175,17 @@ void OperationRunner::Loop(Database* db) {
     }
     OperationContext ctx = ctx_;
     ctx.db = db;
+    if (!job.operation_id.empty()) {
+      // The instances' regions and accounts are their own (stack_set_operation.h).
+      Status s = RunStackSetOperation(ctx, job.stack_set_id, job.operation_id);
+      if (!s.ok()) {
+        std::cerr << "moonstack serve: stack set operation " << job.operation_id << " failed: " << s.message() << "\n";
+      }
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--stack_set_jobs_ == 0 && locks_.empty()) idle_cv_.notify_all();
+      ++unchecked;
+      continue;
+    }
     ctx.region = job.region;
     Status s = RunOperation(ctx, job.stack_id);
     // AWS-level failures end in a *_FAILED status; this is moonstack's own

@@ -75,10 +75,15 @@ class OperationRunner {
   bool Busy(const std::string& region, const std::string& stack_name);
   // Runs the operation in progress on stack_id (its name reserved in `region`).
   void Enqueue(const std::string& stack_name, const std::string& stack_id, const std::string& region);
+  // Runs a stack set's QUEUED operation (stackset/stack_set_operation.h):
+  // its instances' stacks one after another on the worker that takes it.
+  // Pause waits for it as for a stack's; stopped, it is resumed by the next start.
+  void EnqueueStackSetOperation(const std::string& stack_set_id, const std::string& operation_id);
 
  private:
   struct Job {
     std::string stack_name, stack_id, region;
+    std::string stack_set_id, operation_id;  // a stack set operation's job instead
   };
   // locks_'s key: the region and the stack name.
   static std::string LockKey(const std::string& region, const std::string& stack_name) {
@@ -116,6 +121,7 @@ class OperationRunner {
   std::deque<Job> queue_;
   bool stopping_ = false;
   int pauses_ = 0;                     // Pause calls not yet resumed
+  int stack_set_jobs_ = 0;             // stack set operations queued or running
   std::atomic<bool> interrupt_{false};  // ctx_.interrupt: stopping_ || pauses_ > 0
   struct Held {
     std::unique_ptr<StackLock> lock;

@@ -32,6 +32,9 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
       {"stack",
        {"base", "template", "catalog", "world", "records", "provider", "policy", "graph", "eval", "run", "plan",
         "store"}},
+      {"stackset",
+       {"base", "template", "catalog", "world", "records", "provider", "policy", "graph", "eval", "run", "plan",
+        "store", "stack"}},
   };
   return allowed;
 }

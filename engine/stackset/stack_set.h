@@ -1,0 +1,114 @@
+// The records of a StackSet, as the store keeps them and the Query API shows
+// them: the set (a template, parameters, capabilities, tags and a permission
+// model), its stack instances (one per account and region, each a real stack
+// named StackSet-<set>-<uuid>) and its operations (CREATE, UPDATE, DELETE of
+// instances, each with a result per account and region).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "records/stack.h"
+
+namespace ms {
+
+// A parameter of the set, or an instance's override of one.
+struct StackSetParameter {
+  std::string key;
+  std::string value;
+};
+
+// StackSetOperationPreferences; an absent member is "not given" (AWS's
+// defaults: SEQUENTIAL, FailureToleranceCount 0, MaxConcurrentCount 1).
+struct OperationPreferences {
+  std::string region_concurrency_type;  // "", SEQUENTIAL, PARALLEL
+  std::vector<std::string> region_order;
+  std::optional<int64_t> failure_tolerance_count;
+  std::optional<int64_t> failure_tolerance_percentage;
+  std::optional<int64_t> max_concurrent_count;
+  std::optional<int64_t> max_concurrent_percentage;
+  std::string concurrency_mode;  // "", STRICT_FAILURE_TOLERANCE, SOFT_FAILURE_TOLERANCE
+};
+
+// DeploymentTargets (SERVICE_MANAGED sets): organizational units of the
+// simulated organization (stackset/organization.h), or accounts of it.
+struct DeploymentTargets {
+  std::vector<std::string> accounts;
+  std::vector<std::string> organizational_unit_ids;
+  bool empty() const { return accounts.empty() && organizational_unit_ids.empty(); }
+};
+
+inline constexpr const char* kSelfManaged = "SELF_MANAGED";
+inline constexpr const char* kServiceManaged = "SERVICE_MANAGED";
+
+struct StackSetRecord {
+  std::string id;   // <name>:<uuid> (StackSetId)
+  std::string arn;  // arn:aws:cloudformation:<region>:<account>:stackset/<name>:<uuid>
+  std::string name;
+  std::string region;   // where the set was created (its administrator's region)
+  std::string account;  // the administrator account
+  std::string description;
+  bool deleted = false;  // DeleteStackSet: Status DELETED, the name free again
+  std::string template_body;
+  std::vector<StackSetParameter> parameters;
+  std::vector<std::string> capabilities;
+  std::vector<StackTag> tags;
+  std::string permission_model = kSelfManaged;
+  std::string administration_role_arn;  // SELF_MANAGED
+  std::string execution_role_name;      // SELF_MANAGED
+  bool auto_deployment_given = false;   // SERVICE_MANAGED: AutoDeployment
+  bool auto_deployment_enabled = false;
+  bool retain_stacks_on_account_removal = false;
+  std::vector<std::string> organizational_unit_ids;  // the OUs its instances were deployed to
+  int64_t created_ms = 0;
+};
+
+struct StackInstanceRecord {
+  std::string stack_set_id;
+  std::string account;
+  std::string region;
+  std::string stack_id;  // empty until its stack is created
+  std::vector<StackSetParameter> parameter_overrides;
+  std::string status = "OUTDATED";          // CURRENT, OUTDATED, INOPERABLE
+  std::string detailed_status = "PENDING";  // StackInstanceStatus.DetailedStatus
+  std::string reason;                       // StatusReason
+  std::string organizational_unit_id;       // SERVICE_MANAGED
+  std::string last_operation_id;
+};
+
+// One account and region of an operation (ListStackSetOperationResults).
+struct OperationResult {
+  std::string account;
+  std::string region;
+  std::string status = "PENDING";  // PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED
+  std::string reason;
+  std::string organizational_unit_id;
+};
+
+struct StackSetOperationRecord {
+  std::string id;  // OperationId
+  std::string stack_set_id;
+  std::string action;            // CREATE, UPDATE, DELETE
+  std::string status = "QUEUED";  // QUEUED, RUNNING, SUCCEEDED, FAILED, STOPPING, STOPPED
+  std::string status_reason;
+  OperationPreferences preferences;
+  bool retain_stacks = false;  // DELETE
+  std::string administration_role_arn;
+  std::string execution_role_name;
+  DeploymentTargets targets;  // SERVICE_MANAGED
+  int64_t created_ms = 0;
+  int64_t ended_ms = 0;  // 0: not ended
+  std::vector<OperationResult> results;  // in the order the request named them
+
+  bool active() const { return status == "QUEUED" || status == "RUNNING" || status == "STOPPING"; }
+  int failed_count() const {
+    int n = 0;
+    for (const OperationResult& r : results) n += r.status == "FAILED" ? 1 : 0;
+    return n;
+  }
+};
+
+}  // namespace ms

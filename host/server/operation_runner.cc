@@ -161,7 +161,7 @@ void OperationRunner::Loop(Database* db) {
     }
     OperationContext ctx = ctx_;
     ctx.db = db;
-    ctx.region = job.region;
+    ctx.region = job.region.substr(0, job.region.find('/'));  // RunOperation reads region and account from the ID
     Status s = RunOperation(ctx, job.stack_id);
     // AWS-level failures end in a *_FAILED status; this is moonstack's own
     // (the store, an illegal transition): nobody is waiting on the call, so log it.

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -107,10 +108,13 @@ constexpr double kDoneHoldSeconds = 0.001;
 // turn, and hands it back when it waits (in a guest's Run) or ends.
 struct Scheduler::Fiber {
   Impl* root = nullptr;
+  uint64_t seq = 0;  // when its current job started (the root's order of fibers)
   std::mutex mu;
   std::condition_variable cv;
   bool fiber_turn = false;
-  bool finished = false;
+  bool finished = false;               // its job is done (the thread waits for the next, or to quit)
+  bool quit = false;
+  std::function<void()> job;           // what the thread runs at its next turn
   bool ready = false;                  // in the root's ready list
   std::vector<std::function<void()>> inbox;  // a guest's callbacks, run at its next turn
   std::thread thread;
@@ -174,7 +178,12 @@ struct Scheduler::Impl {
   std::shared_ptr<GuestState> guest;
 
   // ---- a root's fibers (its Run thread only) ----
-  std::vector<std::shared_ptr<Fiber>> fibers;  // started, not yet joined, in start order
+  // Running a job, by start order (the latest is the innermost); and idle
+  // threads kept for the next jobs (a parent of 100 children would make
+  // and end 300 threads).
+  std::map<uint64_t, std::shared_ptr<Fiber>> fibers;
+  std::vector<std::shared_ptr<Fiber>> idle;
+  uint64_t next_fiber_seq = 0;
   std::vector<Fiber*> ready;                   // with callbacks to run, in the order they came
   bool releasing = false;
 
@@ -237,47 +246,69 @@ struct Scheduler::Impl {
 
   // The root's: starts `body` on a new fiber and runs it to its first wait.
   void StartFiber(std::function<HookOutcome()> body, Scheduler::CallDone done) {
-    auto f = std::make_shared<Fiber>();
-    f->root = this;
+    std::shared_ptr<Fiber> f;
+    if (!idle.empty()) {
+      f = std::move(idle.back());
+      idle.pop_back();
+    } else {
+      f = std::make_shared<Fiber>();
+      f->root = this;
+      Fiber* raw = f.get();
+      f->thread = std::thread([raw] {
+        tl_fiber = raw;
+        for (;;) {
+          raw->WaitFirstTurn();
+          if (raw->quit) break;
+          std::function<void()> job = std::move(raw->job);
+          job();
+          raw->End();
+        }
+        raw->End();
+      });
+    }
     Fiber* raw = f.get();
-    fibers.push_back(f);
-    f->thread = std::thread([this, raw, body = std::move(body), done = std::move(done)]() mutable {
-      tl_fiber = raw;
-      raw->WaitFirstTurn();
+    raw->seq = next_fiber_seq++;
+    raw->finished = false;
+    raw->job = [this, raw, body = std::move(body), done = std::move(done)]() mutable {
       auto outcome = std::make_shared<HookOutcome>(body());
       // Handed back as a completion, on the root's thread (ignored once the root stopped).
-      AddTimer(0, /*weak=*/false, [this, raw, done = std::move(done), outcome]() mutable {
-        JoinFiber(raw);
+      AddTimer(0, /*weak=*/false, [this, raw, seq = raw->seq, done = std::move(done), outcome]() mutable {
+        auto it = fibers.find(seq);
+        if (it != fibers.end()) {  // its thread waits for the next job
+          idle.push_back(std::move(it->second));
+          fibers.erase(it);
+        }
         done(*outcome);
       });
-      raw->End();
-    });
+    };
+    fibers.emplace(raw->seq, std::move(f));
     raw->Resume();
   }
 
-  void JoinFiber(Fiber* f) {
-    for (auto it = fibers.begin(); it != fibers.end(); ++it) {
-      if (it->get() != f) continue;
-      if ((*it)->thread.joinable()) (*it)->thread.join();
-      fibers.erase(it);
-      return;
+  // Ends the idle threads (and any other whose job is done).
+  void QuitFiber(Fiber* f) {
+    {
+      std::lock_guard<std::mutex> lk(f->mu);
+      f->quit = true;
     }
+    f->Resume();
+    if (f->thread.joinable()) f->thread.join();
   }
 
   // The root's Run ends with fibers still waiting (it was stopped): each is
   // released, innermost (latest) first, and runs to its end; then joined.
   void ReleaseFibers() {
-    if (fibers.empty()) return;
+    if (fibers.empty() && idle.empty()) return;
     const bool was_stopped = stopped;
     stopped = true;  // nothing they queue now is kept
     releasing = true;
     for (auto it = fibers.rbegin(); it != fibers.rend(); ++it) {
-      if (!(*it)->finished) (*it)->Resume();
+      if (!it->second->finished) it->second->Resume();
     }
-    for (auto& f : fibers) {
-      if (f->thread.joinable()) f->thread.join();
-    }
+    for (auto& [seq, f] : fibers) QuitFiber(f.get());
+    for (auto& f : idle) QuitFiber(f.get());
     fibers.clear();
+    idle.clear();
     ready.clear();
     releasing = false;
     stopped = was_stopped;

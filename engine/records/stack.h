@@ -56,6 +56,9 @@ struct StackRecord {
   // The IAM role CloudFormation acts with (create-stack/update-stack
   // --role-arn; an update without one keeps it). Shown, not assumed.
   std::string role_arn;
+  // The SNS topics the stack's events are for (NotificationARNs: shown, no
+  // notification is sent; a nested stack's are its parent's).
+  std::vector<std::string> notification_arns;
   // The change set whose execution started the stack's last operation
   // (DescribeStacks' ChangeSetId); empty after a direct create or update.
   std::string change_set_id;

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -103,11 +104,214 @@ constexpr double kDoneHoldSeconds = 0.001;
 
 }  // namespace
 
+// A fiber: a thread that runs only when the root's Run thread hands it the
+// turn, and hands it back when it waits (in a guest's Run) or ends.
+struct Scheduler::Fiber {
+  Impl* root = nullptr;
+  uint64_t seq = 0;  // when its current job started (the root's order of fibers)
+  std::mutex mu;
+  std::condition_variable cv;
+  bool fiber_turn = false;
+  bool finished = false;               // its job is done (the thread waits for the next, or to quit)
+  bool quit = false;
+  std::function<void()> job;           // what the thread runs at its next turn
+  bool ready = false;                  // in the root's ready list
+  std::vector<std::function<void()>> inbox;  // a guest's callbacks, run at its next turn
+  std::thread thread;
+
+  // The root's thread: runs the fiber until it waits or ends.
+  void Resume() {
+    std::unique_lock<std::mutex> lk(mu);
+    fiber_turn = true;
+    cv.notify_all();
+    cv.wait(lk, [&] { return !fiber_turn; });
+  }
+  // The fiber's thread: hands the turn back and waits for the next.
+  void Yield() {
+    std::unique_lock<std::mutex> lk(mu);
+    fiber_turn = false;
+    cv.notify_all();
+    cv.wait(lk, [&] { return fiber_turn; });
+  }
+  void WaitFirstTurn() {
+    std::unique_lock<std::mutex> lk(mu);
+    cv.wait(lk, [&] { return fiber_turn; });
+  }
+  void End() {
+    std::lock_guard<std::mutex> lk(mu);
+    finished = true;
+    fiber_turn = false;
+    cv.notify_all();
+  }
+};
+
+namespace {
+// The fiber whose thread this is (null: not a fiber).
+thread_local Scheduler::Fiber* tl_fiber = nullptr;
+
+// A guest scheduler's own count of what keeps its Run going; shared with the
+// wrappers it leaves in the root's queues, which may outlive it.
+struct GuestState {
+  int outstanding = 0;             // calls, strong timers and spawns not yet called back
+  std::atomic<uint64_t> epoch{0};  // bumped by Stop and at the end of Run: older wrappers do nothing
+  bool alive = true;
+  bool stopped = false;
+  bool released = false;
+};
+}  // namespace
+
 struct Scheduler::Impl {
   Impl(ProviderRuntime* rt, Clock* c, SchedulerOptions o)
       : runtime(rt), clock(c), options(o), lockstep(c->is_virtual()) {
     options.workers = std::max(1, options.workers);
     options.max_concurrency = std::max(1, options.max_concurrency);
+    if (tl_fiber != nullptr) {  // made on a fiber: a guest of its root
+      fiber = tl_fiber;
+      root = tl_fiber->root;
+      guest = std::make_shared<GuestState>();
+    }
+  }
+
+  // ---- a guest's (fiber != null) ----
+  Fiber* fiber = nullptr;
+  Impl* root = nullptr;
+  std::shared_ptr<GuestState> guest;
+
+  // ---- a root's fibers (its Run thread only) ----
+  // Running a job, by start order (the latest is the innermost); and idle
+  // threads kept for the next jobs (a parent of 100 children would make
+  // and end 300 threads).
+  std::map<uint64_t, std::shared_ptr<Fiber>> fibers;
+  std::vector<std::shared_ptr<Fiber>> idle;
+  uint64_t next_fiber_seq = 0;
+  std::vector<Fiber*> ready;                   // with callbacks to run, in the order they came
+  bool releasing = false;
+
+  // The root's thread: `fn` is to run on guest `g`'s fiber at its next turn.
+  void Deliver(const std::shared_ptr<GuestState>& g, uint64_t epoch, Fiber* f, bool strong,
+               std::function<void()> fn) {
+    if (!g->alive || g->epoch.load() != epoch) return;
+    f->inbox.push_back([g, epoch, strong, fn = std::move(fn)] {
+      if (g->epoch.load() != epoch) return;
+      if (strong) --g->outstanding;
+      fn();
+    });
+    if (!f->ready) {
+      f->ready = true;
+      ready.push_back(f);
+    }
+  }
+
+  // A guest's: a callback of this guest, to be run on its fiber (strong:
+  // counted until it has run).
+  TimerFn Wrap(TimerFn fn, bool strong) {
+    if (strong) ++guest->outstanding;
+    return [r = root, g = guest, epoch = guest->epoch.load(), f = fiber, strong, fn = std::move(fn)]() mutable {
+      r->Deliver(g, epoch, f, strong, std::move(fn));
+    };
+  }
+  Scheduler::CallDone WrapDone(Scheduler::CallDone done) {
+    ++guest->outstanding;
+    return [r = root, g = guest, epoch = guest->epoch.load(), f = fiber, done = std::move(done)](HookOutcome& o) mutable {
+      auto outcome = std::make_shared<HookOutcome>(std::move(o));
+      r->Deliver(g, epoch, f, true, [done = std::move(done), outcome] { done(*outcome); });
+    };
+  }
+
+  // A guest's Run: hands the turn back until its own work is done.
+  void GuestRun() {
+    while (!guest->stopped && guest->outstanding > 0 && !root->releasing) {
+      fiber->Yield();
+      std::vector<std::function<void()>> tasks;
+      tasks.swap(fiber->inbox);
+      for (auto& t : tasks) t();
+    }
+    guest->released = root->releasing;
+    guest->epoch.fetch_add(1);  // what is left (weak timers, dropped work) is never run
+    guest->outstanding = 0;
+    guest->stopped = false;
+  }
+
+  // The root's: gives each fiber with callbacks its turn, in order.
+  void DrainFibers() {
+    while (!ready.empty() && !stopped) {
+      std::vector<Fiber*> now;
+      now.swap(ready);
+      for (Fiber* f : now) {
+        f->ready = false;
+        if (!f->finished) f->Resume();
+      }
+    }
+  }
+
+  // The root's: starts `body` on a new fiber and runs it to its first wait.
+  void StartFiber(std::function<HookOutcome()> body, Scheduler::CallDone done) {
+    std::shared_ptr<Fiber> f;
+    if (!idle.empty()) {
+      f = std::move(idle.back());
+      idle.pop_back();
+    } else {
+      f = std::make_shared<Fiber>();
+      f->root = this;
+      Fiber* raw = f.get();
+      f->thread = std::thread([raw] {
+        tl_fiber = raw;
+        for (;;) {
+          raw->WaitFirstTurn();
+          if (raw->quit) break;
+          std::function<void()> job = std::move(raw->job);
+          job();
+          raw->End();
+        }
+        raw->End();
+      });
+    }
+    Fiber* raw = f.get();
+    raw->seq = next_fiber_seq++;
+    raw->finished = false;
+    raw->job = [this, raw, body = std::move(body), done = std::move(done)]() mutable {
+      auto outcome = std::make_shared<HookOutcome>(body());
+      // Handed back as a completion, on the root's thread (ignored once the root stopped).
+      AddTimer(0, /*weak=*/false, [this, raw, seq = raw->seq, done = std::move(done), outcome]() mutable {
+        auto it = fibers.find(seq);
+        if (it != fibers.end()) {  // its thread waits for the next job
+          idle.push_back(std::move(it->second));
+          fibers.erase(it);
+        }
+        done(*outcome);
+      });
+    };
+    fibers.emplace(raw->seq, std::move(f));
+    raw->Resume();
+  }
+
+  // Ends the idle threads (and any other whose job is done).
+  void QuitFiber(Fiber* f) {
+    {
+      std::lock_guard<std::mutex> lk(f->mu);
+      f->quit = true;
+    }
+    f->Resume();
+    if (f->thread.joinable()) f->thread.join();
+  }
+
+  // The root's Run ends with fibers still waiting (it was stopped): each is
+  // released, innermost (latest) first, and runs to its end; then joined.
+  void ReleaseFibers() {
+    if (fibers.empty() && idle.empty()) return;
+    const bool was_stopped = stopped;
+    stopped = true;  // nothing they queue now is kept
+    releasing = true;
+    for (auto it = fibers.rbegin(); it != fibers.rend(); ++it) {
+      if (!it->second->finished) it->second->Resume();
+    }
+    for (auto& [seq, f] : fibers) QuitFiber(f.get());
+    for (auto& f : idle) QuitFiber(f.get());
+    fibers.clear();
+    idle.clear();
+    ready.clear();
+    releasing = false;
+    stopped = was_stopped;
   }
 
   ProviderRuntime* runtime;
@@ -408,13 +612,16 @@ struct Scheduler::Impl {
   void RunLockStep() {
     for (;;) {
       RunPosted();
+      DrainFibers();
       Dispatch();
       if (in_flight > 0) {
         WaitAll();
         RunCallbacks(/*in_submission_order=*/true);
+        DrainFibers();
       }
       if (stopped) return;  // nothing is in flight between rounds
       RunDueTimers();
+      DrainFibers();
       if (stopped) return;
       if (pending.empty() && in_flight == 0) {
         if (strong_timers == 0) return DropWeakTimers();
@@ -430,6 +637,7 @@ struct Scheduler::Impl {
       RunCallbacks(/*in_submission_order=*/false);
       RunPosted();
       RunDueTimers();
+      DrainFibers();
       if (stopped) {
         if (in_flight == 0) return;
       } else if (pending.empty() && in_flight == 0 && strong_timers == 0) {
@@ -445,6 +653,7 @@ struct Scheduler::Impl {
       TakeDone(wait);
       RunCallbacks(false);
       RunPosted();
+      DrainFibers();
     }
   }
 };
@@ -452,16 +661,61 @@ struct Scheduler::Impl {
 Scheduler::Scheduler(ProviderRuntime* runtime, Clock* clock, SchedulerOptions options)
     : impl_(std::make_unique<Impl>(runtime, clock, options)), clock_(clock) {}
 
-Scheduler::~Scheduler() { impl_->StopWorkers(); }
+Scheduler::~Scheduler() {
+  if (impl_->guest) {
+    impl_->guest->alive = false;
+    return;
+  }
+  impl_->ReleaseFibers();
+  impl_->StopWorkers();
+}
 
 void Scheduler::Call(HookCall call, CallDone done) {
+  if (impl_->guest) {
+    if (impl_->guest->stopped || impl_->root->stopped) return;
+    Impl* r = impl_->root;
+    r->pending.push_back(Job{r->next_call_seq++, std::move(call), impl_->WrapDone(std::move(done))});
+    return;
+  }
   if (impl_->stopped) return;
   impl_->pending.push_back(Job{impl_->next_call_seq++, std::move(call), std::move(done)});
 }
 
-void Scheduler::After(double seconds, TimerFn fn) { impl_->AddTimer(seconds, /*weak=*/false, std::move(fn)); }
+void Scheduler::After(double seconds, TimerFn fn) {
+  if (impl_->guest) {
+    if (impl_->guest->stopped || impl_->root->stopped) return;
+    impl_->root->AddTimer(seconds, /*weak=*/false, impl_->Wrap(std::move(fn), /*strong=*/true));
+    return;
+  }
+  impl_->AddTimer(seconds, /*weak=*/false, std::move(fn));
+}
 
-void Scheduler::AfterWhileBusy(double seconds, TimerFn fn) { impl_->AddTimer(seconds, /*weak=*/true, std::move(fn)); }
+void Scheduler::AfterWhileBusy(double seconds, TimerFn fn) {
+  if (impl_->guest) {
+    if (impl_->guest->stopped || impl_->root->stopped) return;
+    impl_->root->AddTimer(seconds, /*weak=*/true, impl_->Wrap(std::move(fn), /*strong=*/false));
+    return;
+  }
+  impl_->AddTimer(seconds, /*weak=*/true, std::move(fn));
+}
+
+void Scheduler::Spawn(std::function<HookOutcome()> body, CallDone done) {
+  if (impl_->guest) {
+    if (impl_->guest->stopped || impl_->root->stopped) return;
+    Impl* r = impl_->root;
+    CallDone wrapped = impl_->WrapDone(std::move(done));
+    r->AddTimer(0, /*weak=*/false, [r, body = std::move(body), wrapped = std::move(wrapped)]() mutable {
+      r->StartFiber(std::move(body), std::move(wrapped));
+    });
+    return;
+  }
+  Impl* r = impl_.get();
+  r->AddTimer(0, /*weak=*/false, [r, body = std::move(body), done = std::move(done)]() mutable {
+    r->StartFiber(std::move(body), std::move(done));
+  });
+}
+
+bool Scheduler::released() const { return impl_->guest && impl_->guest->released; }
 
 void Scheduler::Impl::AddTimer(double seconds, bool weak, TimerFn fn) {
   if (stopped) return;
@@ -475,6 +729,18 @@ void Scheduler::Impl::AddTimer(double seconds, bool weak, TimerFn fn) {
 }
 
 void Scheduler::Post(TimerFn fn) {
+  if (impl_->guest) {  // any thread: the wrapper reads only what does not change (and the atomic epoch)
+    std::shared_ptr<GuestState> g = impl_->guest;
+    TimerFn wrapped = [r = impl_->root, g, epoch = g->epoch.load(), f = impl_->fiber, fn = std::move(fn)]() mutable {
+      r->Deliver(g, epoch, f, /*strong=*/false, std::move(fn));
+    };
+    Impl* r = impl_->root;
+    std::lock_guard<std::mutex> lk(r->mu);
+    r->posted.push_back(std::move(wrapped));
+    r->posted_hint.store(r->posted.size(), std::memory_order_release);
+    if (r->owner_waiting) r->done_cv.notify_one();
+    return;
+  }
   std::lock_guard<std::mutex> lk(impl_->mu);
   impl_->posted.push_back(std::move(fn));
   impl_->posted_hint.store(impl_->posted.size(), std::memory_order_release);
@@ -482,18 +748,29 @@ void Scheduler::Post(TimerFn fn) {
 }
 
 Status Scheduler::Run() {
+  if (impl_->guest) {
+    impl_->GuestRun();
+    return Status::OK();
+  }
   MS_RETURN_IF_ERROR(impl_->StartWorkers());
   if (impl_->lockstep) {
     impl_->RunLockStep();
   } else {
     impl_->RunRealTime();
   }
+  impl_->ReleaseFibers();
   // A later Run (after more Calls) starts afresh.
   impl_->stopped = false;
   return Status::OK();
 }
 
 void Scheduler::Stop() {
+  if (impl_->guest) {
+    impl_->guest->stopped = true;
+    impl_->guest->epoch.fetch_add(1);  // its calls and timers in the root's queues do nothing now
+    impl_->guest->outstanding = 0;
+    return;
+  }
   if (impl_->stopped) return;
   impl_->stopped = true;
   impl_->DropQueued();

@@ -21,6 +21,22 @@
 // they fall due.
 //
 // Callbacks may call Call, After and Stop. Callbacks never run concurrently.
+//
+// Fibers (Spawn): work that itself runs a Scheduler to its end — a nested
+// stack's operation — runs on a thread of its own, a fiber, and a Scheduler
+// made on a fiber's thread is a *guest* of the scheduler that spawned it
+// (of that one's root, at any depth): its calls go to the root's workers,
+// its timers into the root's heap, and its callbacks run on the fiber's
+// thread whenever the root hands it the turn. One thread runs at a time —
+// the root's Run thread or one fiber — so a guest's callbacks never run
+// beside the root's, and the root's lock-step covers every guest: sibling
+// fibers proceed in the same rounds, at the same virtual instants, in an
+// order that depends only on the order things were queued (deterministic).
+// A guest's Run returns once its own calls and (non-weak) timers are done.
+// When the root's Run ends stopped (Stop, an interrupt), every fiber still
+// waiting in a guest's Run is released, innermost first: that Run returns at
+// once with released() true, and the fiber runs to its end before the
+// root's Run returns.
 #pragma once
 
 #include <cstdint>
@@ -69,13 +85,22 @@ class Scheduler {
   // From a callback: Run returns once the callbacks of calls already in
   // flight have run (queued calls and timers are dropped).
   void Stop();
+  // Runs `body` on a fiber of its own, started as a 0 s timer would run;
+  // `done` gets what it returns, on this scheduler's thread, as a call's
+  // callback would (see Fibers above). Keeps Run going until then.
+  void Spawn(std::function<HookOutcome()> body, CallDone done);
+  // A guest whose Run returned because its root stopped (its work dropped):
+  // the caller should leave things as an interrupted run leaves them.
+  bool released() const;
 
   Clock* clock() const { return clock_; }
   // Calls completed so far (for benchmarks and tests).
   uint64_t calls_completed() const;
 
- private:
   struct Impl;
+  struct Fiber;
+
+ private:
   std::unique_ptr<Impl> impl_;
   Clock* clock_;
 };

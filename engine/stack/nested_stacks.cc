@@ -48,6 +48,16 @@ std::vector<ParameterInput> ParametersOf(const Value& properties) {
   return out;
 }
 
+// The child's NotificationARNs: the resource's own, else its parent's (a
+// nested stack reports its events where its parent does).
+std::vector<std::string> NotificationArnsOf(const Value& properties, const StackRecord& parent) {
+  const Value* arns = properties.is_map() ? properties.find("NotificationARNs") : nullptr;
+  if (arns == nullptr || !arns->is_list()) return parent.notification_arns;
+  std::vector<std::string> out;
+  for (const Value& a : arns->list()) out.push_back(a.str());
+  return out;
+}
+
 // What Fn::GetAtt reads of the child: Outputs.<Key> for each output.
 Value Attributes(const StackRecord& child) {
   Value a = Value::MakeMap();
@@ -140,6 +150,7 @@ HookOutcome NestedStackHooks::Create(const HookCall& call) {
       if (!timeout.empty()) in.timeout_in_minutes = std::strtoll(timeout.c_str(), nullptr, 10);
       in.tags = parent_.tags;
       in.role_arn = parent_.role_arn;
+      in.notification_arns = NotificationArnsOf(call.properties, parent_);
       in.parent_id = parent_.id;
       in.root_id = parent_.root_id.empty() ? parent_.id : parent_.root_id;
       s = StackService(ctx_).StartCreate(in, &child_id);
@@ -171,8 +182,9 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
   bool found = false;
   Status s = LoadStack(ctx_.db, call.physical_id, &child, &found);
   if (!s.ok() || !found) return Failed(s.ok() ? "Stack with id " + call.physical_id + " does not exist" : s.message());
-  // The parent resource's UpdatePolicy.Allow holds inside the child (seed 003).
-  s = ReadOuterRestrictions(call.ctx.logical_id, call.ctx.update_policy, &outer_);
+  // The parent resource's UpdatePolicy.Allow holds inside the child (seed
+  // 003), and so do those that hold in the parent itself (its own parents').
+  s = ReadOuterRestrictions(ctx_.outer_restrictions, call.ctx.logical_id, call.ctx.update_policy, &outer_);
   if (!s.ok()) return Failed(s.message());
   if (!IsInProgress(child.status)) {
     UpdateStackInput in;
@@ -183,6 +195,7 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
     in.capabilities = parent_.capabilities;
     in.disable_rollback = parent_.disable_rollback();
     in.tags = parent_.tags;  // as at create: the parent's tags, new ones included
+    in.notification_arns = NotificationArnsOf(properties, parent_);
     std::string id;
     s = StackService(ctx_).StartUpdate(in, &id);
     if (!s.ok()) {

@@ -54,6 +54,9 @@ Status OperationCore::RunToEnd() {
   Status ran = scheduler_.Run();
   if (ctx_.cancels != nullptr) ctx_.cancels->Unwatch(stack_.id);
   MS_RETURN_IF_ERROR(ran);
+  // A nested stack's operation whose root operation stopped (an interrupt,
+  // an engine error) stops here as an interrupted one does.
+  if (scheduler_.released()) interrupted_ = true;
   MS_RETURN_IF_ERROR(error_);
   RecordDroppedLogLines();
   MS_RETURN_IF_ERROR(Flush());  // after an interrupt: what the calls in flight answered
@@ -272,13 +275,15 @@ void OperationCore::Pump() {
       if (inject) {
         (*done)(injected);
       } else if (call.type == kNestedStackType) {
-        // A child stack's operation: on this thread, once no call is in
-        // flight under a virtual clock (stack/NESTED.md).
-        scheduler_.After(0, [this, call = std::move(call), done]() mutable {
-          call.ctx.now_ms = ctx_.clock->NowMs();
-          HookOutcome o = CallNestedStack(call);
-          (*done)(o);
-        });
+        // A child stack's operation: on a fiber of its own, its scheduler a
+        // guest of this one's, so siblings run side by side in the same
+        // rounds (stack/NESTED.md).
+        scheduler_.Spawn(
+            [this, call = std::move(call)]() mutable {
+              call.ctx.now_ms = ctx_.clock->NowMs();
+              return CallNestedStack(call);
+            },
+            [done](HookOutcome& o) { (*done)(o); });
       } else {
         call.ctx.now_ms = ctx_.clock->NowMs();
         scheduler_.Call(std::move(call), *done);

@@ -33,6 +33,7 @@ struct CreateStackInput {
   std::vector<StackTag> tags;
   std::string client_request_token;
   std::string role_arn;  // RoleARN (empty: none)
+  std::vector<std::string> notification_arns;  // NotificationARNs (at most 5)
   bool enable_termination_protection = false;
   std::string stack_policy_body;  // empty: none
   std::string stack_policy_url;   // refused: moonstack never fetches URLs
@@ -50,6 +51,9 @@ struct UpdateStackInput {
   bool disable_rollback = false;
   std::string client_request_token;
   std::string role_arn;       // RoleARN (empty: the stack's stays)
+  // NotificationARNs: replace the stack's (an empty list removes them);
+  // none given: the stack's stay.
+  std::optional<std::vector<std::string>> notification_arns;
   std::string change_set_id;  // the change set being executed (empty: update-stack itself)
   // Replaces the stack policy (empty: unchanged); this update is still
   // checked against the policy it replaces.

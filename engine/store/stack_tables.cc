@@ -127,6 +127,7 @@ Value StackToValue(const StackRecord& s) {
   if (s.timeout_in_minutes > 0) v.set("timeout_in_minutes", Value::Integer(s.timeout_in_minutes));
   v.set("client_request_token", Str(s.client_request_token));
   if (!s.role_arn.empty()) v.set("role_arn", Str(s.role_arn));
+  if (!s.notification_arns.empty()) v.set("notification_arns", Value::StringList(s.notification_arns));
   if (!s.change_set_id.empty()) v.set("change_set_id", Str(s.change_set_id));
   v.set("retain_resources", Value::StringList(s.retain_resources));
   if (!s.resources_to_skip.empty()) v.set("resources_to_skip", Value::StringList(s.resources_to_skip));
@@ -169,6 +170,7 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.timeout_in_minutes = GetInt(v, "timeout_in_minutes");
   s.client_request_token = GetStr(v, "client_request_token");
   s.role_arn = GetStr(v, "role_arn");
+  for (const Value& n : GetList(v, "notification_arns").list()) s.notification_arns.push_back(n.str());
   s.change_set_id = GetStr(v, "change_set_id");
   for (const Value& r : GetList(v, "retain_resources").list()) s.retain_resources.push_back(r.str());
   for (const Value& r : GetList(v, "resources_to_skip").list()) s.resources_to_skip.push_back(r.str());

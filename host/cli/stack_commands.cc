@@ -33,6 +33,7 @@ struct StackArgs {
   bool termination_protection = false;
   std::string client_request_token;
   std::string role_arn;
+  std::vector<std::string> notification_arns;
   std::string logical_id;
   std::string export_name;
   // Stack policies: text or file://PATH; the URLs are refused (never fetched).
@@ -95,6 +96,7 @@ int RunCreate(const StackArgs& a) {
   in.enable_termination_protection = a.termination_protection;
   in.client_request_token = a.client_request_token;
   in.role_arn = a.role_arn;
+  in.notification_arns = a.notification_arns;
   StackSession session;
   s = session.Open(a.session);
   std::unique_ptr<StackLock> lock;
@@ -132,6 +134,7 @@ int RunUpdate(const StackArgs& a) {
   in.disable_rollback = a.disable_rollback;
   in.client_request_token = a.client_request_token;
   in.role_arn = a.role_arn;
+  if (!a.notification_arns.empty()) in.notification_arns = a.notification_arns;
   StackSession session;
   s = session.Open(a.session);
   if (s.ok()) s = ReadUrlBody(a, session, &in.template_body);
@@ -491,6 +494,7 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   c->add_flag("--enable-termination-protection", create->termination_protection, "Refuse delete-stack");
   c->add_option("--client-request-token", create->client_request_token, "A token carried by the events");
   c->add_option("--role-arn", create->role_arn, "The IAM role CloudFormation acts with (recorded, not assumed)");
+  c->add_option("--notification-arns", create->notification_arns, "SNS topic ARNs (recorded, nothing is sent)");
   c->add_option("--stack-policy-body", create->stack_policy_body, "The stack policy, or file://PATH");
   c->add_option("--stack-policy-url", create->stack_policy_url, "Refused: moonstack never fetches URLs");
   c->callback([create, exit_code] { *exit_code = RunCreate(*create); });
@@ -510,6 +514,8 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   u->add_flag("--disable-rollback", update->disable_rollback, "Keep what was done when the update fails");
   u->add_option("--client-request-token", update->client_request_token, "A token carried by the events");
   u->add_option("--role-arn", update->role_arn, "The IAM role CloudFormation acts with (none: the stack's)");
+  u->add_option("--notification-arns", update->notification_arns,
+                "SNS topic ARNs, replacing the stack's (recorded, nothing is sent; none: kept)");
   u->add_option("--stack-policy-body", update->stack_policy_body, "A new stack policy, or file://PATH");
   u->add_option("--stack-policy-url", update->stack_policy_url, "Refused: moonstack never fetches URLs");
   u->add_option("--stack-policy-during-update-body", update->stack_policy_during_update_body,

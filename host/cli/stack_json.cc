@@ -56,7 +56,7 @@ Json StackJson(const StackRecord& s, const DriftInformation& drift) {
   if (!s.change_set_id.empty()) j["ChangeSetId"] = s.change_set_id;
   if (!s.reason.empty()) j["StackStatusReason"] = s.reason;
   j["DisableRollback"] = s.disable_rollback();
-  j["NotificationARNs"] = Json::array();
+  j["NotificationARNs"] = s.notification_arns;
   if (!s.capabilities.empty()) j["Capabilities"] = s.capabilities;
   if (!s.outputs.empty()) {
     Json outputs = Json::array();

@@ -1,5 +1,6 @@
 #include "server/aws_api.h"
 
+#include "base/regions.h"
 #include "store/blob_store.h"
 #include "store/schema.h"
 
@@ -35,7 +36,12 @@ bool AwsApi::Handles(const AwsRequest& req) {
 }
 
 AwsResponse AwsApi::Run(const AwsCall& call, const std::string& request_id) {
-  SimOutcome out = sim_->Call(call.service->name, call.operation, call.params, call.region);
+  // The signature is checked first on AWS: a credential scope naming a
+  // region AWS does not have is refused, as CloudFormation's endpoint does.
+  if (!IsAwsRegion(call.region)) {
+    return EncodeAwsError(call, AwsError{403, kInvalidRegionCode, InvalidRegionMessage(call.region)}, request_id);
+  }
+  SimOutcome out = sim_->Call(call.service->name, call.operation, call.params, call.region, call.account);
   if (!out.ok) {
     AwsError e = out.code.empty() ? AwsError{500, "InternalFailure", out.message}
                                   : SimError(call.service, call.operation, out.code, out.message);

@@ -24,6 +24,9 @@ namespace ms::server {
 struct AwsCall {
   const ServiceModel* service = nullptr;  // set once known, even when decoding then fails
   std::string operation, region;
+  // Whose simulated cloud: the access key ID when it is 12 digits
+  // (AccountOfAccessKey), else the default account.
+  std::string account = "123456789012";
   Value params;
   bool head = false;  // a HEAD request: the answer has no body
   // Sent with X-Amz-Target: a JSON protocol's client, which reads errors in
@@ -31,8 +34,10 @@ struct AwsCall {
   bool by_target = false;
 };
 
-// The credential scope's service and region ("" when the request has none).
-void CredentialScope(const AwsRequest& req, std::string* service, std::string* region);
+// The credential scope's service and region ("" when the request has none),
+// and its access key ID when asked.
+void CredentialScope(const AwsRequest& req, std::string* service, std::string* region,
+                     std::string* access_key_id = nullptr);
 
 // Decodes the request into *call; false with *error (AWS's code, message
 // and status) when the service, the operation or the body is not understood.

@@ -258,7 +258,7 @@ bool DecodeRest(const AwsRequest& req, const std::vector<const ServiceModel*>& c
 
 }  // namespace
 
-void CredentialScope(const AwsRequest& req, std::string* service, std::string* region) {
+void CredentialScope(const AwsRequest& req, std::string* service, std::string* region, std::string* access_key_id) {
   std::string scope;
   const std::string& auth = req.Header("authorization");
   const size_t at = auth.find("Credential=");
@@ -278,6 +278,10 @@ void CredentialScope(const AwsRequest& req, std::string* service, std::string* r
   }
   *service = parts.size() == 5 ? parts[3] : "";
   *region = parts.size() == 5 ? parts[2] : "";
+  if (access_key_id != nullptr) {
+    *access_key_id = parts.size() == 5 ? parts[0] : "";
+    if (const std::string* v2 = req.Query("AWSAccessKeyId")) *access_key_id = *v2;
+  }
   // Signature version 2 has no scope, and only S3 still takes it: botocore
   // presigns S3 URLs with it (?AWSAccessKeyId=...&Signature=...).
   if (service->empty() && (auth.rfind("AWS ", 0) == 0 || req.Query("AWSAccessKeyId") != nullptr)) *service = "s3";
@@ -285,9 +289,10 @@ void CredentialScope(const AwsRequest& req, std::string* service, std::string* r
 
 bool DecodeAwsRequest(const AwsRequest& req, const std::string& default_region, AwsCall* call, AwsError* error) {
   const ServiceModels& models = ServiceModels::Get();
-  std::string signing, region;
-  CredentialScope(req, &signing, &region);
+  std::string signing, region, access_key;
+  CredentialScope(req, &signing, &region, &access_key);
   call->region = region.empty() ? default_region : region;
+  call->account = AccountOfAccessKey(access_key, call->account);
   call->head = req.method == "HEAD";
   const std::string& target = req.Header("x-amz-target");
   if (!target.empty()) {

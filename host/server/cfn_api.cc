@@ -156,7 +156,8 @@ ApiResponse ErrorResponse(int http_status, const std::string& code, const std::s
   return ApiResponse{http_status, w.str()};
 }
 
-ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, const std::string& request_id) {
+ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, const std::string& account,
+                           const std::string& request_id) {
   using Method = Status (CfnApi::*)(Call&);
   struct Action {
     Method method;
@@ -220,7 +221,11 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
   std::lock_guard<std::mutex> lock(mu_);
   OperationContext ctx = ctx_;
   ctx.region = region;
+  ctx.account_id = account;
   StackService service(ctx);
+  // The runner's key (its stack locks): the region alone for the default
+  // account, so the CLI on the same state file takes the same lock.
+  const std::string place = account == StackScope().account ? region : region + "/" + account;
   XmlWriter w;
   auto error = [&](const Status& s) { return ErrorResponse(HttpStatusOf(s), cli::ErrorCode(s), s.message(), request_id); };
   // A retried request is answered as the first one was, starting nothing (request_tokens.h).
@@ -238,7 +243,7 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       return ApiResponse{200, ResponseXml(action, it->second.has_result, w.str(), request_id)};
     }
   }
-  Call call{q, service, region, w};
+  Call call{q, service, place, w};
   Status s = (this->*(it->second.method))(call);
   if (!s.ok()) return error(s);
   if (!token.empty()) tokens_.Record(service, action, token, q.Get("StackName"));
@@ -276,6 +281,7 @@ Status CfnApi::CreateStack(Call& c) {
   in.enable_termination_protection = c.q.Flag("EnableTerminationProtection");
   in.client_request_token = c.q.Get("ClientRequestToken");
   in.role_arn = c.q.Get("RoleARN");
+  in.notification_arns = c.q.List("NotificationARNs");
   in.stack_policy_body = c.q.Get("StackPolicyBody");
   in.stack_policy_url = c.q.Get("StackPolicyURL");
 
@@ -484,6 +490,10 @@ Status CfnApi::UpdateStack(Call& c) {
   in.stack_policy_during_update_body = c.q.Get("StackPolicyDuringUpdateBody");
   in.stack_policy_during_update_url = c.q.Get("StackPolicyDuringUpdateURL");
   in.tags = GivenTagsOf(c.q);
+  // An empty list (NotificationARNs=) removes them; none given keeps them.
+  if (c.q.Has("NotificationARNs") || c.q.Has("NotificationARNs.member.1")) {
+    in.notification_arns = c.q.List("NotificationARNs");
+  }
 
   StackRecord existing;
   if (!c.service.FindStack(in.stack_name, &existing).ok()) {

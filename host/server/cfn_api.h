@@ -66,8 +66,10 @@ class CfnApi {
   CfnApi(OperationContext ctx, OperationRunner* runner, size_t max_template_body = 51200)
       : ctx_(std::move(ctx)), runner_(runner), max_template_body_(max_template_body) {}
 
-  // Answers one request; `region` comes from the SigV4 credential scope.
-  ApiResponse Handle(const QueryRequest& q, const std::string& region, const std::string& request_id);
+  // Answers one request; `region` comes from the SigV4 credential scope,
+  // `account` from its access key (AccountFromAuthorization).
+  ApiResponse Handle(const QueryRequest& q, const std::string& region, const std::string& account,
+                     const std::string& request_id);
 
   // POST /moonstack/reset: forgets every stack (records, resources, events,
   // exports), every stack set and every world record, so tests start from nothing. The
@@ -83,6 +85,8 @@ class CfnApi {
   struct Call {
     const QueryRequest& q;
     StackService& service;
+    // Where the request's stacks are, as the OperationRunner keys them: the
+    // region, "<region>/<account>" for an account other than the default.
     const std::string& region;
     XmlWriter& w;  // inside <XResult>
   };

@@ -296,11 +296,12 @@ Status Serve(const ServeOptions& options) {
     auto url = params.find("TemplateURL");
     if (url != params.end()) url->second = ServedTemplateUrl(url->second, own_hosts, options.port);
     const std::string region = RegionFromAuthorization(req.get_header_value("Authorization"), default_region);
+    const std::string account = AccountFromAuthorization(req.get_header_value("Authorization"), StackScope().account);
     // An edited provider's schema (its attributes: Fn::GetAtt's checks) is
     // what this request validates against, as its operation's sessions
     // reload its code.
     sessions.ReloadChanged();
-    Reply(res, api.Handle(QueryRequest(std::move(params)), region, request_id), request_id);
+    Reply(res, api.Handle(QueryRequest(std::move(params)), region, account, request_id), request_id);
   });
 
   // Last: their GET/DELETE/POST routes take every path not routed above.

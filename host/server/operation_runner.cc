@@ -186,7 +186,7 @@ void OperationRunner::Loop(Database* db) {
       ++unchecked;
       continue;
     }
-    ctx.region = job.region;
+    ctx.region = job.region.substr(0, job.region.find('/'));  // RunOperation reads region and account from the ID
     Status s = RunOperation(ctx, job.stack_id);
     // AWS-level failures end in a *_FAILED status; this is moonstack's own
     // (the store, an illegal transition): nobody is waiting on the call, so log it.

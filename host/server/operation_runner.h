@@ -67,8 +67,10 @@ class OperationRunner {
 
   // Holds the lock of the region's stack for an action about to start an
   // operation; an error when another process holds it. Each Reserve is
-  // ended by exactly one Enqueue or Release. (Stacks are per region: the
-  // same name in two regions is two stacks.)
+  // ended by exactly one Enqueue or Release. (Stacks are per region and
+  // account: the same name in two is two stacks. `region` is the region,
+  // or "<region>/<account>" for an account other than the default: the
+  // CLI, always in the default account, takes the same lock as serve.)
   Status Reserve(const std::string& region, const std::string& stack_name);
   void Release(const std::string& region, const std::string& stack_name);
   // True while an operation on the stack is reserved, queued or running.

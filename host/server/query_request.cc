@@ -70,6 +70,22 @@ std::string RegionFromAuthorization(std::string_view header, const std::string& 
   return std::string(parts[2]);
 }
 
+std::string AccountOfAccessKey(std::string_view access_key_id, const std::string& fallback) {
+  if (access_key_id.size() != 12) return fallback;
+  for (char c : access_key_id) {
+    if (c < '0' || c > '9') return fallback;
+  }
+  return std::string(access_key_id);
+}
+
+std::string AccountFromAuthorization(std::string_view header, const std::string& fallback) {
+  const std::string_view key = "Credential=";
+  size_t at = header.find(key);
+  if (at == std::string_view::npos) return fallback;
+  std::string_view scope = header.substr(at + key.size());
+  return AccountOfAccessKey(scope.substr(0, scope.find_first_of("/, ")), fallback);
+}
+
 std::string QueryRequest::Get(const std::string& name) const {
   auto it = params_.find(name);
   return it == params_.end() ? std::string() : it->second;

@@ -24,6 +24,13 @@ bool ParseForm(std::string_view text, std::map<std::string, std::string>* params
 // `fallback` when there is none. The signature itself is not checked.
 std::string RegionFromAuthorization(std::string_view header, const std::string& fallback);
 
+// The account a request is for: its access key ID when that is 12 digits
+// (as LocalStack reads it: `aws_access_key_id=111122223333` works in that
+// account), else `fallback` (records/stack_scope.h's default).
+std::string AccountOfAccessKey(std::string_view access_key_id, const std::string& fallback);
+// The same from a SigV4 Authorization header ("Credential=AKID/...").
+std::string AccountFromAuthorization(std::string_view header, const std::string& fallback);
+
 class QueryRequest {
  public:
   explicit QueryRequest(std::map<std::string, std::string> params) : params_(std::move(params)) {}

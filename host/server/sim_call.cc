@@ -10,7 +10,7 @@
 namespace ms::server {
 
 SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std::string& action,
-                        const Value& params, const std::string& region) {
+                        const Value& params, const std::string& region, const std::string& account) {
   SimOutcome out;
   lua::CallResult sim = rt.Require("sim");
   if (!sim.ok()) {
@@ -19,6 +19,7 @@ SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std:
   }
   Value opts = Value::MakeMap();
   if (!region.empty()) opts.set("region", Value::String(region));  // else the sim's default
+  if (!account.empty()) opts.set("account", Value::String(account));
   lua::CallResult r = rt.CallField(sim.refs[0], "call", {Value::String(service), Value::String(action), params, opts});
   if (!r.ok()) {
     out.code = r.error->code;
@@ -48,10 +49,10 @@ Status SimHost::SaveEachCallTo(const std::string& state_path) {
 }
 
 SimOutcome SimHost::Call(const std::string& service, const std::string& action, const Value& params,
-                         const std::string& region) {
+                         const std::string& region, const std::string& account) {
   std::lock_guard<std::mutex> lock(mu_);
   binding_->set_now_ms(clock_->NowMs());
-  SimOutcome out = RunSimAction(*rt_, service, action, params, region);
+  SimOutcome out = RunSimAction(*rt_, service, action, params, region, account);
   if (db_ != nullptr) {
     // A failed save keeps the changes for the next one (SaveWorld): the answer stands.
     Status saved = SaveWorld(db_.get(), binding_->world());

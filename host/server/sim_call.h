@@ -27,7 +27,7 @@ struct SimOutcome {
 // sim.call(service, action, params, {region=region}) in `rt` ("" region: the sim's default), whose
 // `moonstack.world` is the world to act on; the binding's clock is the caller's.
 SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std::string& action,
-                        const Value& params, const std::string& region);
+                        const Value& params, const std::string& region, const std::string& account = "");
 
 // A Lua runtime over a server's world, one request at a time.
 class SimHost {
@@ -39,7 +39,7 @@ class SimHost {
   // store/blob_store.h).
   Status SaveEachCallTo(const std::string& state_path);
   SimOutcome Call(const std::string& service, const std::string& action, const Value& params,
-                  const std::string& region);
+                  const std::string& region, const std::string& account = "");
 
  private:
   std::mutex mu_;

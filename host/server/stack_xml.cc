@@ -59,7 +59,11 @@ void WriteStack(XmlWriter& w, const StackRecord& s, const DriftInformation& drif
   w.Text("StackStatus", StackStatusName(s.status));
   w.Optional("StackStatusReason", s.reason);
   w.Bool("DisableRollback", s.disable_rollback());
-  w.Empty("NotificationARNs");
+  if (s.notification_arns.empty()) {
+    w.Empty("NotificationARNs");
+  } else {
+    w.Members("NotificationARNs", s.notification_arns);
+  }
   if (!s.capabilities.empty()) w.Members("Capabilities", s.capabilities);
   if (!s.outputs.empty()) {
     w.Open("Outputs");

@@ -661,3 +661,76 @@ TEST_CASE("a weak timer runs while the run is busy and never keeps it going", "[
   CHECK_FALSE(weak_ran);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
+
+// Fibers (Scheduler::Spawn): each spawned body runs a scheduler of its own,
+// a guest of the root's, as a nested stack's operation does.
+namespace {
+
+// Two fibers whose guests each take two 5 s steps and one provider call;
+// the log of who did what when, across root and guests.
+std::vector<std::string> RunSiblings(int workers) {
+  FakeRuntime rt([](const HookCall& c) { return Done("phys-" + c.ctx.logical_id); });
+  auto clock = ms::NewVirtualClock(kStart);
+  Scheduler root(&rt, clock.get(), SchedulerOptions{workers, 64});
+  std::vector<std::string> log;
+  auto note = [&](const std::string& what) { log.push_back(ms::FormatTimestamp(clock->NowMs()) + " " + what); };
+  for (const std::string name : {"A", "B"}) {
+    root.Spawn(
+        [&, name] {
+          Scheduler guest(&rt, clock.get(), SchedulerOptions{});
+          note(name + " start");
+          guest.After(5, [&, name] {
+            note(name + " step 1");
+            CreateResource(guest, name + "R", [&, name](const HookOutcome& o) {
+              note(name + " call " + o.physical_id);
+              guest.After(5, [&, name] { note(name + " step 2"); });
+            });
+          });
+          CHECK(guest.Run().ok());  // CHECK: a fiber's thread must not throw
+          CHECK_FALSE(guest.released());
+          note(name + " end");
+          return Done(name);
+        },
+        [&](HookOutcome& o) { note("done " + o.physical_id); });
+  }
+  REQUIRE(root.Run().ok());
+  return log;
+}
+
+}  // namespace
+
+TEST_CASE("fibers: sibling guests take their steps at the same instants, deterministically", "[scheduler]") {
+  const std::vector<std::string> log = RunSiblings(4);
+  const std::string t0 = "2026-11-22T10:28:07.123Z", t5 = "2026-11-22T10:28:12.123Z",
+                    t10 = "2026-11-22T10:28:17.123Z";
+  CHECK(log == std::vector<std::string>{t0 + " A start", t0 + " B start", t5 + " A step 1", t5 + " B step 1",
+                                        t5 + " A call phys-AR", t5 + " B call phys-BR", t10 + " A step 2",
+                                        t10 + " A end", t10 + " B step 2", t10 + " B end", t10 + " done A",
+                                        t10 + " done B"});
+  CHECK(RunSiblings(1) == log);
+}
+
+TEST_CASE("fibers: a root stopped while a guest waits releases it, and its fiber ends first", "[scheduler]") {
+  FakeRuntime rt([](const HookCall& c) { return Done("phys-" + c.ctx.logical_id); });
+  auto clock = ms::NewVirtualClock(kStart);
+  Scheduler root(&rt, clock.get(), SchedulerOptions{2, 8});
+  std::vector<std::string> log;
+  root.Spawn(
+      [&] {
+        Scheduler guest(&rt, clock.get(), SchedulerOptions{});
+        guest.After(100, [&] { log.push_back("never"); });
+        CHECK(guest.Run().ok());
+        log.push_back(guest.released() ? "released" : "not released");
+        // A guest made after the release returns at once too.
+        Scheduler later(&rt, clock.get(), SchedulerOptions{});
+        later.After(1, [&] { log.push_back("never either"); });
+        CHECK(later.Run().ok());
+        log.push_back(later.released() ? "later released" : "later not released");
+        return Done("x");
+      },
+      [&](HookOutcome&) { log.push_back("done never runs"); });
+  root.After(1, [&] { root.Stop(); });
+  REQUIRE(root.Run().ok());
+  log.push_back("root returned");
+  CHECK(log == std::vector<std::string>{"released", "later released", "root returned"});
+}

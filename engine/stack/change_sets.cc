@@ -11,9 +11,11 @@
 #include "plan/planner.h"
 #include "records/stack_name.h"
 #include "stack/import_operation.h"
+#include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
 #include "stack/stack_outputs.h"
+#include "stack/template_url.h"
 #include "store/stack_tables.h"
 
 namespace ms {
@@ -223,6 +225,11 @@ bool SettleExecutionStatus(const StackRecord& stack, int64_t latest_event_seq, C
 }
 
 Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* change_set_id, std::string* stack_id) {
+  return CreateUnder(in, nullptr, change_set_id, stack_id);
+}
+
+Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const ChangeSetRecord* parent,
+                                     std::string* change_set_id, std::string* stack_id) {
   MS_RETURN_IF_ERROR(CheckNameMember(in.change_set_name, "changeSetName"));
   if (in.tags) MS_RETURN_IF_ERROR(CheckStackTags(*in.tags));
   const std::string type = in.change_set_type.empty() ? "UPDATE" : in.change_set_type;
@@ -283,6 +290,13 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
     cs.status = "CREATE_COMPLETE";
     cs.execution_status = "AVAILABLE";
   }
+  cs.include_nested = in.include_nested_stacks;
+  if (parent != nullptr) {
+    cs.parent_change_set_id = parent->id;
+    cs.root_change_set_id = parent->root_change_set_id.empty() ? parent->id : parent->root_change_set_id;
+  }
+  // Nested stacks exist only in a deployed stack: an UPDATE's.
+  if (in.include_nested_stacks && type == "UPDATE") MS_RETURN_IF_ERROR(CreateNested(in, planned, &cs));
 
   if (planned.new_stack) {
     // AWS: the stack exists from now on, REVIEW_IN_PROGRESS "User
@@ -305,6 +319,98 @@ Status ChangeSetService::Create(const CreateChangeSetInput& in, std::string* cha
   *change_set_id = cs.id;
   *stack_id = cs.stack_id;
   return Status::OK();
+}
+
+namespace {
+
+bool HasUnknown(const Value& v) {
+  if (v.is_unknown()) return true;
+  if (v.is_list()) {
+    for (const Value& item : v.list()) {
+      if (HasUnknown(item)) return true;
+    }
+  } else if (v.is_map()) {
+    for (const Member& m : v.map()) {
+      if (HasUnknown(m.value)) return true;
+    }
+  }
+  return false;
+}
+
+// The nested stack's change set input from the resource's planned
+// properties, as NestedStackHooks::Update passes them to its update.
+Status NestedInput(const OperationContext& ctx, const CreateChangeSetInput& parent_in, const ChangeSetRecord& cs,
+                   const ResourcePlan& rp, CreateChangeSetInput* out) {
+  out->stack_name = rp.physical_id;
+  out->change_set_name = cs.name;
+  out->change_set_type = "UPDATE";
+  out->include_nested_stacks = true;
+  out->capabilities = parent_in.capabilities;
+  out->tags = cs.tags;  // a child has its parent's tags
+  const Value* url = rp.properties.is_map() ? rp.properties.find("TemplateURL") : nullptr;
+  if (url == nullptr || HasUnknown(*url)) {
+    out->use_previous_template = true;  // known only when the parent runs
+  } else {
+    MS_RETURN_IF_ERROR(ReadTemplateUrl(ctx, url->str(), &out->template_body));
+  }
+  const Value* params = rp.properties.is_map() ? rp.properties.find("Parameters") : nullptr;
+  if (params != nullptr && params->is_map()) {
+    for (const Member& m : params->map()) {
+      if (HasUnknown(m.value)) {
+        out->parameters.push_back({m.key, std::nullopt, true});
+      } else {
+        out->parameters.push_back({m.key, NestedParameterText(m.value), false});
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status ChangeSetService::CreateNested(const CreateChangeSetInput& in, const ChangeSetPlan& planned,
+                                      ChangeSetRecord* cs) {
+  std::unordered_map<std::string, const ResourcePlan*> modified_stacks;
+  for (const ResourcePlan& rp : planned.plan.resources) {
+    if (rp.type == kNestedStackType && rp.action == ChangeAction::kModify && !rp.physical_id.empty()) {
+      modified_stacks[rp.logical_id] = &rp;
+    }
+  }
+  Status s;
+  for (ChangeSetResourceChange& c : cs->changes) {
+    auto rp = modified_stacks.find(c.logical_id);
+    if (rp == modified_stacks.end()) continue;
+    CreateChangeSetInput child;
+    s = NestedInput(ctx_, in, *cs, *rp->second, &child);
+    std::string stack_id;
+    if (s.ok()) s = CreateUnder(child, cs, &c.change_set_id, &stack_id);
+    if (!s.ok()) break;
+  }
+  if (s.ok()) return s;
+  // None of the hierarchy is kept when a part of it cannot be made.
+  Status deleted = DeleteNested(*cs);
+  return deleted.ok() ? s : deleted;
+}
+
+Status ChangeSetService::DeleteNested(const ChangeSetRecord& cs) {
+  for (const ChangeSetResourceChange& c : cs.changes) {
+    if (c.change_set_id.empty()) continue;
+    ChangeSetRecord child;
+    bool found = false;
+    MS_RETURN_IF_ERROR(LoadChangeSet(ctx_.db, c.change_set_id, &child, &found));
+    if (!found) continue;
+    MS_RETURN_IF_ERROR(DeleteNested(child));
+    MS_RETURN_IF_ERROR(DeleteChangeSetRow(ctx_.db, child.id));
+  }
+  return Status::OK();
+}
+
+Status ChangeSetService::NotRoot(const ChangeSetRecord& cs, const char* verb) {
+  // AWS's user guide: a nested stack's change set is executed or deleted
+  // from its root change set. The wording of the refusal is moonstack's
+  // (AWS's not found in any recording).
+  return Status::InvalidChangeSetStatus("ChangeSet [" + cs.id + "] is a nested change set and cannot be " + verb +
+                                        " on its own: use its root change set [" + cs.root_change_set_id + "]");
 }
 
 Status ChangeSetService::PlanImport(const CreateChangeSetInput& in, const ChangeSetPlan& planned,
@@ -415,6 +521,7 @@ Status ChangeSetService::Execute(const ExecuteChangeSetInput& in, std::string* s
   StackRecord stack;
   ChangeSetRecord cs;
   MS_RETURN_IF_ERROR(Find(in.change_set_name, in.stack_name, &stack, &cs));
+  if (!cs.parent_change_set_id.empty()) return NotRoot(cs, "executed");
   if (cs.status != "CREATE_COMPLETE" || cs.execution_status != "AVAILABLE") return NotExecutable(cs);
 
   if (cs.type == "CREATE") {
@@ -468,12 +575,14 @@ Status ChangeSetService::Delete(const std::string& change_set, const std::string
     return FindStackForChangeSets(stack_name, &stack);
   }
   MS_RETURN_IF_ERROR(found);
+  if (!cs.parent_change_set_id.empty()) return NotRoot(cs, "deleted");
   // DeleteChangeSet's one error is InvalidChangeSetStatus (service model);
   // this wording follows ExecuteChangeSet's recorded one.
   if (cs.execution_status == "EXECUTE_IN_PROGRESS") {
     return Status::InvalidChangeSetStatus("ChangeSet [" + cs.id + "] cannot be deleted in its current status of [" +
                                           cs.execution_status + "]");
   }
+  MS_RETURN_IF_ERROR(DeleteNested(cs));
   return DeleteChangeSetRow(ctx_.db, cs.id);
 }
 

@@ -18,6 +18,17 @@
 // to change). Template and parameter errors are CreateChangeSet's own
 // synchronous ValidationErrors, as update-stack's are.
 //
+// Nested change sets (IncludeNestedStacks): after the parent's plan, each
+// AWS::CloudFormation::Stack resource it modifies gets an UPDATE change set
+// on its child stack, of the same name, made from the resource's planned
+// TemplateURL and Parameters (a parameter whose value is known only when
+// the parent runs is planned with the child's current value); the
+// parent's change for the resource carries its ID, and it names its parent
+// and root change sets. One with nothing to change still exists (FAILED,
+// as any). Only the root is executed or deleted: executing it updates the
+// parent as usual, and the nested resource's update executes the child's
+// change set (NestedStackHooks::Update); deleting it deletes the nested ones.
+//
 // ExecutionStatus after an execution follows the stack: EXECUTE_IN_PROGRESS
 // while its operation runs, then EXECUTE_COMPLETE (CREATE_COMPLETE or
 // UPDATE_COMPLETE) or EXECUTE_FAILED — settled when the change set is next
@@ -59,6 +70,9 @@ struct CreateChangeSetInput {
   std::optional<std::vector<StackTag>> tags;
   std::string description;
   std::vector<ResourceToImport> resources_to_import;  // IMPORT
+  // A change set on each nested stack (AWS::CloudFormation::Stack) the plan
+  // modifies, recursively, under the same name: see "Nested change sets".
+  bool include_nested_stacks = false;
 };
 
 struct ExecuteChangeSetInput {
@@ -115,6 +129,8 @@ class ChangeSetService {
   // Plans and saves the change set; a CREATE change set of a stack that
   // does not exist saves the stack REVIEW_IN_PROGRESS (no resources).
   Status Create(const CreateChangeSetInput& in, std::string* change_set_id, std::string* stack_id);
+  // Refuses a nested change set (execute or delete its root's instead).
+  static Status NotRoot(const ChangeSetRecord& cs, const char* verb);
   // By change set ID, or by name with the stack's name or ID.
   Status Describe(const std::string& change_set, const std::string& stack_name, ChangeSetRecord* out);
   // Starts the stack's operation (CREATE_IN_PROGRESS or UPDATE_IN_PROGRESS,
@@ -130,6 +146,15 @@ class ChangeSetService {
   Status Find(const std::string& change_set, const std::string& stack_name, StackRecord* stack,
               ChangeSetRecord* out);
   Status FindStackForChangeSets(const std::string& stack_name, StackRecord* out);
+  // Create for a nested change set too: `parent` the change set of the
+  // parent stack (null: a root).
+  Status CreateUnder(const CreateChangeSetInput& in, const ChangeSetRecord* parent, std::string* change_set_id,
+                     std::string* stack_id);
+  // The nested change sets of `cs`'s modified nested stacks, their IDs into
+  // cs->changes; on failure the ones already made are deleted.
+  Status CreateNested(const CreateChangeSetInput& in, const ChangeSetPlan& planned, ChangeSetRecord* cs);
+  // Deletes the nested change sets of `cs`, recursively.
+  Status DeleteNested(const ChangeSetRecord& cs);
   Status StartCreateFromReview(const ChangeSetRecord& cs, const ExecuteChangeSetInput& in, StackRecord stack);
   // An IMPORT change set's checks and lookups, into `cs`.
   Status PlanImport(const CreateChangeSetInput& in, const ChangeSetPlan& planned, ChangeSetRecord* cs);

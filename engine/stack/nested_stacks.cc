@@ -6,6 +6,7 @@
 #include "base/strings.h"
 #include "stack/stack_service.h"
 #include "stack/template_url.h"
+#include "store/change_set_table.h"
 #include "store/stack_tables.h"
 
 namespace ms {
@@ -29,22 +30,11 @@ std::string StringProperty(const Value& properties, const char* name) {
   return v != nullptr && (v->is_string() || v->is_number()) ? v->str() : "";
 }
 
-// A Parameters value as a parameter takes it: a list is comma-delimited.
-std::string ParameterText(const Value& v) {
-  if (v.is_bool()) return v.as_bool() ? "true" : "false";
-  if (v.is_list()) {
-    std::vector<std::string> items;
-    for (const Value& item : v.list()) items.push_back(ParameterText(item));
-    return Join(items, ",");
-  }
-  return v.is_string() || v.is_number() ? v.str() : v.ToJson();
-}
-
 std::vector<ParameterInput> ParametersOf(const Value& properties) {
   std::vector<ParameterInput> out;
   const Value* params = properties.is_map() ? properties.find("Parameters") : nullptr;
   if (params == nullptr || !params->is_map()) return out;
-  for (const Member& m : params->map()) out.push_back({m.key, ParameterText(m.value), false});
+  for (const Member& m : params->map()) out.push_back({m.key, NestedParameterText(m.value), false});
   return out;
 }
 
@@ -73,6 +63,16 @@ HookOutcome Done(const StackRecord& child) {
 }
 
 }  // namespace
+
+std::string NestedParameterText(const Value& v) {
+  if (v.is_bool()) return v.as_bool() ? "true" : "false";
+  if (v.is_list()) {
+    std::vector<std::string> items;
+    for (const Value& item : v.list()) items.push_back(NestedParameterText(item));
+    return Join(items, ",");
+  }
+  return v.is_string() || v.is_number() ? v.str() : v.ToJson();
+}
 
 std::string NestedStackHooks::ChildName(const StackRecord& parent, const std::string& logical_id) {
   static const char kAlnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -189,8 +189,18 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
   if (!IsInProgress(child.status)) {
     UpdateStackInput in;
     in.stack_name = child.id;
-    s = ReadTemplateUrl(ctx_, StringProperty(properties, "TemplateURL"), &in.template_body);
+    ChangeSetRecord nested;
+    s = NestedChangeSet(call.ctx.logical_id, child, &nested);
     if (!s.ok()) return Failed(s.message());
+    if (!nested.id.empty()) {
+      // The parent runs a root change set: the child's own is executed,
+      // its template as planned, its parameters as the parent has them now.
+      in.template_body = nested.template_body;
+      in.change_set_id = nested.id;
+    } else {
+      s = ReadTemplateUrl(ctx_, StringProperty(properties, "TemplateURL"), &in.template_body);
+      if (!s.ok()) return Failed(s.message());
+    }
     in.parameters = ParametersOf(properties);
     in.capabilities = parent_.capabilities;
     in.disable_rollback = parent_.disable_rollback();
@@ -201,6 +211,11 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
     if (!s.ok()) {
       if (s.message() == "No updates are to be performed.") return Done(child);
       return Failed(s.message());
+    }
+    if (!nested.id.empty()) {
+      nested.execution_status = "EXECUTE_IN_PROGRESS";
+      s = SaveChangeSet(ctx_.db, nested);
+      if (!s.ok()) return Failed(s.message());
     }
   }
   // A child already stopped at its cleanup or failure (the parent resumed
@@ -215,6 +230,31 @@ HookOutcome NestedStackHooks::Update(const HookCall& call, const Value& properti
   // Failed: UPDATE_ROLLBACK_IN_PROGRESS (the parent's rollback rolls it
   // back) or, rollback disabled, UPDATE_FAILED.
   return NotUpdated(child);
+}
+
+Status NestedStackHooks::NestedChangeSet(const std::string& logical_id, const StackRecord& child,
+                                         ChangeSetRecord* out) {
+  *out = ChangeSetRecord();
+  if (parent_.change_set_id.empty()) return Status::OK();  // update-stack itself
+  ChangeSetRecord root;
+  bool found = false;
+  MS_RETURN_IF_ERROR(LoadChangeSet(ctx_.db, parent_.change_set_id, &root, &found));
+  if (!found || !root.include_nested) return Status::OK();
+  for (const ChangeSetResourceChange& c : root.changes) {
+    if (c.logical_id != logical_id || c.change_set_id.empty()) continue;
+    ChangeSetRecord nested;
+    MS_RETURN_IF_ERROR(LoadChangeSet(ctx_.db, c.change_set_id, &nested, &found));
+    int64_t seq = 0;
+    MS_RETURN_IF_ERROR(LatestStackEventSeq(ctx_.db, child.id, &seq));
+    // One with nothing to change, or planned before the child last changed
+    // (OBSOLETE), is not executed: the child is updated as without one.
+    if (found && nested.stack_id == child.id && nested.status == "CREATE_COMPLETE" &&
+        nested.execution_status == "AVAILABLE" && nested.stack_event_seq == seq) {
+      *out = std::move(nested);
+    }
+    break;
+  }
+  return Status::OK();
 }
 
 // AWS's reason for a nested resource whose child stack's update (or its

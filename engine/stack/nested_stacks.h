@@ -31,10 +31,15 @@
 #include "provider/provider.h"
 #include "records/stack.h"
 #include "stack/operation.h"
+#include "store/change_set_table.h"
 
 namespace ms {
 
 inline constexpr const char* kNestedStackType = "AWS::CloudFormation::Stack";
+
+// A value of the resource's Parameters as the child's parameter takes it (a
+// list comma-delimited).
+std::string NestedParameterText(const Value& v);
 
 class NestedStackHooks {
  public:
@@ -59,6 +64,10 @@ class NestedStackHooks {
   // A read call, made in the parent's cleanup phase: the child runs the
   // cleanup phase it stopped at (OperationContext::parent_runs_cleanup).
   HookOutcome FinishCleanup(const HookCall& call);
+  // When the parent executes a root change set (IncludeNestedStacks): the
+  // executable change set it made on the child of `logical_id`; else (or
+  // none executable) *out is left empty.
+  Status NestedChangeSet(const std::string& logical_id, const StackRecord& child, ChangeSetRecord* out);
   HookOutcome StillRunning(const StackRecord& child);
   HookOutcome NotUpdated(const StackRecord& child);
   // Runs the child's operation in progress to its end (or to an interrupt,

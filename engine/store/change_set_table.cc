@@ -35,6 +35,7 @@ Value ChangeToValue(const ChangeSetResourceChange& c) {
   v.set("details", Value::MakeList(std::move(details)));
   if (!c.before_context.empty()) v.set("before_context", Str(c.before_context));
   if (!c.after_context.empty()) v.set("after_context", Str(c.after_context));
+  if (!c.change_set_id.empty()) v.set("change_set_id", Str(c.change_set_id));
   return v;
 }
 
@@ -86,6 +87,10 @@ Value ToValue(const ChangeSetRecord& cs) {
     for (const ChangeSetImport& i : cs.imports) imports.push_back(ImportToValue(i));
     v.set("imports", Value::MakeList(std::move(imports)));
   }
+  // Absent in rows written before IncludeNestedStacks: false and empty.
+  if (cs.include_nested) v.set("include_nested", Value::Bool(true));
+  if (!cs.parent_change_set_id.empty()) v.set("parent_change_set_id", Str(cs.parent_change_set_id));
+  if (!cs.root_change_set_id.empty()) v.set("root_change_set_id", Str(cs.root_change_set_id));
   return v;
 }
 
@@ -115,6 +120,7 @@ ChangeSetRecord FromValue(const Value& v) {
     rc.scope = GetStrings(c, "scope");
     rc.before_context = GetStr(c, "before_context");
     rc.after_context = GetStr(c, "after_context");
+    rc.change_set_id = GetStr(c, "change_set_id");
     for (const Value& d : GetList(c, "details").list()) {
       rc.details.push_back({GetStr(d, "attribute"), GetStr(d, "name"), GetStr(d, "requires_recreation"),
                             GetStr(d, "evaluation"), GetStr(d, "change_source"), GetStr(d, "causing_entity")});
@@ -124,6 +130,9 @@ ChangeSetRecord FromValue(const Value& v) {
   if (const Value* imports = v.find("imports"); imports != nullptr && imports->is_list()) {
     for (const Value& i : imports->list()) cs.imports.push_back(ImportFromValue(i));
   }
+  cs.include_nested = GetBool(v, "include_nested");
+  cs.parent_change_set_id = GetStr(v, "parent_change_set_id");
+  cs.root_change_set_id = GetStr(v, "root_change_set_id");
   return cs;
 }
 

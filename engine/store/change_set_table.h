@@ -43,6 +43,9 @@ struct ChangeSetResourceChange {
   // the side that does not exist (Add: before, Remove: after).
   std::string before_context;
   std::string after_context;
+  // IncludeNestedStacks, an AWS::CloudFormation::Stack resource: the ID of
+  // the change set made on its child stack (ResourceChange.ChangeSetId).
+  std::string change_set_id;
 };
 
 // One entry of an IMPORT change set's ResourcesToImport, as checked when the
@@ -82,6 +85,12 @@ struct ChangeSetRecord {
   std::vector<StackTag> tags;
   std::vector<ChangeSetResourceChange> changes;
   std::vector<ChangeSetImport> imports;  // IMPORT: what executing it imports
+  // IncludeNestedStacks: a change set on each nested stack it changes, made
+  // with it (changes[i].change_set_id). A nested one names the change set
+  // of its parent stack and the root's (empty on the root itself).
+  bool include_nested = false;
+  std::string parent_change_set_id;
+  std::string root_change_set_id;
 };
 
 // Inserts or replaces the change set (by id).

@@ -52,6 +52,7 @@ void WriteChange(XmlWriter& w, const ChangeSetResourceChange& c) {
     }
     w.Close();
   }
+  w.Optional("ChangeSetId", c.change_set_id);  // a nested stack's change set (IncludeNestedStacks)
   w.Optional("BeforeContext", c.before_context);
   w.Optional("AfterContext", c.after_context);
   w.Close();
@@ -80,7 +81,9 @@ void WriteDescription(XmlWriter& w, const ChangeSetRecord& cs) {
     for (const ChangeSetResourceChange& c : cs.changes) WriteChange(w, c);
     w.Close();
   }
-  w.Bool("IncludeNestedStacks", false);
+  w.Bool("IncludeNestedStacks", cs.include_nested);
+  w.Optional("ParentChangeSetId", cs.parent_change_set_id);
+  w.Optional("RootChangeSetId", cs.root_change_set_id);
 }
 
 void WriteSummary(XmlWriter& w, const ChangeSetRecord& cs) {
@@ -94,7 +97,9 @@ void WriteSummary(XmlWriter& w, const ChangeSetRecord& cs) {
   w.Optional("StatusReason", cs.status_reason);
   w.Text("CreationTime", FormatTimestamp(cs.created_ms));
   w.Optional("Description", cs.description);
-  w.Bool("IncludeNestedStacks", false);
+  w.Bool("IncludeNestedStacks", cs.include_nested);
+  w.Optional("ParentChangeSetId", cs.parent_change_set_id);
+  w.Optional("RootChangeSetId", cs.root_change_set_id);
   w.Close();
 }
 
@@ -145,6 +150,7 @@ Status CfnApi::CreateChangeSet(Call& c) {
   in.capabilities = c.q.List("Capabilities");
   in.tags = GivenTagsOf(c.q);
   in.resources_to_import = ResourcesToImportOf(c.q);
+  in.include_nested_stacks = c.q.Flag("IncludeNestedStacks");
   ChangeSetService service(c.service.context());
   std::string id, stack_id;
   MS_RETURN_IF_ERROR(service.Create(in, &id, &stack_id));

@@ -120,8 +120,8 @@ print(json.dumps(out))
 )");
   const std::string root_id = r["ids"][0], child_id = r["ids"][1], grand_id = r["ids"][2];
   const std::string cs = r["cs"];
-  const std::string child_cs = r["child_cs"].is_string() ? r["child_cs"] : "";
-  const std::string grand_cs = r["grand_cs"].is_string() ? r["grand_cs"] : "";
+  const std::string child_cs = r["child_cs"].is_string() ? r["child_cs"].get<std::string>() : "";
+  const std::string grand_cs = r["grand_cs"].is_string() ? r["grand_cs"].get<std::string>() : "";
   REQUIRE(child_cs.rfind("arn:aws:cloudformation:us-east-1:", 0) == 0);
   REQUIRE(grand_cs.rfind("arn:aws:cloudformation:us-east-1:", 0) == 0);
   CHECK(child_cs.find(":changeSet/cs/") != std::string::npos);  // the root's name
@@ -143,7 +143,7 @@ print(json.dumps(out))
                            {"IncludeNestedStacks", true},
                            {"ParentChangeSetId", cs},
                            {"RootChangeSetId", cs},
-                           {"Changes", {QueueModify(r["queues"][0], "N"), StackModify("Grand", grand_id, "N", grand_cs)}}});
+                           {"Changes", {QueueModify(r["queues"][0].get<std::string>(), "N"), StackModify("Grand", grand_id, "N", grand_cs)}}});
   CHECK(r["grand"] == json{{"ChangeSetName", "cs"},
                            {"StackId", grand_id},
                            {"Status", "CREATE_COMPLETE"},
@@ -151,7 +151,7 @@ print(json.dumps(out))
                            {"IncludeNestedStacks", true},
                            {"ParentChangeSetId", child_cs},
                            {"RootChangeSetId", cs},
-                           {"Changes", {QueueModify(r["queues"][1], "N")}}});
+                           {"Changes", {QueueModify(r["queues"][1].get<std::string>(), "N")}}});
   CHECK(r["root_list"] == json{{{"ChangeSetId", cs}, {"IncludeNestedStacks", true},
                                 {"ParentChangeSetId", nullptr}, {"RootChangeSetId", nullptr}}});
   CHECK(r["child_list"] == json{{{"ChangeSetId", child_cs}, {"IncludeNestedStacks", true},

@@ -18,6 +18,7 @@
 #include "cli/cli_fixture.h"
 #include "cli/stack_outputs.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -72,7 +73,8 @@ size_t PublishAssets(const ms::test::CliFixture& cli, const std::string& version
 // The statuses of the stack itself in its events, oldest first.
 std::vector<std::string> StackStatuses(const ms::test::CliFixture& cli, const std::string& stack) {
   std::vector<std::string> out;
-  for (const json& e : cli.Json("describe-stack-events --stack-name " + stack)["StackEvents"]) {
+  const json events = cli.Json("describe-stack-events --stack-name " + stack)["StackEvents"];
+  for (const json& e : events) {
     if (e["ResourceType"] == "AWS::CloudFormation::Stack" && e["PhysicalResourceId"] == e["StackId"]) {
       out.insert(out.begin(), e["ResourceStatus"].get<std::string>());
     }
@@ -89,7 +91,8 @@ std::string PhysicalId(const ms::test::CliFixture& cli, const std::string& stack
 // stack (the resources it made, replaced ones too).
 std::set<std::string> MadeByEvents(const ms::test::CliFixture& cli, const std::string& stack) {
   std::set<std::string> out;
-  for (const json& e : cli.Json("describe-stack-events --stack-name " + stack)["StackEvents"]) {
+  const json events = cli.Json("describe-stack-events --stack-name " + stack)["StackEvents"];
+  for (const json& e : events) {
     const std::string type = e["ResourceType"];
     if (type == "AWS::CloudFormation::Stack" || type == "AWS::CDK::Metadata") continue;
     if (!e.value("PhysicalResourceId", "").empty()) out.insert(e["PhysicalResourceId"].get<std::string>());
@@ -100,7 +103,8 @@ std::set<std::string> MadeByEvents(const ms::test::CliFixture& cli, const std::s
 // "Kind Id" of every live record of the world but the clock's and ID generator's.
 std::set<std::string> WorldRecords(const ms::test::CliFixture& cli) {
   std::set<std::string> out;
-  for (const json& r : cli.Json("world list")["Records"]) {
+  const json records = cli.Json("world list")["Records"];
+  for (const json& r : records) {
     const std::string kind = r["Kind"];
     if (kind == "moonstack" || kind == "sim" || !r.value("Live", true)) continue;
     out.insert(kind + " " + r["Id"].get<std::string>());
@@ -140,6 +144,10 @@ TEST_CASE("cdk nested stacks: assets published to the bootstrap bucket, create, 
       cli("deploy --template-file " + kFixtures + "v1/Parent.template.json --stack-name Early");
   CHECK(early.exit_code != 0);
   CHECK(cli.Status("Early") == "ROLLBACK_COMPLETE");
+  const std::vector<std::string> early_events = cli.Events("Early", 0);
+  CHECK(std::find(early_events.begin(), early_events.end(),
+                  kAlerts + " CREATE_FAILED S3 error: The specified key does not exist. For more information check "
+                            "http://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html") != early_events.end());
   CHECK(cli("delete-stack --stack-name Early").exit_code == 0);
 
   REQUIRE(PublishAssets(cli, "v1") == 3);

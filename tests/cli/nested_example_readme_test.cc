@@ -69,7 +69,8 @@ void RunBlock(const ms::test::CliFixture& cli, std::string block) {
 
 std::vector<std::string> StackStatuses(const ms::test::CliFixture& cli, const std::string& stack) {
   std::vector<std::string> out;
-  for (const json& e : cli.Json("describe-stack-events --stack-name " + stack)["StackEvents"]) {
+  const json events = cli.Json("describe-stack-events --stack-name " + stack)["StackEvents"];
+  for (const json& e : events) {
     if (e["PhysicalResourceId"] == e["StackId"]) out.insert(out.begin(), e["ResourceStatus"].get<std::string>());
   }
   return out;
@@ -130,16 +131,21 @@ TEST_CASE("nested example: README's commands deploy, update and delete examples/
                                    "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", "UPDATE_COMPLETE", "DELETE_IN_PROGRESS",
                                    "DELETE_COMPLETE"});
   }
-  // The update replaced the queues (new names): the prod ones were made, the
-  // dev ones deleted in the cleanup; after the delete none is left.
-  bool prod_queue_made = false;
-  for (const json& e : cli.Json("describe-stack-events --stack-name " + queues)["StackEvents"]) {
-    if (e["LogicalResourceId"] == "Work" && e["ResourceStatus"] == "CREATE_COMPLETE" &&
-        e.value("PhysicalResourceId", "") == "https://sqs.us-east-1.amazonaws.com/123456789012/prod-work") {
-      prod_queue_made = true;
-    }
+  // The update replaced the queues (new names): the prod one made, the dev
+  // one deleted in the cleanup; the delete took the prod one.
+  const std::string dev = "https://sqs.us-east-1.amazonaws.com/123456789012/dev-work";
+  const std::string prod = "https://sqs.us-east-1.amazonaws.com/123456789012/prod-work";
+  std::vector<std::string> work;
+  const json events = cli.Json("describe-stack-events --stack-name " + queues)["StackEvents"];
+  for (auto it = events.rbegin(); it != events.rend(); ++it) {
+    if ((*it)["LogicalResourceId"] != "Work") continue;
+    work.push_back((*it)["ResourceStatus"].get<std::string>() + " " + it->value("PhysicalResourceId", ""));
   }
-  CHECK(prod_queue_made);
+  CHECK(work == std::vector<std::string>{"CREATE_IN_PROGRESS ", "CREATE_IN_PROGRESS " + dev, "CREATE_COMPLETE " + dev,
+                                         "UPDATE_IN_PROGRESS " + dev, "UPDATE_IN_PROGRESS " + prod,
+                                         "UPDATE_COMPLETE " + prod, "DELETE_IN_PROGRESS " + dev,
+                                         "DELETE_COMPLETE " + dev, "DELETE_IN_PROGRESS " + prod,
+                                         "DELETE_COMPLETE " + prod});
   CHECK(cli.Json("world list --kind sqs.queue")["Records"].empty());
   CHECK(cli.Json("world list --kind sns.topic")["Records"].empty());
   CHECK(cli.Json("world list --kind ssm.parameter")["Records"].empty());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the CDK fixtures: synthesizes every app under examples/cdk/
 # twice (-c version=1 and -c version=2; provider-framework three times) into
-# tests/cdk/fixtures/<app>/v1|v2|v3, and the bootstrap template (`cdk bootstrap --show-template`) into
+# tests/cdk/fixtures/<app>/v1|v2|v3 (nested-stacks: also its asset manifest), and the bootstrap template (`cdk bootstrap --show-template`) into
 # tests/cdk/fixtures/bootstrap/bootstrap.yaml.
 #
 # Needs node and npm and, the first time, the npm registry: aws-cdk-lib and
@@ -52,6 +52,11 @@ for app in "${apps[@]}"; do
     mkdir -p "$dest"
     # Only the templates: assets and manifests are not what moonstack reads.
     cp "$out"/*.template.json "$dest/"
+    # A NestedStack app's nested templates are file assets
+    # (*.nested.template.json): its asset manifest says under which key of
+    # the bootstrap bucket each goes, the object its TemplateURL names
+    # (tests/cdk/cdk_nested_stack_test.cc uploads them there).
+    [[ $app == nested-stacks ]] && cp "$out"/*.assets.json "$dest/"
     if [[ $app == bucket-policy || $app == provider-framework || $app == provider-waiter || $app == aws-custom-resource ]]; then
       # The whole cloud assembly too, for `cdk deploy --app <dir>` in
       # tests/cdk/cdk_deploy_test.cc (no synthesis there, so no aws-cdk-lib)

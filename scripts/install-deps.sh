@@ -17,6 +17,7 @@ PACKAGES=(
   libcpp-httplib-dev         # Query API server
   libsqlite3-dev             # store
   libjemalloc-dev            # the programs' allocator
+  jq                         # README.md's nested-stacks example (its upload loop), run by a test
 )
 
 missing=()

@@ -95,6 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   QueryRequest q(std::move(params));
   ReadParameters(q);
   const std::string region = ms::server::RegionFromAuthorization(authorization, "us-east-1");
-  if (kStartOperations.count(q.Get("Action")) == 0) (void)api.api->Handle(q, region, "request-id");
+  const std::string account = ms::server::AccountFromAuthorization(authorization, "123456789012");
+  if (kStartOperations.count(q.Get("Action")) == 0) (void)api.api->Handle(q, region, account, "request-id");
   return 0;
 }

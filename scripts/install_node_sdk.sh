@@ -26,7 +26,18 @@ PACKAGES=(@aws-sdk/client-lambda @aws-sdk/client-sfn @aws-sdk/client-ssm @aws-sd
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${MOONSTACK_NODE_SDK_DIR:-$root/.node-sdk}
 
+# Tests start at once under `ctest -j` and each may call this script: one
+# installs while the others wait on the lock (flock, util-linux), and the
+# tree counts as installed only once the stamp written after a whole npm
+# install is there (a half-written node_modules already holds package.json
+# files, and functions run on it failed in a fresh clone).
+mkdir -p "$dir"
+exec 9>"$dir/.install.lock"
+flock 9
+stamp="$dir/.installed-$AWS_SDK_VERSION"
+
 installed() {
+  [[ -f $stamp ]] || return 1
   for p in "${PACKAGES[@]}"; do
     node -e "process.exit(require('$dir/node_modules/$p/package.json').version === '$AWS_SDK_VERSION' ? 0 : 1)" \
       2>/dev/null || return 1
@@ -41,6 +52,7 @@ if ! installed; then
   for p in "${PACKAGES[@]}"; do specs+=("$p@$AWS_SDK_VERSION"); done
   (cd "$dir" && npm install --no-audit --no-fund --save-exact --loglevel=error "${specs[@]}" >&2) ||
     { echo "install_node_sdk.sh: npm could not install ${specs[*]}" >&2; exit 1; }
+  touch "$stamp"
   installed || { echo "install_node_sdk.sh: $dir/node_modules does not hold ${specs[*]} after npm install" >&2; exit 1; }
 fi
 echo "$dir/node_modules"

@@ -16,6 +16,7 @@
 --   sim/autoscaling/lifecycle_hooks.lua        Put/Delete/DescribeLifecycleHook(s)
 --   sim/autoscaling/lifecycle_actions.lua      Pending:Wait / Terminating:Wait,
 --                                              Complete/RecordLifecycleAction(Heartbeat)
+--   sim/autoscaling/tags.lua                   CreateOrUpdateTags, DeleteTags, DescribeTags
 --   sim/autoscaling/capacity.lua               the lazy reconcile: launching, scale-in,
 --                                              replacing unhealthy instances, scheduled actions
 --   sim/autoscaling/configuration.lua          launch configuration / template -> RunInstances
@@ -27,6 +28,7 @@ for _, part in ipairs({
   require("sim.autoscaling.groups"), require("sim.autoscaling.members"),
   require("sim.autoscaling.launch_configurations"), require("sim.autoscaling.scheduled"),
   require("sim.autoscaling.lifecycle_hooks"), require("sim.autoscaling.lifecycle_actions"),
+  require("sim.autoscaling.tags"),
 }) do
   for name, fn in pairs(part.actions) do
     assert(M[name] == nil, "sim.autoscaling: action " .. name .. " defined twice")

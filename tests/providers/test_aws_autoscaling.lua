@@ -411,4 +411,61 @@ T.case("a group carries CloudFormation's tags and the stack's; its instances get
   end
 end)
 
+T.case("an update of Tags moves the group's tags, and instances launched after carry the new ones", function()
+  local world, sim = fresh()
+  configurations(sim)
+  local asg = D.load("aws/autoscaling/auto_scaling_group")
+  local ctx = D.context(sim, "Web")
+  ctx.stack_id = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/1"
+  ctx.stack_tags = { { Key = "team", Value = "web" } }
+  local before = props("lc1", 1, { Tags = { { Key = "app", Value = "shop", PropagateAtLaunch = true },
+                                            { Key = "gone", Value = "x", PropagateAtLaunch = false } } })
+  local id = D.create(world, asg, ctx, before)
+  -- The stack's tags change too (the engine then lists "Tags" as changed).
+  ctx.stack_tags = { { Key = "team", Value = "api" } }
+  local after = props("lc1", 2, { Tags = { { Key = "app", Value = "store", PropagateAtLaunch = true },
+                                           { Key = "new", Value = "y", PropagateAtLaunch = false } } })
+  local behavior = D.update(world, asg, ctx, id, before, after)
+  H.eq(behavior, "none")
+  local on_group = {}
+  for _, t in ipairs(D.group(sim, id).Tags) do on_group[#on_group + 1] = t.Key .. "=" .. t.Value .. ":" .. tostring(t.PropagateAtLaunch) end
+  table.sort(on_group)
+  H.same(on_group, { "app=store:true", "aws:cloudformation:logical-id=Web:true",
+    "aws:cloudformation:stack-id=" .. ctx.stack_id .. ":true", "aws:cloudformation:stack-name=s:true",
+    "new=y:false", "team=api:true" })
+  -- The first instance keeps the tags it was launched with; the second has the new ones.
+  local tags_of = {}
+  for _, i in ipairs(members(sim, id)) do
+    local inst = sim.call("ec2", "DescribeInstances", { InstanceIds = { i } }).Reservations[1].Instances[1]
+    local kv = {}
+    for _, t in ipairs(inst.Tags) do if not t.Key:match("^aws:") then kv[#kv + 1] = t.Key .. "=" .. t.Value end end
+    table.sort(kv)
+    tags_of[#tags_of + 1] = table.concat(kv, ",")
+  end
+  H.same(tags_of, { "app=shop,team=web", "app=store,team=api" })
+end)
+
+T.case("CreateOrUpdateTags, DeleteTags and DescribeTags with AWS's errors", function()
+  local _, sim = fresh()
+  configurations(sim)
+  sim.call("autoscaling", "CreateAutoScalingGroup", { AutoScalingGroupName = "g", LaunchConfigurationName = "lc1",
+    MinSize = 0, MaxSize = 1, AvailabilityZones = { "us-east-1a" } })
+  local function tag(k, v, p) return { ResourceId = "g", ResourceType = "auto-scaling-group", Key = k, Value = v, PropagateAtLaunch = p } end
+  sim.call("autoscaling", "CreateOrUpdateTags", { Tags = { tag("a", "1", true), tag("b", "2", false) } })
+  sim.call("autoscaling", "CreateOrUpdateTags", { Tags = { tag("a", "3", false) } })
+  sim.call("autoscaling", "DeleteTags", { Tags = { { ResourceId = "g", ResourceType = "auto-scaling-group", Key = "b" },
+                                                     { ResourceId = "g", ResourceType = "auto-scaling-group", Key = "never" } } })
+  local got = sim.call("autoscaling", "DescribeTags", { Filters = { { Name = "auto-scaling-group", Values = { "g" } } } }).Tags
+  H.same(got, { { ResourceId = "g", ResourceType = "auto-scaling-group", Key = "a", Value = "3", PropagateAtLaunch = false } })
+  H.eq(#sim.call("autoscaling", "DescribeTags", { Filters = { { Name = "key", Values = { "b" } } } }).Tags, 0)
+  local ok, err = pcall(sim.call, "autoscaling", "CreateOrUpdateTags", { Tags = { { ResourceId = "nope",
+    ResourceType = "auto-scaling-group", Key = "k", Value = "v" } } })
+  H.eq(ok, false)
+  H.eq(P.error_message(err), "AutoScalingGroup not found - AutoScaling Group nope not found")
+  ok, err = pcall(sim.call, "autoscaling", "CreateOrUpdateTags", { Tags = { { ResourceId = "g", Key = "Lab",
+    PropagateAtLaunch = true } } })
+  H.eq(ok, false)
+  H.eq(P.error_message(err), "Incomplete tags information for these tags. Tag - 'Key:Lab,PropagateAtLaunch:true,ResourceId:g,ResourceType:null' , ")
+end)
+
 return T

@@ -120,11 +120,48 @@ local function apply(aws, name, new, old, policy)
   put_hooks(aws, name, new.LifecycleHookSpecificationList, old.LifecycleHookSpecificationList)
 end
 
+-- The group's tags moved to `want` (group_tags' list): CreateOrUpdateTags
+-- for what is new or different, DeleteTags for keys no longer wanted.
+-- Called when the template's Tags or the stack's tags changed (both give
+-- "Tags" in `changed`), so a plain update reads no tags.
+local function sync_tags(aws, name, want)
+  local have = {}
+  for _, t in ipairs(aws.autoscaling.DescribeTags {
+      Filters = { { Name = "auto-scaling-group", Values = { name } } } }.Tags) do
+    have[t.Key] = t
+  end
+  local put, wanted = {}, {}
+  for _, t in ipairs(want) do
+    wanted[t.Key] = true
+    local was = have[t.Key]
+    local propagate = t.PropagateAtLaunch == true or t.PropagateAtLaunch == "true"
+    if not was or was.Value ~= tostring(t.Value or "") or was.PropagateAtLaunch ~= propagate then
+      put[#put + 1] = { ResourceId = name, ResourceType = "auto-scaling-group", Key = t.Key,
+                        Value = t.Value, PropagateAtLaunch = propagate }
+    end
+  end
+  local drop = {}
+  for _, k in ipairs(values.sorted_keys(have)) do
+    if not wanted[k] then drop[#drop + 1] = { ResourceId = name, ResourceType = "auto-scaling-group", Key = k } end
+  end
+  if #drop > 0 then aws.autoscaling.DeleteTags { Tags = drop } end
+  if #put > 0 then aws.autoscaling.CreateOrUpdateTags { Tags = put } end
+end
+
+local function has(list, name)
+  for _, v in ipairs(list or {}) do if v == name then return true end end
+  return false
+end
+
 -- One call of an update (or of a rollback, the same update back): apply on
 -- the first call, then the rolling update when the policy asks for one.
-local function update(ctx, id, new, old)
+local function update(ctx, id, new, old, changed)
   local aws = ctx.world
-  if not ctx.progress then apply(aws, id, new, old, ctx.update_policy) end
+  if not ctx.progress then
+    -- Tags first, so instances the new size launches carry them.
+    if has(changed, "Tags") then sync_tags(aws, id, group_tags(ctx, new.Tags)) end
+    apply(aws, id, new, old, ctx.update_policy)
+  end
   local policy = U.rolling(ctx.update_policy)
   if not policy then return nil end
   return R.step(ctx, aws, id, policy, ctx.progress)

@@ -146,10 +146,42 @@ void Compare(const std::string& path, const Value& e, const Value& a, std::vecto
 
 std::string DriftValueText(const Value& v) { return v.is_scalar() ? ScalarText(v) : v.ToJson(); }
 
-std::vector<PropertyDifference> CompareProperties(const Value& expected, const Value& actual) {
+namespace {
+
+// `actual` without, in each top-level tag list the template sets, the
+// stack's tags it leaves out (see the header).
+Value WithoutStackTags(const Value& expected, const Value& actual, const std::vector<StackTag>& stack_tags) {
+  if (stack_tags.empty() || !actual.is_map() || !expected.is_map()) return actual;
+  Value out = actual;
+  for (Member& m : out.mutable_map()) {
+    const Value* want = expected.find(m.key);
+    if (want == nullptr || !IsTagList(m.value)) continue;
+    Value::List kept;
+    for (const Value& t : m.value.list()) {
+      const Value* k = t.find("Key");
+      const Value* v = t.find("Value");
+      size_t unused = 0;
+      bool from_stack = false;
+      if (k != nullptr && (!want->is_list() || TagWithKey(*want, k->str(), &unused) == nullptr)) {
+        for (const StackTag& st : stack_tags) {
+          if (st.key == k->str() && v != nullptr && v->is_scalar() && ScalarText(*v) == st.value) from_stack = true;
+        }
+      }
+      if (!from_stack) kept.push_back(t);
+    }
+    m.value = Value::MakeList(std::move(kept));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PropertyDifference> CompareProperties(const Value& expected, const Value& actual_read,
+                                                  const std::vector<StackTag>& stack_tags) {
   std::vector<PropertyDifference> out;
   if (!expected.is_map()) return out;
   static const Value kEmpty = Value::MakeMap();
+  const Value actual = WithoutStackTags(expected, actual_read, stack_tags);
   const Value& a = actual.is_map() ? actual : kEmpty;
   for (const Member& m : expected.map()) {
     if (m.value.is_null()) continue;

@@ -99,7 +99,7 @@ ResourceDrift DriftDetection::Check(ProviderSession& session, const StackRecord&
   }
   const Value actual = WithoutWriteOnly(o.properties, *schema);
   d.actual_properties = actual.ToJson();
-  d.differences = CompareProperties(expected, actual);
+  d.differences = CompareProperties(expected, actual, stack.tags);
   d.status = d.differences.empty() ? "IN_SYNC" : "MODIFIED";
   return d;
 }

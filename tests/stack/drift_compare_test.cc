@@ -14,9 +14,10 @@ ms::Value Json(const std::string& text) {
 }
 
 // "PATH TYPE expected|actual" per difference.
-std::vector<std::string> Diffs(const std::string& expected, const std::string& actual) {
+std::vector<std::string> Diffs(const std::string& expected, const std::string& actual,
+                               const std::vector<ms::StackTag>& stack_tags = {}) {
   std::vector<std::string> out;
-  for (const ms::PropertyDifference& d : ms::CompareProperties(Json(expected), Json(actual))) {
+  for (const ms::PropertyDifference& d : ms::CompareProperties(Json(expected), Json(actual), stack_tags)) {
     out.push_back(d.path + " " + d.difference_type + " " + d.expected_value + "|" + d.actual_value);
   }
   return out;
@@ -56,4 +57,20 @@ TEST_CASE("Drift compare: nested maps and lists give ADD, REMOVE and NOT_EQUAL p
   CHECK(Diffs(R"({"L": ["x", "y"]})", R"({"L": ["x", "z", "w"]})") ==
         std::vector<std::string>{"/L/1 NOT_EQUAL y|z", "/L/2 ADD |w"});
   CHECK(Diffs(R"({"a/b": 1})", R"({"a/b": 2})") == std::vector<std::string>{"/a~1b NOT_EQUAL 1|2"});
+}
+
+TEST_CASE("Drift compare: the stack's tags on a resource are not drift, unless their value changed") {
+  const std::vector<ms::StackTag> stack_tags = {{"team", "web"}};
+  const std::string expected = R"({"Tags": [{"Key": "own", "Value": "1"}]})";
+  CHECK(Diffs(expected, R"({"Tags": [{"Key": "own", "Value": "1"}, {"Key": "team", "Value": "web"}]})", stack_tags)
+            .empty());
+  // Without the stack's tags, the same read is an ADD (what a tag added out of band is).
+  CHECK(Diffs(expected, R"({"Tags": [{"Key": "own", "Value": "1"}, {"Key": "team", "Value": "web"}]})") ==
+        std::vector<std::string>{R"(/Tags/1 ADD |{"Key":"team","Value":"web"})"});
+  // Changed out of band: no longer the stack's value.
+  CHECK(Diffs(expected, R"({"Tags": [{"Key": "own", "Value": "1"}, {"Key": "team", "Value": "ops"}]})", stack_tags) ==
+        std::vector<std::string>{R"(/Tags/1 ADD |{"Key":"team","Value":"ops"})"});
+  // A tag the template sets itself is the template's, whatever the stack says.
+  CHECK(Diffs(R"({"Tags": [{"Key": "team", "Value": "own"}]})", R"({"Tags": [{"Key": "team", "Value": "web"}]})",
+              stack_tags) == std::vector<std::string>{"/Tags/0/Value NOT_EQUAL own|web"});
 }

@@ -12,8 +12,9 @@
 // Wake-ups are batched: the owner moves every dispatchable call into the work
 // queue under one lock and wakes at most as many idle workers as there are
 // new calls; a worker posts its completion and takes its next call under one
-// lock; in lock-step the owner is woken once, by the worker that completes
-// the last call of the round. Short spins before blocking (on both sides)
+// lock; in lock-step the owner runs each completion's callback as soon as
+// it and the earlier calls of the round are done (RunRound), so its work
+// overlaps the workers', and sleeps only when it has none. Short spins before blocking (on both sides)
 // keep a chain of quick calls from paying two futex sleeps per call.
 #include "run/scheduler.h"
 
@@ -23,8 +24,8 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
-#include <map>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <string>
 #include <system_error>
@@ -328,6 +329,7 @@ struct Scheduler::Impl {
   int in_flight = 0;  // handed to the workers, completion not yet taken
   bool stopped = false;
   std::vector<Completion> batch;  // reused buffer of completions being run
+  std::vector<uint64_t> round;    // lock-step: the seqs of the round's calls, in order
 
   // ---- shared ----
   std::mutex mu;
@@ -379,8 +381,8 @@ struct Scheduler::Impl {
       done_hint.store(done.size(), std::memory_order_release);
       --outstanding;
       outstanding_hint.store(outstanding, std::memory_order_release);
-      // Lock-step: only the end of the round matters to the owner.
-      if (owner_waiting && (lockstep ? outstanding == 0 : DoneReadyLocked())) done_cv.notify_one();
+      // Lock-step: the owner waits only when it has no completion to run.
+      if (owner_waiting && (lockstep || DoneReadyLocked())) done_cv.notify_one();
     }
   }
 
@@ -463,6 +465,7 @@ struct Scheduler::Impl {
     {
       std::lock_guard<std::mutex> lk(mu);
       for (size_t i = 0; i < n; ++i) {
+        if (lockstep) round.push_back(pending.front().seq);
         work.push_back(std::move(pending.front()));
         pending.pop_front();
       }
@@ -479,14 +482,41 @@ struct Scheduler::Impl {
     }
   }
 
-  // Lock-step: waits until every dispatched call has completed and moves
-  // their completions into `batch`.
-  void WaitAll() {
-    SpinFor(kOwnerSpin, [&] { return outstanding_hint.load(std::memory_order_acquire) == 0; });
+  // Lock-step: runs the callbacks of the round's calls (`round`, in
+  // submission order), each once its call and every earlier one have
+  // completed, so they overlap the workers' later calls of the round.
+  // What they queue waits in `pending` for the next round's Dispatch, and
+  // Stop leaves the round's calls to finish (DropQueued): the rounds, the
+  // callbacks' order and their clock are what waiting for the whole round
+  // first would give.
+  void RunRound() {
+    std::map<uint64_t, Completion> arrived;  // completed, callback not yet run
+    for (size_t next = 0; next < round.size();) {
+      auto it = arrived.find(round[next]);
+      if (it == arrived.end()) {
+        WaitForCompletions();
+        for (Completion& c : batch) arrived.emplace(c.seq, std::move(c));
+        batch.clear();
+        continue;
+      }
+      Completion c = std::move(it->second);
+      arrived.erase(it);
+      ++next;
+      --in_flight;
+      completed.fetch_add(1, std::memory_order_relaxed);
+      if (c.done) c.done(c.outcome);
+    }
+    round.clear();
+  }
+
+  // Lock-step: moves the completions posted so far into `batch`, first
+  // waiting for one when there is none. No spin: a call takes longer than
+  // a callback, so the owner would spin on nearly every call.
+  void WaitForCompletions() {
     std::unique_lock<std::mutex> lk(mu);
-    if (outstanding != 0) {
+    if (done.empty()) {
       owner_waiting = true;
-      done_cv.wait(lk, [&] { return outstanding == 0; });
+      done_cv.wait(lk, [&] { return !done.empty(); });
       owner_waiting = false;
     }
     TakeDoneLocked();
@@ -534,13 +564,9 @@ struct Scheduler::Impl {
   }
 
   // Runs the callbacks of the completions in `batch`, without any lock.
-  void RunCallbacks(bool in_submission_order) {
+  void RunCallbacks() {
     if (batch.empty()) return;
     in_flight -= static_cast<int>(batch.size());
-    if (in_submission_order && batch.size() > 1) {
-      std::sort(batch.begin(), batch.end(),
-                [](const Completion& a, const Completion& b) { return a.seq < b.seq; });
-    }
     // A callback can call Run-side methods but never touches `batch`; still,
     // move it out so a re-entrant path cannot see a half-run buffer.
     std::vector<Completion> run;
@@ -575,7 +601,7 @@ struct Scheduler::Impl {
   // Drops every call not yet started and every timer (Stop).
   void DropQueued() {
     std::deque<Job> retracted;
-    {
+    if (!lockstep) {  // lock-step: the round's calls finish (RunRound)
       std::lock_guard<std::mutex> lk(mu);
       retracted.swap(work);
       outstanding -= static_cast<int>(retracted.size());
@@ -615,8 +641,7 @@ struct Scheduler::Impl {
       DrainFibers();
       Dispatch();
       if (in_flight > 0) {
-        WaitAll();
-        RunCallbacks(/*in_submission_order=*/true);
+        RunRound();
         DrainFibers();
       }
       if (stopped) return;  // nothing is in flight between rounds
@@ -634,7 +659,7 @@ struct Scheduler::Impl {
     for (;;) {
       Dispatch();
       TakeDone(0);
-      RunCallbacks(/*in_submission_order=*/false);
+      RunCallbacks();
       RunPosted();
       RunDueTimers();
       DrainFibers();
@@ -651,7 +676,7 @@ struct Scheduler::Impl {
         if (wait <= 0) continue;
       }
       TakeDone(wait);
-      RunCallbacks(false);
+      RunCallbacks();
       RunPosted();
       DrainFibers();
     }

@@ -12,8 +12,10 @@
 // `options.max_concurrency` calls are in flight; more wait in FIFO order.
 //
 // Determinism under a virtual clock (lock-step): Run dispatches every queued
-// call, waits until ALL in-flight calls have completed, then runs their
-// callbacks in submission order; only when no call is queued or in flight does
+// call (a round) and runs their callbacks in submission order, each once its
+// call and every earlier one have completed (overlapping the workers' later
+// calls); calls the callbacks queue wait for the next round, and a Stop
+// lets the round's calls finish. Only when no call is queued or in flight does
 // it advance the clock to the earliest timer and run every timer due at that
 // instant (in the order they were set). So the same workflow produces the same
 // callbacks in the same order with the same timestamps, whatever the threads do.

@@ -99,7 +99,8 @@ return P.define {
     local group = { GroupId = gid }
     sync(ec2, group, {}, props.SecurityGroupIngress, false)
     sync(ec2, group, { ALLOW_ALL }, egress_rules(props), true)
-    local vpc_id = ec2.DescribeSecurityGroups { GroupIds = { gid } }.SecurityGroups[1].VpcId
+    -- The default VPC's ID, when none was given, from the group itself.
+    local vpc_id = props.VpcId or ec2.DescribeSecurityGroups { GroupIds = { gid } }.SecurityGroups[1].VpcId
     return { id = props.VpcId and gid or name, attributes = { GroupId = gid, VpcId = vpc_id } }
   end,
 

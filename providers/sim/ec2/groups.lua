@@ -296,6 +296,9 @@ end
 
 local ALL_TRAFFIC = { IpProtocol = "-1", IpRanges = { { CidrIp = "0.0.0.0/0" } } }
 
+-- A new group's record and its name index entry. The group itself is
+-- saved by the authorize() that gives it its first rules, which every
+-- caller does next (one put per group, not two).
 local function new_group(env, vpc_id, name, description, tags)
   local id = env.new_id("security_group")
   local rec = {
@@ -304,7 +307,6 @@ local function new_group(env, vpc_id, name, description, tags)
     SecurityGroupArn = "arn:aws:ec2:" .. env.region .. ":" .. env.account .. ":security-group/" .. id,
     _sim = { rules = {} },
   }
-  put(rec)
   world.put(NAME_KIND, name_key(vpc_id, name), { GroupId = id }, { live = false })
   return rec
 end

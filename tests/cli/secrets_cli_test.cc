@@ -136,7 +136,8 @@ TEST_CASE("secrets: ssm-secure resolves in an allowed place and is refused elsew
     "LoginProfile": {"Password": "{{resolve:ssm-secure:/pw}}"}}}}})");
   cli.Json("create-stack --stack-name good --capabilities CAPABILITY_IAM --template-body file://" + good);
   CHECK(cli.Status("good") == "CREATE_COMPLETE");
-  for (const auto& e : cli.Json("describe-stack-events --stack-name good")["StackEvents"]) {
+  const auto events = cli.Json("describe-stack-events --stack-name good");  // kept: the loop reads into it
+  for (const auto& e : events["StackEvents"]) {
     CHECK(e.value("ResourceProperties", "").find("hunter2") == std::string::npos);
   }
 }

@@ -77,7 +77,9 @@ class FakeSession : public ProviderSession {
   HookOutcome Call(const HookCall& call) override {
     HookOutcome o = Answer(call);
     if (const Value* log = call.properties.find("Log")) {
-      o.log.push_back({LogLevel::kInfo, std::string(HookName(call.hook)) + " " + log->str(), ""});
+      ProviderLogLine line;
+      line.message = std::string(HookName(call.hook)) + " " + log->str();
+      o.log.push_back(std::move(line));
     }
     return o;
   }

@@ -8,6 +8,7 @@
 #include "eval/validate.h"
 #include "records/stack_name.h"
 #include "stack/op_common.h"
+#include "store/stack_tables.h"
 #include "stackset/operation_plan.h"
 #include "stackset/organization.h"
 #include "stackset/stack_set_store.h"
@@ -456,6 +457,65 @@ Status StackSetService::DetectDrift(const std::string& name, const OperationPref
   set.drift.total = static_cast<int64_t>(instances.size());
   set.drift.in_progress = set.drift.total;
   MS_RETURN_IF_ERROR(StartOperation(set, &op, instances, given_operation_id));
+  *set_id = set.id;
+  *operation_id = op.id;
+  return Status::OK();
+}
+
+Status StackSetService::ImportStacks(const ImportStacksInput& in, std::string* set_id, std::string* operation_id) {
+  StackSetRecord set;
+  MS_RETURN_IF_ERROR(FindLive(in.name, &set));
+  // Texts below are unverified (moonstack's, in AWS's style); the limits are AWS's
+  // (the StackSets guide: up to 10 stacks inline, self-managed sets here).
+  if (set.permission_model != kSelfManaged) {
+    return Status::Of(Status::Code::kInvalidOperation,
+                      "ImportStacksToStackSet is only supported by self-managed permissions");
+  }
+  if (!in.stack_ids_url.empty()) return Status::Validation("StackIdsUrl is not supported by moonstack; give StackIds");
+  if (in.stack_ids.empty()) return Status::Validation("Either StackIds or StackIdsUrl must be specified");
+  if (in.stack_ids.size() > 10) {
+    return Status::Of(Status::Code::kLimitExceeded, "You can import up to 10 stacks per stack set at a time");
+  }
+  if (!in.organizational_unit_ids.empty()) {
+    return Status::Validation("StackSets with SELF_MANAGED permission model can only have accounts as target");
+  }
+  std::vector<StackInstanceRecord> loaded;
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
+  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
+  StackSetOperationRecord op;
+  op.action = "CREATE";
+  op.preferences = in.preferences;
+  std::vector<StackInstanceRecord> instances;
+  std::set<std::string> seen;
+  for (const std::string& id : in.stack_ids) {
+    StackScope scope;
+    StackRecord stack;
+    bool found = false;
+    if (ScopeOfArn(id, &scope)) {
+      MS_RETURN_IF_ERROR(FindStackInScope(ctx_.db, scope, id, &stack, &found, StackRowParts::kRecordOnly));
+    }
+    if (!found || stack.status == StackStatus::kDeleteComplete) {
+      return Status::Of(Status::Code::kStackNotFound, "Stack with id " + id + " does not exist");
+    }
+    const std::string key = scope.account + "/" + scope.region;
+    if (existing.count(key) != 0 || !seen.insert(key).second) {
+      return Status::Validation("Stack instance in account " + scope.account + " and region " + scope.region +
+                                " already exists in StackSet " + set.name);
+    }
+    if (IsInProgress(stack.status)) {
+      return Status::Validation("Stack " + stack.name + " is in " + StackStatusName(stack.status) +
+                                " state and can not be imported");
+    }
+    StackInstanceRecord i;
+    i.stack_set_id = set.id;
+    i.account = scope.account;
+    i.region = scope.region;
+    i.stack_id = stack.id;
+    i.stack_name = stack.name;
+    instances.push_back(i);
+    op.results.push_back({scope.account, scope.region, "PENDING", "", ""});
+  }
+  MS_RETURN_IF_ERROR(StartOperation(set, &op, instances, in.operation_id));
   *set_id = set.id;
   *operation_id = op.id;
   return Status::OK();

@@ -67,6 +67,16 @@ struct StackInstancesInput {
   std::string operation_id;    // empty: a new UUID
 };
 
+// ImportStacksToStackSet.
+struct ImportStacksInput {
+  std::string name;
+  std::vector<std::string> stack_ids;
+  std::string stack_ids_url;  // refused: moonstack reads no stack ID list from S3
+  std::vector<std::string> organizational_unit_ids;
+  OperationPreferences preferences;
+  std::string operation_id;  // empty: a new UUID
+};
+
 class StackSetService {
  public:
   // ctx.db is the request's connection; ctx.scope() the administrator's.
@@ -83,6 +93,10 @@ class StackSetService {
   // set's drift details IN_PROGRESS until it ends.
   Status DetectDrift(const std::string& name, const OperationPreferences& preferences,
                      const std::string& given_operation_id, std::string* set_id, std::string* operation_id);
+  // ImportStacksToStackSet (SELF_MANAGED sets): each stack, in its own
+  // region and account, becomes an instance; the operation (a CREATE) then
+  // brings it to the set's template and parameters as any instance's.
+  Status ImportStacks(const ImportStacksInput& in, std::string* set_id, std::string* operation_id);
   // Refused while instances remain or an operation runs; the set stays
   // listable (Status DELETED), its name free again.
   Status Delete(const std::string& name);

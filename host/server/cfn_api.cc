@@ -53,7 +53,8 @@ int HttpStatusOf(const Status& s) {
     // The StackSet exceptions' httpStatusCode in the service model.
     case Status::Code::kStackSetNotFound:
     case Status::Code::kStackInstanceNotFound:
-    case Status::Code::kOperationNotFound: return 404;
+    case Status::Code::kOperationNotFound:
+    case Status::Code::kStackNotFound: return 404;
     case Status::Code::kOperationInProgress:
     case Status::Code::kOperationIdAlreadyExists:
     case Status::Code::kNameAlreadyExists:
@@ -209,6 +210,7 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"ListStackSetOperationResults", {&CfnApi::ListStackSetOperationResults, true}},
       {"StopStackSetOperation", {&CfnApi::StopStackSetOperation, true}},
       {"DetectStackSetDrift", {&CfnApi::DetectStackSetDrift, true}},
+      {"ImportStacksToStackSet", {&CfnApi::ImportStacksToStackSet, true}},
   };
   // The signature is checked first on AWS: a region it does not have is refused before the action is read.
   if (!IsAwsRegion(region)) return ErrorResponse(403, kInvalidRegionCode, InvalidRegionMessage(region), request_id);

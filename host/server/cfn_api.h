@@ -142,6 +142,7 @@ class CfnApi {
   Status ListStackSetOperationResults(Call& c);
   Status StopStackSetOperation(Call& c);
   Status DetectStackSetDrift(Call& c);
+  Status ImportStacksToStackSet(Call& c);
   // Reserves the stack, runs `start` (which saves the rollback in progress)
   // and hands the operation to the runner.
   Status StartRollback(Call& c, const std::string& name, const std::function<Status(std::string*)>& start,

@@ -2,7 +2,8 @@
 // DeleteStackSet, DescribeStackSet, ListStackSets, CreateStackInstances,
 // UpdateStackInstances, DeleteStackInstances, DescribeStackInstance,
 // ListStackInstances, DescribeStackSetOperation, ListStackSetOperations,
-// ListStackSetOperationResults, StopStackSetOperation, DetectStackSetDrift — the request's
+// ListStackSetOperationResults, StopStackSetOperation, DetectStackSetDrift,
+// ImportStacksToStackSet — the request's
 // members (botocore's service model) in, the shapes of stack_set_xml.h out.
 // The work is StackSetService's (engine/stackset); an action that starts an
 // operation hands it to the OperationRunner, which runs it on a thread.
@@ -333,6 +334,22 @@ Status CfnApi::DetectStackSetDrift(Call& c) {
   std::string set_id, op_id;
   MS_RETURN_IF_ERROR(
       StackSetService(c.service.context()).DetectDrift(name, preferences, c.q.Get("OperationId"), &set_id, &op_id));
+  runner_->EnqueueStackSetOperation(set_id, op_id);
+  c.w.Text("OperationId", op_id);
+  return Status::OK();
+}
+
+Status CfnApi::ImportStacksToStackSet(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
+  ImportStacksInput in;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &in.name));
+  in.stack_ids = c.q.List("StackIds");
+  in.stack_ids_url = c.q.Get("StackIdsUrl");
+  in.organizational_unit_ids = c.q.List("OrganizationalUnitIds");
+  in.operation_id = c.q.Get("OperationId");
+  MS_RETURN_IF_ERROR(PreferencesOf(c.q, &in.preferences));
+  std::string set_id, op_id;
+  MS_RETURN_IF_ERROR(StackSetService(c.service.context()).ImportStacks(in, &set_id, &op_id));
   runner_->EnqueueStackSetOperation(set_id, op_id);
   c.w.Text("OperationId", op_id);
   return Status::OK();

@@ -485,3 +485,59 @@ print(json.dumps(out))
       "Message": "1 validation error detected: Value 'ME' at 'callAs' failed to satisfy constraint: Member must satisfy enum value set: [SELF, DELEGATED_ADMIN]",
       "Status": 400})"));
 }
+
+TEST_CASE("boto3: ImportStacksToStackSet makes existing stacks a SELF_MANAGED set's instances", "[server][stacksets]") {
+  Server server("stack_sets_import", "0");
+  json r = server.Python(kHelpers + "works = '''" + kWorks + "'''\n" + R"(
+out = {}
+east = client('us-east-1').create_stack(StackName='jobs-east', TemplateBody=works)['StackId']
+west = client('us-west-2').create_stack(StackName='jobs-west', TemplateBody=works,
+                                        Parameters=[{'ParameterKey': 'Name', 'ParameterValue': 'west-jobs'}])['StackId']
+for region, stack in (('us-east-1', east), ('us-west-2', west)):
+    for _ in range(300):
+        if client(region).describe_stacks(StackName=stack)['Stacks'][0]['StackStatus'] == 'CREATE_COMPLETE':
+            break
+        time.sleep(0.05)
+cf.create_stack_set(StackSetName='adopted', TemplateBody=works,
+                    Parameters=[{'ParameterKey': 'Name', 'ParameterValue': 'jobs'}])
+op_id = cf.import_stacks_to_stack_set(StackSetName='adopted', StackIds=[east, west], OperationId='import-1')['OperationId']
+op = wait_op('adopted', op_id)
+out['op'] = [op_id, op['Action'], op['Status'], results('adopted', op_id)]
+out['instances'] = instances('adopted')
+out['stack_ids'] = [cf.describe_stack_instance(StackSetName='adopted', StackInstanceAccount='123456789012',
+                                               StackInstanceRegion=r)['StackInstance']['StackId'] for r in ('us-east-1', 'us-west-2')] == [east, west]
+# The imported stacks are the set's now: the west one took the set's parameter value.
+out['west'] = [client('us-west-2').describe_stacks(StackName=west)['Stacks'][0][k] for k in ('StackName', 'StackStatus')] + \
+    [client('us-west-2').describe_stacks(StackName=west)['Stacks'][0]['Outputs'][0]['OutputValue']]
+out['again'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[east])
+missing = east.replace('jobs-east', 'nope')
+out['missing'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[missing])['Code']
+out['missing_message'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[missing])['Message'] == \
+    'Stack with id ' + missing + ' does not exist'
+out['too_many'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[east] * 11)['Code']
+out['no_set'] = error(cf.import_stacks_to_stack_set, StackSetName='nope', StackIds=[east])['Code']
+cf.create_stack_set(StackSetName='org', TemplateBody=works, PermissionModel='SERVICE_MANAGED')
+out['service_managed'] = error(cf.import_stacks_to_stack_set, StackSetName='org', StackIds=[east])['Code']
+# Deleting the instance with RetainStacks keeps the stack, as for any instance.
+op = wait_op('adopted', cf.delete_stack_instances(StackSetName='adopted', Accounts=['123456789012'],
+                                                  Regions=['us-east-1'], RetainStacks=True)['OperationId'])
+out['retained'] = [op['Status'], client('us-east-1').describe_stacks(StackName=east)['Stacks'][0]['StackStatus']]
+print(json.dumps(out))
+)");
+  INFO(r.dump(2));
+  CHECK(r["op"] == json::parse(R"(["import-1", "CREATE", "SUCCEEDED",
+      {"us-east-1": ["123456789012", "SUCCEEDED", ""], "us-west-2": ["123456789012", "SUCCEEDED", ""]}])"));
+  CHECK(r["instances"] == json::parse(R"({"us-east-1": ["CURRENT", "SUCCEEDED", "", "NOT_CHECKED"],
+                                          "us-west-2": ["CURRENT", "SUCCEEDED", "", "NOT_CHECKED"]})"));
+  CHECK(r["stack_ids"] == true);
+  CHECK(r["west"] == json::parse(R"(["jobs-west", "UPDATE_COMPLETE", "jobs"])"));
+  CHECK(r["again"] == json::parse(R"({"Code": "ValidationError",
+      "Message": "Stack instance in account 123456789012 and region us-east-1 already exists in StackSet adopted",
+      "Status": 400})"));
+  CHECK(r["missing"] == "StackNotFoundException");
+  CHECK(r["missing_message"] == true);
+  CHECK(r["too_many"] == "LimitExceededException");
+  CHECK(r["no_set"] == "StackSetNotFoundException");
+  CHECK(r["service_managed"] == "InvalidOperationException");
+  CHECK(r["retained"] == json::parse(R"(["SUCCEEDED", "UPDATE_COMPLETE"])"));
+}

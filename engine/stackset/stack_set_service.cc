@@ -502,7 +502,12 @@ Status StackSetService::ImportStacks(const ImportStacksInput& in, std::string* s
       return Status::Validation("Stack instance in account " + scope.account + " and region " + scope.region +
                                 " already exists in StackSet " + set.name);
     }
-    if (IsInProgress(stack.status)) {
+    // Only a stack that stands where its last operation left it (an instance's stack is updated).
+    const bool stable = stack.status == StackStatus::kCreateComplete || stack.status == StackStatus::kUpdateComplete ||
+                        stack.status == StackStatus::kUpdateRollbackComplete ||
+                        stack.status == StackStatus::kImportComplete ||
+                        stack.status == StackStatus::kImportRollbackComplete;
+    if (!stable) {
       return Status::Validation("Stack " + stack.name + " is in " + StackStatusName(stack.status) +
                                 " state and can not be imported");
     }

@@ -408,8 +408,15 @@ print(json.dumps(out))
 
 TEST_CASE("boto3: DetectStackSetDrift checks each instance's stack and fills the set's and instances' drift fields",
           "[server][stacksets][drift]") {
+  // The queue's VisibilityTimeout is in the template: a change of it is drift.
+  const std::string timed = R"({
+    "Parameters": {"Name": {"Type": "String", "Default": "jobs"}},
+    "Resources": {"Queue": {"Type": "AWS::SQS::Queue",
+                            "Properties": {"QueueName": {"Ref": "Name"}, "VisibilityTimeout": 30}}},
+    "Outputs": {"QueueName": {"Value": {"Fn::GetAtt": ["Queue", "QueueName"]}}}
+  })";
   Server server("stack_sets_drift", "0");
-  json r = server.Python(kHelpers + "works = '''" + kWorks + "'''\n" + R"(
+  json r = server.Python(kHelpers + "works = '''" + timed + "'''\n" + R"(
 out = {}
 cf.create_stack_set(StackSetName='watched', TemplateBody=works)
 wait_op('watched', cf.create_stack_instances(StackSetName='watched', Accounts=['123456789012'],
@@ -515,6 +522,13 @@ out['missing'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', St
 out['missing_message'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[missing])['Message'] == \
     'Stack with id ' + missing + ' does not exist'
 out['too_many'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[east] * 11)['Code']
+broken = client('eu-west-1').create_stack(StackName='broken', TemplateBody=works,
+                                          Parameters=[{'ParameterKey': 'Name', 'ParameterValue': 'bad name!'}])['StackId']
+for _ in range(300):
+    if client('eu-west-1').describe_stacks(StackName=broken)['Stacks'][0]['StackStatus'] == 'ROLLBACK_COMPLETE':
+        break
+    time.sleep(0.05)
+out['rolled_back'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[broken])
 out['no_set'] = error(cf.import_stacks_to_stack_set, StackSetName='nope', StackIds=[east])['Code']
 cf.create_stack_set(StackSetName='org', TemplateBody=works, PermissionModel='SERVICE_MANAGED')
 out['service_managed'] = error(cf.import_stacks_to_stack_set, StackSetName='org', StackIds=[east])['Code']
@@ -537,7 +551,9 @@ print(json.dumps(out))
   CHECK(r["missing"] == "StackNotFoundException");
   CHECK(r["missing_message"] == true);
   CHECK(r["too_many"] == "LimitExceededException");
+  CHECK(r["rolled_back"] == json::parse(R"({"Code": "ValidationError",
+      "Message": "Stack broken is in ROLLBACK_COMPLETE state and can not be imported", "Status": 400})"));
   CHECK(r["no_set"] == "StackSetNotFoundException");
   CHECK(r["service_managed"] == "InvalidOperationException");
-  CHECK(r["retained"] == json::parse(R"(["SUCCEEDED", "UPDATE_COMPLETE"])"));
+  CHECK(r["retained"] == json::parse(R"(["SUCCEEDED", "CREATE_COMPLETE"])"));  // the set changed nothing in it
 }

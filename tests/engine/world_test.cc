@@ -152,7 +152,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 15)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 16)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {

@@ -63,6 +63,7 @@ void ReadParameters(const QueryRequest& q) {
   (void)q.List("Capabilities");
   (void)q.Structs("Parameters");
   (void)ms::server::ParametersOf(q);
+  (void)ms::server::ParametersOf(q, "ParameterOverrides");
   (void)ms::server::TagsOf(q);
   size_t begin = 0, end = 0;
   (void)ms::server::PageOf(q, {"a", "b", "c"}, &begin, &end);

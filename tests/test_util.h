@@ -10,6 +10,12 @@
 
 namespace ms::test {
 
+// SQL that takes a state file back from schema 16 to what schema 15 left:
+// no table of operation results (store/schema.cc). It drops them rather
+// than moving them back into their operations' rows: a test that needs a
+// schema-15 operation writes that row itself.
+inline const std::string kUndoSchema16 = "DROP TABLE stack_set_operation_results;";
+
 // SQL that takes a state file back from schema 15 to what schema 14 left:
 // no stack set tables (store/schema.cc).
 inline const std::string kUndoSchema15 =

@@ -32,6 +32,8 @@ class Status {
     kNameAlreadyExists,         // NameAlreadyExistsException
     kStackSetNotEmpty,          // StackSetNotEmptyException
     kInvalidOperation,          // InvalidOperationException
+    kStackNotFound,             // StackNotFoundException (ImportStacksToStackSet)
+    kLimitExceeded,             // LimitExceededException
   };
 
   Status() = default;  // OK

@@ -17,6 +17,10 @@
 namespace ms {
 
 inline constexpr const char* kOrganizationRoot = "r-moon";
+// The organization's management account: the only one that may operate
+// SERVICE_MANAGED sets, the simulated organization having no delegated
+// administrator (no RegisterDelegatedAdministrator).
+inline constexpr const char* kManagementAccount = "123456789012";
 
 // The member accounts of an OU or of the root, in order; false when the
 // organization has no such unit.

@@ -44,6 +44,19 @@ struct DeploymentTargets {
 inline constexpr const char* kSelfManaged = "SELF_MANAGED";
 inline constexpr const char* kServiceManaged = "SERVICE_MANAGED";
 
+// StackSetDriftDetectionDetails as the set's last DetectStackSetDrift left
+// them (AWS's values before any: NOT_CHECKED, no detection status, zeros).
+struct StackSetDriftDetails {
+  std::string drift_status = "NOT_CHECKED";  // DRIFTED, IN_SYNC, NOT_CHECKED
+  std::string detection_status;              // COMPLETED, FAILED, PARTIAL_SUCCESS, IN_PROGRESS, STOPPED
+  int64_t last_check_ms = 0;                 // 0: never checked
+  int64_t total = 0;
+  int64_t drifted = 0;
+  int64_t in_sync = 0;
+  int64_t in_progress = 0;
+  int64_t failed = 0;
+};
+
 struct StackSetRecord {
   std::string id;   // <name>:<uuid> (StackSetId)
   std::string arn;  // arn:aws:cloudformation:<region>:<account>:stackset/<name>:<uuid>
@@ -64,6 +77,7 @@ struct StackSetRecord {
   bool retain_stacks_on_account_removal = false;
   std::vector<std::string> organizational_unit_ids;  // the OUs its instances were deployed to
   int64_t created_ms = 0;
+  StackSetDriftDetails drift;
 };
 
 struct StackInstanceRecord {
@@ -71,12 +85,21 @@ struct StackInstanceRecord {
   std::string account;
   std::string region;
   std::string stack_id;  // empty until its stack is created
+  // The name of the stack an operation's create makes, and that operation:
+  // committed before the create starts, so that an operation resumed after
+  // a crash finds the stack it made (by this name in the instance's region
+  // and account) though its ID was never recorded, and knows a failed
+  // create for its own (recorded FAILED, not retried).
+  std::string stack_name;
+  std::string created_by_operation;
   std::vector<StackSetParameter> parameter_overrides;
   std::string status = "OUTDATED";          // CURRENT, OUTDATED, INOPERABLE
   std::string detailed_status = "PENDING";  // StackInstanceStatus.DetailedStatus
   std::string reason;                       // StatusReason
   std::string organizational_unit_id;       // SERVICE_MANAGED
   std::string last_operation_id;
+  std::string drift_status = "NOT_CHECKED";  // DRIFTED, IN_SYNC, NOT_CHECKED: its stack's, as last detected
+  int64_t last_drift_check_ms = 0;           // 0: never checked
 };
 
 // One account and region of an operation (ListStackSetOperationResults).
@@ -91,7 +114,7 @@ struct OperationResult {
 struct StackSetOperationRecord {
   std::string id;  // OperationId
   std::string stack_set_id;
-  std::string action;            // CREATE, UPDATE, DELETE
+  std::string action;            // CREATE, UPDATE, DELETE, DETECT_DRIFT
   std::string status = "QUEUED";  // QUEUED, RUNNING, SUCCEEDED, FAILED, STOPPING, STOPPED
   std::string status_reason;
   OperationPreferences preferences;

@@ -5,6 +5,7 @@
 #include <map>
 #include <thread>
 
+#include "stack/drift_detection.h"
 #include "stack/op_common.h"
 #include "stack/stack_service.h"
 #include "stackset/operation_plan.h"
@@ -34,7 +35,8 @@ class OperationRun {
 
  private:
   bool Interrupted() const { return ctx_.interrupt != nullptr && ctx_.interrupt->load(); }
-  // Saves the operation keeping a STOPPING the request side wrote meanwhile.
+  // Saves the operation's row (not its results) keeping a STOPPING the
+  // request side wrote meanwhile.
   Status SaveOperation();
   Status SaveResult(size_t i, const std::string& status, const std::string& reason);
   StackInstanceRecord* Instance(const OperationResult& r);
@@ -42,6 +44,10 @@ class OperationRun {
   Status RunTarget(size_t i, bool* ok, std::string* reason);
   Status CreateOrUpdate(StackInstanceRecord* inst, bool* ok, std::string* reason);
   Status Delete(StackInstanceRecord* inst, bool* ok, std::string* reason);
+  // DETECT_DRIFT: the stack's drift detection, its status the instance's.
+  Status DetectDrift(StackInstanceRecord* inst, bool* ok, std::string* reason);
+  // At a DETECT_DRIFT's end: the set's StackSetDriftDetectionDetails.
+  Status SaveSetDrift();
   // Waits while another thread (crash recovery) runs the stack's operation.
   Status WaitWhileInProgress(const std::string& stack_id, StackRecord* stack, bool* found);
   // The stack's operation to its end, then its record.
@@ -65,9 +71,10 @@ Status OperationRun::SaveOperation() {
   return ctx_.db->Transaction([&]() -> Status {
     StackSetOperationRecord stored;
     bool found = false;
-    MS_RETURN_IF_ERROR(LoadStackSetOperation(ctx_.db, op_.stack_set_id, op_.id, &stored, &found));
+    MS_RETURN_IF_ERROR(
+        LoadStackSetOperation(ctx_.db, op_.stack_set_id, op_.id, &stored, &found, /*with_results=*/false));
     if (found && stored.status == "STOPPING" && op_.active()) op_.status = "STOPPING";
-    return SaveStackSetOperation(ctx_.db, op_);
+    return SaveStackSetOperationRow(ctx_.db, op_);
   });
 }
 
@@ -80,7 +87,7 @@ Status OperationRun::SaveResult(size_t i, const std::string& status, const std::
   OperationResult& r = op_.results[i];
   r.status = status;
   r.reason = reason;
-  return SaveOperation();
+  return SaveStackSetOperationResult(ctx_.db, op_, r);
 }
 
 Status OperationRun::WaitWhileInProgress(const std::string& stack_id, StackRecord* stack, bool* found) {
@@ -118,15 +125,36 @@ Status OperationRun::CreateOrUpdate(StackInstanceRecord* inst, bool* ok, std::st
   StackService service(InstanceContext(*inst));
   StackRecord stack;
   bool live = false;
+  const bool made_here = inst->created_by_operation == op_.id;
+  if (inst->stack_id.empty() && made_here && !inst->stack_name.empty()) {
+    // Resumed after a crash between the stack's create and its ID's record:
+    // the stack this operation made, found by its name where it was made.
+    bool found = false;
+    MS_RETURN_IF_ERROR(FindActiveStack(ctx_.db, {inst->region, inst->account}, inst->stack_name, &stack, &found,
+                                       StackRowParts::kRecordOnly));
+    if (found) {
+      inst->stack_id = stack.id;
+      MS_RETURN_IF_ERROR(SaveStackInstance(ctx_.db, *inst));
+    }
+  }
   if (!inst->stack_id.empty()) {
     bool found = false;
     MS_RETURN_IF_ERROR(WaitWhileInProgress(inst->stack_id, &stack, &found));
     if (Interrupted()) return Status::OK();
     live = found && stack.status != StackStatus::kDeleteComplete;
   }
-  // A stack whose create failed cannot be updated: it is deleted and made again.
-  if (live && (stack.status == StackStatus::kRollbackComplete || stack.status == StackStatus::kRollbackFailed ||
-               stack.status == StackStatus::kCreateFailed)) {
+  const bool create_failed = live && (stack.status == StackStatus::kRollbackComplete ||
+                                      stack.status == StackStatus::kRollbackFailed ||
+                                      stack.status == StackStatus::kCreateFailed);
+  // This operation's own create, failed before a restart: the instance
+  // failed (as it would have been recorded), the create not tried again.
+  if (create_failed && made_here) {
+    *reason = FailureReason(service, stack);
+    return Status::OK();
+  }
+  // A stack whose create failed in an earlier operation cannot be updated:
+  // it is deleted and made again.
+  if (create_failed) {
     DeleteStackInput del;
     del.stack_name = stack.id;
     std::string id;
@@ -152,8 +180,14 @@ Status OperationRun::CreateOrUpdate(StackInstanceRecord* inst, bool* ok, std::st
   }
   std::string id;
   if (!live) {
+    // The name and this operation are committed before the create, which
+    // commits the stack: a crash between the two finds it by that name.
+    inst->stack_id.clear();
+    inst->stack_name = InstanceStackName(set_.name);
+    inst->created_by_operation = op_.id;
+    MS_RETURN_IF_ERROR(SaveStackInstance(ctx_.db, *inst));
     CreateStackInput in;
-    in.stack_name = InstanceStackName(set_.name);
+    in.stack_name = inst->stack_name;
     in.template_body = set_.template_body;
     in.parameters = params;
     in.capabilities = set_.capabilities;
@@ -220,10 +254,77 @@ Status OperationRun::Delete(StackInstanceRecord* inst, bool* ok, std::string* re
   return Status::OK();
 }
 
+Status OperationRun::DetectDrift(StackInstanceRecord* inst, bool* ok, std::string* reason) {
+  StackService service(InstanceContext(*inst));
+  StackRecord stack;
+  bool found = false;
+  if (!inst->stack_id.empty()) {
+    MS_RETURN_IF_ERROR(WaitWhileInProgress(inst->stack_id, &stack, &found));
+    if (Interrupted()) return Status::OK();
+  }
+  // Unverified: moonstack's reason for an instance whose stack was never made (or is gone).
+  if (!found || stack.status == StackStatus::kDeleteComplete) {
+    *reason = "Stack instance has no stack to check for drift";
+    return Status::OK();
+  }
+  DriftDetection drift(service);
+  std::string detection_id;
+  Status s = drift.DetectStack(stack.id, {}, &detection_id);
+  if (!s.ok()) {
+    *reason = s.message();
+    return Status::OK();
+  }
+  StackDriftDetection detection;
+  MS_RETURN_IF_ERROR(drift.Detection(detection_id, &detection));
+  if (detection.detection_status != "DETECTION_COMPLETE") {
+    *reason = detection.reason;
+    return Status::OK();
+  }
+  inst->drift_status = detection.stack_drift_status;
+  inst->last_drift_check_ms = detection.timestamp_ms;
+  *ok = true;
+  return Status::OK();
+}
+
+Status OperationRun::SaveSetDrift() {
+  StackSetRecord set;
+  bool found = false;
+  MS_RETURN_IF_ERROR(LoadStackSetById(ctx_.db, set_.id, &set, &found));
+  if (!found) return Status::OK();
+  StackSetDriftDetails d;
+  d.total = static_cast<int64_t>(instances_.size());
+  for (const OperationResult& r : op_.results) {
+    const StackInstanceRecord* inst = r.status == "SUCCEEDED" ? Instance(r) : nullptr;
+    if (inst != nullptr && inst->drift_status == "DRIFTED") ++d.drifted;
+    if (inst != nullptr && inst->drift_status == "IN_SYNC") ++d.in_sync;
+  }
+  d.failed = op_.failed_count();
+  // AWS's StackSetDriftDetectionDetails: DRIFTED when one instance drifted,
+  // IN_SYNC when every one checked is; the detection FAILED when the failure
+  // tolerance was exceeded, PARTIAL_SUCCESS when some failed within it.
+  d.drift_status = d.drifted > 0 ? "DRIFTED" : (d.in_sync > 0 ? "IN_SYNC" : "NOT_CHECKED");
+  if (op_.status == "STOPPED") {
+    d.detection_status = "STOPPED";
+  } else if (op_.status == "FAILED") {
+    d.detection_status = "FAILED";
+  } else {
+    d.detection_status = d.failed > 0 ? "PARTIAL_SUCCESS" : "COMPLETED";
+  }
+  d.last_check_ms = op_.ended_ms;
+  set.drift = d;
+  return SaveStackSet(ctx_.db, set);
+}
+
 Status OperationRun::RunTarget(size_t i, bool* ok, std::string* reason) {
   *ok = false;
   const OperationResult r = op_.results[i];
   StackInstanceRecord* inst = Instance(r);
+  if (op_.action == "DETECT_DRIFT") {
+    if (inst == nullptr) return Status::Internal("stack set: no instance in " + r.account + " " + r.region);
+    MS_RETURN_IF_ERROR(DetectDrift(inst, ok, reason));
+    if (Interrupted() && !*ok && reason->empty()) return Status::OK();
+    return SaveStackInstance(ctx_.db, *inst);
+  }
   if (op_.action == "DELETE") {
     if (inst == nullptr) {  // no instance there: nothing to delete
       *ok = true;
@@ -279,7 +380,8 @@ Status OperationRun::Run() {
       MS_RETURN_IF_ERROR(SaveOperation());  // reads a STOPPING the request side wrote
       if (exceeded || op_.status == "STOPPING") {
         const std::string reason = exceeded ? kToleranceExceededReason : kOperationStoppedReason;
-        if (StackInstanceRecord* inst = Instance(op_.results[i])) {
+        StackInstanceRecord* inst = op_.action == "DETECT_DRIFT" ? nullptr : Instance(op_.results[i]);
+        if (inst != nullptr) {
           inst->detailed_status = "CANCELLED";
           inst->reason = reason;
           MS_RETURN_IF_ERROR(SaveStackInstance(ctx_.db, *inst));
@@ -304,7 +406,10 @@ Status OperationRun::Run() {
     op_.status = exceeded ? "FAILED" : "SUCCEEDED";
   }
   op_.ended_ms = ctx_.clock->NowMs();
-  return SaveStackSetOperation(ctx_.db, op_);
+  return ctx_.db->Transaction([&]() -> Status {
+    MS_RETURN_IF_ERROR(SaveStackSetOperationRow(ctx_.db, op_));
+    return op_.action == "DETECT_DRIFT" ? SaveSetDrift() : Status::OK();
+  });
 }
 
 }  // namespace

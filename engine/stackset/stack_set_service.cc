@@ -8,6 +8,7 @@
 #include "eval/validate.h"
 #include "records/stack_name.h"
 #include "stack/op_common.h"
+#include "store/stack_tables.h"
 #include "stackset/operation_plan.h"
 #include "stackset/organization.h"
 #include "stackset/stack_set_store.h"
@@ -19,6 +20,16 @@ namespace ms {
 // CrowdStrike/Cloud-AWS#159: DescribeStackSetOperation, CreateStackInstances).
 Status StackSetNotFound(const std::string& name) {
   return Status::Of(Status::Code::kStackSetNotFound, "StackSet " + name + " not found");
+}
+
+Status CheckCallAs(const std::string& call_as) {
+  if (call_as.empty() || call_as == "SELF") return Status::OK();
+  // AWS's text (hashicorp/terraform-provider-aws#37069, cdklabs/cdk-stacksets#265:
+  // DELEGATED_ADMIN from an account not registered as one, the management account included).
+  if (call_as == "DELEGATED_ADMIN") return Status::Validation("Account used is not a delegated administrator");
+  return Status::Validation("1 validation error detected: Value '" + call_as +
+                            "' at 'callAs' failed to satisfy constraint: Member must satisfy enum value set: "
+                            "[SELF, DELEGATED_ADMIN]");
 }
 
 namespace {
@@ -126,6 +137,12 @@ Status StackSetService::Create(const CreateStackSetInput& in, std::string* stack
                               "' at 'permissionModel' failed to satisfy constraint: Member must satisfy enum value "
                               "set: [SERVICE_MANAGED, SELF_MANAGED]");
   }
+  // AWS's text (hashicorp/terraform-provider-aws#32536, ministryofjustice/aws-root-account#1173).
+  if (model == kServiceManaged && ctx_.account_id != kManagementAccount) {
+    return Status::Validation(
+        "You must be the management account or delegated admin account of an organization before operating a "
+        "SERVICE_MANAGED stack set");
+  }
   MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, in.template_body));
   StackSetRecord s;
   s.name = in.name;
@@ -220,7 +237,7 @@ Status StackSetService::StartOperation(const StackSetRecord& set, StackSetOperat
   if (!given_id.empty()) {
     StackSetOperationRecord ignored;
     bool found = false;
-    MS_RETURN_IF_ERROR(LoadStackSetOperation(ctx_.db, set.id, given_id, &ignored, &found));
+    MS_RETURN_IF_ERROR(LoadStackSetOperation(ctx_.db, set.id, given_id, &ignored, &found, /*with_results=*/false));
     // Unverified: moonstack's wording (the model: "The specified operation ID already exists.").
     if (found) {
       return Status::Of(Status::Code::kOperationIdAlreadyExists, "The operation ID " + given_id + " already exists");
@@ -265,25 +282,35 @@ std::vector<StackSetParameter> MergeOverrides(const std::vector<ParameterInput>&
 
 }  // namespace
 
-Status StackSetService::CreateInstances(const StackInstancesInput& in, std::string* set_id, std::string* operation_id) {
-  StackSetRecord set;
-  MS_RETURN_IF_ERROR(FindLive(in.name, &set));
-  std::vector<std::pair<std::string, std::string>> accounts;
-  MS_RETURN_IF_ERROR(TargetAccounts(set, in.accounts, in.targets, &accounts));
+Status StackSetService::ResolveInstancesTarget(const StackInstancesInput& in, InstancesTarget* out) {
+  MS_RETURN_IF_ERROR(FindLive(in.name, &out->set));
+  MS_RETURN_IF_ERROR(TargetAccounts(out->set, in.accounts, in.targets, &out->accounts));
   MS_RETURN_IF_ERROR(CheckRegions(in.regions));
+  // A region named twice is one region (an operation has one result per account and region).
+  out->regions.clear();
+  for (const std::string& r : in.regions) {
+    if (std::find(out->regions.begin(), out->regions.end(), r) == out->regions.end()) out->regions.push_back(r);
+  }
   std::vector<StackInstanceRecord> loaded;
-  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
-  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, out->set.id, &loaded));
+  out->existing = ByTarget(std::move(loaded));
+  return Status::OK();
+}
+
+Status StackSetService::CreateInstances(const StackInstancesInput& in, std::string* set_id, std::string* operation_id) {
+  InstancesTarget t;
+  MS_RETURN_IF_ERROR(ResolveInstancesTarget(in, &t));
+  StackSetRecord& set = t.set;
   StackSetOperationRecord op;
   op.action = "CREATE";
   op.preferences = in.preferences;
   op.targets = in.targets;
   std::vector<StackInstanceRecord> instances;
-  for (const auto& [account, ou] : accounts) {
-    for (const std::string& region : in.regions) {
+  for (const auto& [account, ou] : t.accounts) {
+    for (const std::string& region : t.regions) {
       StackInstanceRecord i;
-      auto it = existing.find(account + "/" + region);
-      if (it != existing.end()) i = it->second;
+      auto it = t.existing.find(account + "/" + region);
+      if (it != t.existing.end()) i = it->second;
       i.stack_set_id = set.id;
       i.account = account;
       i.region = region;
@@ -309,23 +336,18 @@ Status StackSetService::CreateInstances(const StackInstancesInput& in, std::stri
 }
 
 Status StackSetService::UpdateInstances(const StackInstancesInput& in, std::string* set_id, std::string* operation_id) {
-  StackSetRecord set;
-  MS_RETURN_IF_ERROR(FindLive(in.name, &set));
-  std::vector<std::pair<std::string, std::string>> accounts;
-  MS_RETURN_IF_ERROR(TargetAccounts(set, in.accounts, in.targets, &accounts));
-  MS_RETURN_IF_ERROR(CheckRegions(in.regions));
-  std::vector<StackInstanceRecord> loaded;
-  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
-  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
+  InstancesTarget t;
+  MS_RETURN_IF_ERROR(ResolveInstancesTarget(in, &t));
+  StackSetRecord& set = t.set;
   StackSetOperationRecord op;
   op.action = "UPDATE";
   op.preferences = in.preferences;
   op.targets = in.targets;
   std::vector<StackInstanceRecord> instances;
-  for (const auto& [account, ou] : accounts) {
-    for (const std::string& region : in.regions) {
-      auto it = existing.find(account + "/" + region);
-      if (it == existing.end()) return InstanceNotFound(set, account, region);
+  for (const auto& [account, ou] : t.accounts) {
+    for (const std::string& region : t.regions) {
+      auto it = t.existing.find(account + "/" + region);
+      if (it == t.existing.end()) return InstanceNotFound(set, account, region);
       StackInstanceRecord i = it->second;
       if (in.overrides) i.parameter_overrides = MergeOverrides(*in.overrides, i.parameter_overrides);
       i.status = "OUTDATED";
@@ -342,25 +364,20 @@ Status StackSetService::UpdateInstances(const StackInstancesInput& in, std::stri
 }
 
 Status StackSetService::DeleteInstances(const StackInstancesInput& in, std::string* set_id, std::string* operation_id) {
-  StackSetRecord set;
-  MS_RETURN_IF_ERROR(FindLive(in.name, &set));
-  std::vector<std::pair<std::string, std::string>> accounts;
-  MS_RETURN_IF_ERROR(TargetAccounts(set, in.accounts, in.targets, &accounts));
-  MS_RETURN_IF_ERROR(CheckRegions(in.regions));
-  std::vector<StackInstanceRecord> loaded;
-  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
-  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
+  InstancesTarget t;
+  MS_RETURN_IF_ERROR(ResolveInstancesTarget(in, &t));
+  StackSetRecord& set = t.set;
   StackSetOperationRecord op;
   op.action = "DELETE";
   op.preferences = in.preferences;
   op.targets = in.targets;
   op.retain_stacks = in.retain_stacks;
   std::vector<StackInstanceRecord> instances;
-  for (const auto& [account, ou] : accounts) {
-    for (const std::string& region : in.regions) {
+  for (const auto& [account, ou] : t.accounts) {
+    for (const std::string& region : t.regions) {
       // An account and region without an instance succeeds, as on AWS.
-      auto it = existing.find(account + "/" + region);
-      if (it != existing.end()) {
+      auto it = t.existing.find(account + "/" + region);
+      if (it != t.existing.end()) {
         StackInstanceRecord i = it->second;
         i.status = "OUTDATED";
         i.detailed_status = "PENDING";
@@ -422,6 +439,93 @@ Status StackSetService::Update(const UpdateStackSetInput& in, std::string* set_i
   return Status::OK();
 }
 
+Status StackSetService::DetectDrift(const std::string& name, const OperationPreferences& preferences,
+                                    const std::string& given_operation_id, std::string* set_id,
+                                    std::string* operation_id) {
+  StackSetRecord set;
+  MS_RETURN_IF_ERROR(FindLive(name, &set));
+  std::vector<StackInstanceRecord> instances;
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &instances));
+  StackSetOperationRecord op;
+  op.action = "DETECT_DRIFT";
+  op.preferences = preferences;
+  for (const StackInstanceRecord& i : instances) {
+    op.results.push_back({i.account, i.region, "PENDING", "", i.organizational_unit_id});
+  }
+  // The set's details while it runs (AWS's DriftDetectionStatus IN_PROGRESS); the rest stays as last detected.
+  set.drift.detection_status = "IN_PROGRESS";
+  set.drift.total = static_cast<int64_t>(instances.size());
+  set.drift.in_progress = set.drift.total;
+  MS_RETURN_IF_ERROR(StartOperation(set, &op, instances, given_operation_id));
+  *set_id = set.id;
+  *operation_id = op.id;
+  return Status::OK();
+}
+
+Status StackSetService::ImportStacks(const ImportStacksInput& in, std::string* set_id, std::string* operation_id) {
+  StackSetRecord set;
+  MS_RETURN_IF_ERROR(FindLive(in.name, &set));
+  // Texts below are unverified (moonstack's, in AWS's style); the limits are AWS's
+  // (the StackSets guide: up to 10 stacks inline, self-managed sets here).
+  if (set.permission_model != kSelfManaged) {
+    return Status::Of(Status::Code::kInvalidOperation,
+                      "ImportStacksToStackSet is only supported by self-managed permissions");
+  }
+  if (!in.stack_ids_url.empty()) return Status::Validation("StackIdsUrl is not supported by moonstack; give StackIds");
+  if (in.stack_ids.empty()) return Status::Validation("Either StackIds or StackIdsUrl must be specified");
+  if (in.stack_ids.size() > 10) {
+    return Status::Of(Status::Code::kLimitExceeded, "You can import up to 10 stacks per stack set at a time");
+  }
+  if (!in.organizational_unit_ids.empty()) {
+    return Status::Validation("StackSets with SELF_MANAGED permission model can only have accounts as target");
+  }
+  std::vector<StackInstanceRecord> loaded;
+  MS_RETURN_IF_ERROR(LoadStackInstances(ctx_.db, set.id, &loaded));
+  const std::map<std::string, StackInstanceRecord> existing = ByTarget(std::move(loaded));
+  StackSetOperationRecord op;
+  op.action = "CREATE";
+  op.preferences = in.preferences;
+  std::vector<StackInstanceRecord> instances;
+  std::set<std::string> seen;
+  for (const std::string& id : in.stack_ids) {
+    StackScope scope;
+    StackRecord stack;
+    bool found = false;
+    if (ScopeOfArn(id, &scope)) {
+      MS_RETURN_IF_ERROR(FindStackInScope(ctx_.db, scope, id, &stack, &found, StackRowParts::kRecordOnly));
+    }
+    if (!found || stack.status == StackStatus::kDeleteComplete) {
+      return Status::Of(Status::Code::kStackNotFound, "Stack with id " + id + " does not exist");
+    }
+    const std::string key = scope.account + "/" + scope.region;
+    if (existing.count(key) != 0 || !seen.insert(key).second) {
+      return Status::Validation("Stack instance in account " + scope.account + " and region " + scope.region +
+                                " already exists in StackSet " + set.name);
+    }
+    // Only a stack that stands where its last operation left it (an instance's stack is updated).
+    const bool stable = stack.status == StackStatus::kCreateComplete || stack.status == StackStatus::kUpdateComplete ||
+                        stack.status == StackStatus::kUpdateRollbackComplete ||
+                        stack.status == StackStatus::kImportComplete ||
+                        stack.status == StackStatus::kImportRollbackComplete;
+    if (!stable) {
+      return Status::Validation("Stack " + stack.name + " is in " + StackStatusName(stack.status) +
+                                " state and can not be imported");
+    }
+    StackInstanceRecord i;
+    i.stack_set_id = set.id;
+    i.account = scope.account;
+    i.region = scope.region;
+    i.stack_id = stack.id;
+    i.stack_name = stack.name;
+    instances.push_back(i);
+    op.results.push_back({scope.account, scope.region, "PENDING", "", ""});
+  }
+  MS_RETURN_IF_ERROR(StartOperation(set, &op, instances, in.operation_id));
+  *set_id = set.id;
+  *operation_id = op.id;
+  return Status::OK();
+}
+
 Status StackSetService::Delete(const std::string& name) {
   StackSetRecord set;
   bool found = false;
@@ -444,7 +548,7 @@ Status StackSetService::StopOperation(const std::string& name, const std::string
   return ctx_.db->Transaction([&]() -> Status {
     StackSetOperationRecord op;
     bool found = false;
-    MS_RETURN_IF_ERROR(LoadStackSetOperation(ctx_.db, set.id, operation_id, &op, &found));
+    MS_RETURN_IF_ERROR(LoadStackSetOperation(ctx_.db, set.id, operation_id, &op, &found, /*with_results=*/false));
     if (!found) return OperationNotFound(operation_id);
     if (op.status == "STOPPING") return Status::OK();
     // Unverified: moonstack's wording.
@@ -453,7 +557,7 @@ Status StackSetService::StopOperation(const std::string& name, const std::string
                         "Operation " + operation_id + " can not be stopped as it is " + op.status);
     }
     op.status = "STOPPING";
-    return SaveStackSetOperation(ctx_.db, op);
+    return SaveStackSetOperationRow(ctx_.db, op);
   });
 }
 

@@ -10,6 +10,7 @@
 // with OperationInProgressException while one is QUEUED, RUNNING or STOPPING.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,16 @@ struct StackInstancesInput {
   std::string operation_id;    // empty: a new UUID
 };
 
+// ImportStacksToStackSet.
+struct ImportStacksInput {
+  std::string name;
+  std::vector<std::string> stack_ids;
+  std::string stack_ids_url;  // refused: moonstack reads no stack ID list from S3
+  std::vector<std::string> organizational_unit_ids;
+  OperationPreferences preferences;
+  std::string operation_id;  // empty: a new UUID
+};
+
 class StackSetService {
  public:
   // ctx.db is the request's connection; ctx.scope() the administrator's.
@@ -78,6 +89,14 @@ class StackSetService {
   Status CreateInstances(const StackInstancesInput& in, std::string* set_id, std::string* operation_id);
   Status UpdateInstances(const StackInstancesInput& in, std::string* set_id, std::string* operation_id);
   Status DeleteInstances(const StackInstancesInput& in, std::string* set_id, std::string* operation_id);
+  // DetectStackSetDrift: a DETECT_DRIFT operation over every instance; the
+  // set's drift details IN_PROGRESS until it ends.
+  Status DetectDrift(const std::string& name, const OperationPreferences& preferences,
+                     const std::string& given_operation_id, std::string* set_id, std::string* operation_id);
+  // ImportStacksToStackSet (SELF_MANAGED sets): each stack, in its own
+  // region and account, becomes an instance; the operation (a CREATE) then
+  // brings it to the set's template and parameters as any instance's.
+  Status ImportStacks(const ImportStacksInput& in, std::string* set_id, std::string* operation_id);
   // Refused while instances remain or an operation runs; the set stays
   // listable (Status DELETED), its name free again.
   Status Delete(const std::string& name);
@@ -95,11 +114,23 @@ class StackSetService {
   Status ListOperations(const std::string& name, StackSetRecord* set, std::vector<StackSetOperationRecord>* out);
 
  private:
+  // The part of CreateStackInstances, UpdateStackInstances and
+  // DeleteStackInstances they share: the live set, the request's accounts
+  // (each with its OU), its regions (checked, each once) and the set's
+  // instances by "account/region".
+  struct InstancesTarget {
+    StackSetRecord set;
+    std::vector<std::pair<std::string, std::string>> accounts;  // (account, OU)
+    std::vector<std::string> regions;
+    std::map<std::string, StackInstanceRecord> existing;
+  };
+
   Status FindLive(const std::string& name, StackSetRecord* out);
   // The accounts an instances request names: SELF_MANAGED its Accounts,
   // SERVICE_MANAGED its DeploymentTargets' (with each one's OU).
   Status TargetAccounts(const StackSetRecord& set, const std::vector<std::string>& accounts,
                         const DeploymentTargets& targets, std::vector<std::pair<std::string, std::string>>* out);
+  Status ResolveInstancesTarget(const StackInstancesInput& in, InstancesTarget* out);
   // Checks that no operation runs on the set and the OperationId is new;
   // saves `op` (QUEUED, its results) with the instances in one transaction.
   Status StartOperation(const StackSetRecord& set, StackSetOperationRecord* op,
@@ -107,6 +138,12 @@ class StackSetService {
 
   OperationContext ctx_;
 };
+
+// A request's CallAs ("" is SELF, AWS's default): SELF is accepted; any
+// other value is AWS's enum refusal; DELEGATED_ADMIN is refused as AWS
+// refuses it from an account that is not a registered delegated
+// administrator, which is every account of the simulated organization.
+Status CheckCallAs(const std::string& call_as);
 
 // AWS's StackSetNotFoundException for `name`.
 Status StackSetNotFound(const std::string& name);

@@ -1,5 +1,8 @@
 #include "stackset/stack_set_store.h"
 
+#include <map>
+#include <memory>
+
 #include "store/record_json.h"
 #include "template/value.h"
 
@@ -10,6 +13,7 @@ using record_json::GetBool;
 using record_json::GetInt;
 using record_json::GetList;
 using record_json::GetStr;
+using record_json::ForEachRow;
 using record_json::GetStrings;
 using record_json::Str;
 
@@ -79,6 +83,16 @@ std::string SetJson(const StackSetRecord& s) {
   m.set("retain_stacks_on_account_removal", Value::Bool(s.retain_stacks_on_account_removal));
   m.set("organizational_unit_ids", Value::StringList(s.organizational_unit_ids));
   m.set("created_ms", Value::Integer(s.created_ms));
+  Value d = Value::MakeMap();
+  d.set("status", Str(s.drift.drift_status));
+  d.set("detection_status", Str(s.drift.detection_status));
+  d.set("last_check_ms", Value::Integer(s.drift.last_check_ms));
+  d.set("total", Value::Integer(s.drift.total));
+  d.set("drifted", Value::Integer(s.drift.drifted));
+  d.set("in_sync", Value::Integer(s.drift.in_sync));
+  d.set("in_progress", Value::Integer(s.drift.in_progress));
+  d.set("failed", Value::Integer(s.drift.failed));
+  m.set("drift", std::move(d));
   return m.ToJson();
 }
 
@@ -103,18 +117,32 @@ StackSetRecord SetFromRow(Statement* st, const Value& m) {
   s.retain_stacks_on_account_removal = GetBool(m, "retain_stacks_on_account_removal");
   s.organizational_unit_ids = GetStrings(m, "organizational_unit_ids");
   s.created_ms = GetInt(m, "created_ms");
+  if (const Value* d = m.find("drift")) {  // absent: written before drift detection of sets
+    s.drift.drift_status = GetStr(*d, "status");
+    s.drift.detection_status = GetStr(*d, "detection_status");
+    s.drift.last_check_ms = GetInt(*d, "last_check_ms");
+    s.drift.total = GetInt(*d, "total");
+    s.drift.drifted = GetInt(*d, "drifted");
+    s.drift.in_sync = GetInt(*d, "in_sync");
+    s.drift.in_progress = GetInt(*d, "in_progress");
+    s.drift.failed = GetInt(*d, "failed");
+  }
   return s;
 }
 
 std::string InstanceJson(const StackInstanceRecord& i) {
   Value m = Value::MakeMap();
   m.set("stack_id", Str(i.stack_id));
+  m.set("stack_name", Str(i.stack_name));
+  m.set("created_by_operation", Str(i.created_by_operation));
   m.set("overrides", ParamsToValue(i.parameter_overrides));
   m.set("status", Str(i.status));
   m.set("detailed_status", Str(i.detailed_status));
   m.set("reason", Str(i.reason));
   m.set("ou", Str(i.organizational_unit_id));
   m.set("last_operation_id", Str(i.last_operation_id));
+  m.set("drift_status", Str(i.drift_status));
+  m.set("last_drift_check_ms", Value::Integer(i.last_drift_check_ms));
   return m.ToJson();
 }
 
@@ -131,17 +159,6 @@ std::string OperationJson(const StackSetOperationRecord& op) {
   m.set("target_ous", Value::StringList(op.targets.organizational_unit_ids));
   m.set("created_ms", Value::Integer(op.created_ms));
   m.set("ended_ms", Value::Integer(op.ended_ms));
-  Value::List results;
-  for (const OperationResult& r : op.results) {
-    Value rm = Value::MakeMap();
-    rm.set("account", Str(r.account));
-    rm.set("region", Str(r.region));
-    rm.set("status", Str(r.status));
-    rm.set("reason", Str(r.reason));
-    rm.set("ou", Str(r.organizational_unit_id));
-    results.push_back(std::move(rm));
-  }
-  m.set("results", Value::MakeList(std::move(results)));
   return m.ToJson();
 }
 
@@ -160,14 +177,33 @@ StackSetOperationRecord OperationFromRow(const std::string& set_id, const std::s
   op.targets.organizational_unit_ids = GetStrings(m, "target_ous");
   op.created_ms = GetInt(m, "created_ms");
   op.ended_ms = GetInt(m, "ended_ms");
-  const Value& results = GetList(m, "results");
-  if (results.is_list()) {
-    for (const Value& r : results.list()) {
-      op.results.push_back(
-          {GetStr(r, "account"), GetStr(r, "region"), GetStr(r, "status"), GetStr(r, "reason"), GetStr(r, "ou")});
-    }
-  }
   return op;
+}
+
+// A result's row (migration 16): its account and region are the row's key.
+std::string ResultJson(const OperationResult& r) {
+  Value m = Value::MakeMap();
+  m.set("status", Str(r.status));
+  m.set("reason", Str(r.reason));
+  m.set("ou", Str(r.organizational_unit_id));
+  return m.ToJson();
+}
+
+OperationResult ResultFromRow(Statement* st, const Value& m) {
+  return {st->Text(0), st->Text(1), GetStr(m, "status"), GetStr(m, "reason"), GetStr(m, "ou")};
+}
+
+// The rows of `st` (SELECT id, region, account, name, deleted, data) as sets.
+Status LoadSets(Statement* st, std::vector<StackSetRecord>* out) {
+  return ForEachRow(st, 5, "stack set", [&](Value m) { out->push_back(SetFromRow(st, m)); });
+}
+
+Status LoadOneSet(Statement* st, StackSetRecord* out, bool* found) {
+  std::vector<StackSetRecord> rows;
+  MS_RETURN_IF_ERROR(LoadSets(st, &rows));
+  *found = !rows.empty();
+  if (*found) *out = std::move(rows[0]);
+  return Status::OK();
 }
 
 constexpr const char* kSetColumns = "SELECT id, region, account, name, deleted, data FROM stack_sets ";
@@ -199,14 +235,7 @@ Status FindStackSet(Database* db, const StackScope& scope, const std::string& na
                                             : "WHERE region = ?1 AND account = ?2 AND name = ?3 AND deleted = 0"),
                                  &st));
   st->Bind(1, scope.region).Bind(2, scope.account).Bind(3, key);
-  bool row = false;
-  MS_RETURN_IF_ERROR(st->Step(&row));
-  if (!row) return Status::OK();
-  Value m;
-  MS_RETURN_IF_ERROR(record_json::ParseRow(st->Text(5), "stack set", &m));
-  *out = SetFromRow(st.get(), m);
-  *found = true;
-  return Status::OK();
+  return LoadOneSet(st.get(), out, found);
 }
 
 Status LoadStackSetById(Database* db, const std::string& id, StackSetRecord* out, bool* found) {
@@ -214,14 +243,7 @@ Status LoadStackSetById(Database* db, const std::string& id, StackSetRecord* out
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(db->Prepare(std::string(kSetColumns) + "WHERE id = ?1", &st));
   st->Bind(1, id);
-  bool row = false;
-  MS_RETURN_IF_ERROR(st->Step(&row));
-  if (!row) return Status::OK();
-  Value m;
-  MS_RETURN_IF_ERROR(record_json::ParseRow(st->Text(5), "stack set", &m));
-  *out = SetFromRow(st.get(), m);
-  *found = true;
-  return Status::OK();
+  return LoadOneSet(st.get(), out, found);
 }
 
 Status ListStackSets(Database* db, const StackScope& scope, std::vector<StackSetRecord>* out) {
@@ -229,14 +251,7 @@ Status ListStackSets(Database* db, const StackScope& scope, std::vector<StackSet
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(db->Prepare(std::string(kSetColumns) + "WHERE region = ?1 AND account = ?2 ORDER BY rowid", &st));
   st->Bind(1, scope.region).Bind(2, scope.account);
-  while (true) {
-    bool row = false;
-    MS_RETURN_IF_ERROR(st->Step(&row));
-    if (!row) return Status::OK();
-    Value m;
-    MS_RETURN_IF_ERROR(record_json::ParseRow(st->Text(5), "stack set", &m));
-    out->push_back(SetFromRow(st.get(), m));
-  }
+  return LoadSets(st.get(), out);
 }
 
 Status SaveStackInstance(Database* db, const StackInstanceRecord& i) {
@@ -264,28 +279,27 @@ Status LoadStackInstances(Database* db, const std::string& set_id, std::vector<S
   MS_RETURN_IF_ERROR(
       db->Prepare("SELECT account, region, data FROM stack_instances WHERE stack_set_id = ?1 ORDER BY rowid", &st));
   st->Bind(1, set_id);
-  while (true) {
-    bool row = false;
-    MS_RETURN_IF_ERROR(st->Step(&row));
-    if (!row) return Status::OK();
-    Value m;
-    MS_RETURN_IF_ERROR(record_json::ParseRow(st->Text(2), "stack instance", &m));
+  return ForEachRow(st.get(), 2, "stack instance", [&](Value m) {
     StackInstanceRecord i;
     i.stack_set_id = set_id;
     i.account = st->Text(0);
     i.region = st->Text(1);
     i.stack_id = GetStr(m, "stack_id");
+    i.stack_name = GetStr(m, "stack_name");
+    i.created_by_operation = GetStr(m, "created_by_operation");
     i.parameter_overrides = ParamsFromValue(GetList(m, "overrides"));
     i.status = GetStr(m, "status");
     i.detailed_status = GetStr(m, "detailed_status");
     i.reason = GetStr(m, "reason");
     i.organizational_unit_id = GetStr(m, "ou");
     i.last_operation_id = GetStr(m, "last_operation_id");
+    if (m.find("drift_status") != nullptr) i.drift_status = GetStr(m, "drift_status");
+    i.last_drift_check_ms = GetInt(m, "last_drift_check_ms");
     out->push_back(std::move(i));
-  }
+  });
 }
 
-Status SaveStackSetOperation(Database* db, const StackSetOperationRecord& op) {
+Status SaveStackSetOperationRow(Database* db, const StackSetOperationRecord& op) {
   Statement* st = nullptr;
   MS_RETURN_IF_ERROR(db->Cached(
       "INSERT INTO stack_set_operations (stack_set_id, id, active, data) VALUES (?1, ?2, ?3, ?4) "
@@ -296,36 +310,64 @@ Status SaveStackSetOperation(Database* db, const StackSetOperationRecord& op) {
   return st->Step();
 }
 
+Status SaveStackSetOperationResult(Database* db, const StackSetOperationRecord& op, const OperationResult& r) {
+  Statement* st = nullptr;
+  MS_RETURN_IF_ERROR(db->Cached(
+      "INSERT INTO stack_set_operation_results (stack_set_id, operation_id, account, region, data) "
+      "VALUES (?1, ?2, ?3, ?4, ?5) "
+      "ON CONFLICT (stack_set_id, operation_id, account, region) DO UPDATE SET data = excluded.data",
+      &st));
+  st->Bind(1, op.stack_set_id).Bind(2, op.id).Bind(3, r.account).Bind(4, r.region).Bind(5, ResultJson(r));
+  return st->Step();
+}
+
+Status SaveStackSetOperation(Database* db, const StackSetOperationRecord& op) {
+  MS_RETURN_IF_ERROR(SaveStackSetOperationRow(db, op));
+  for (const OperationResult& r : op.results) MS_RETURN_IF_ERROR(SaveStackSetOperationResult(db, op, r));
+  return Status::OK();
+}
+
 Status LoadStackSetOperation(Database* db, const std::string& set_id, const std::string& op_id,
-                             StackSetOperationRecord* out, bool* found) {
+                             StackSetOperationRecord* out, bool* found, bool with_results) {
   *found = false;
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(db->Prepare("SELECT data FROM stack_set_operations WHERE stack_set_id = ?1 AND id = ?2", &st));
   st->Bind(1, set_id).Bind(2, op_id);
-  bool row = false;
-  MS_RETURN_IF_ERROR(st->Step(&row));
-  if (!row) return Status::OK();
-  Value m;
-  MS_RETURN_IF_ERROR(record_json::ParseRow(st->Text(0), "stack set operation", &m));
-  *out = OperationFromRow(set_id, op_id, m);
-  *found = true;
-  return Status::OK();
+  MS_RETURN_IF_ERROR(ForEachRow(st.get(), 0, "stack set operation", [&](Value m) {
+    *out = OperationFromRow(set_id, op_id, m);
+    *found = true;
+  }));
+  if (!*found || !with_results) return Status::OK();
+  MS_RETURN_IF_ERROR(db->Prepare(
+      "SELECT account, region, data FROM stack_set_operation_results WHERE stack_set_id = ?1 AND operation_id = ?2 "
+      "ORDER BY seq",
+      &st));
+  st->Bind(1, set_id).Bind(2, op_id);
+  return ForEachRow(st.get(), 2, "stack set operation result",
+                    [&](Value m) { out->results.push_back(ResultFromRow(st.get(), m)); });
 }
 
 Status LoadStackSetOperations(Database* db, const std::string& set_id, std::vector<StackSetOperationRecord>* out) {
   out->clear();
+  std::map<std::string, size_t> by_id;
   std::unique_ptr<Statement> st;
   MS_RETURN_IF_ERROR(
-      db->Prepare("SELECT id, data FROM stack_set_operations WHERE stack_set_id = ?1 ORDER BY seq", &st));
+      db->Prepare("SELECT data, id FROM stack_set_operations WHERE stack_set_id = ?1 ORDER BY seq", &st));
   st->Bind(1, set_id);
-  while (true) {
-    bool row = false;
-    MS_RETURN_IF_ERROR(st->Step(&row));
-    if (!row) return Status::OK();
-    Value m;
-    MS_RETURN_IF_ERROR(record_json::ParseRow(st->Text(1), "stack set operation", &m));
-    out->push_back(OperationFromRow(set_id, st->Text(0), m));
-  }
+  MS_RETURN_IF_ERROR(ForEachRow(st.get(), 0, "stack set operation", [&](Value m) {
+    by_id[st->Text(1)] = out->size();
+    out->push_back(OperationFromRow(set_id, st->Text(1), m));
+  }));
+  // Every operation's results in one pass (the summaries count the failed ones).
+  MS_RETURN_IF_ERROR(db->Prepare(
+      "SELECT account, region, data, operation_id FROM stack_set_operation_results WHERE stack_set_id = ?1 "
+      "ORDER BY seq",
+      &st));
+  st->Bind(1, set_id);
+  return ForEachRow(st.get(), 2, "stack set operation result", [&](Value m) {
+    auto it = by_id.find(st->Text(3));
+    if (it != by_id.end()) (*out)[it->second].results.push_back(ResultFromRow(st.get(), m));
+  });
 }
 
 Status ActiveStackSetOperation(Database* db, const std::string& set_id, std::string* op_id) {
@@ -354,7 +396,7 @@ Status UnfinishedStackSetOperations(Database* db, std::vector<std::pair<std::str
 }
 
 Status DeleteAllStackSets(Database* db) {
-  for (const char* table : {"stack_set_operations", "stack_instances", "stack_sets"}) {
+  for (const char* table : {"stack_set_operation_results", "stack_set_operations", "stack_instances", "stack_sets"}) {
     MS_RETURN_IF_ERROR(db->Exec(std::string("DELETE FROM ") + table));
   }
   return Status::OK();

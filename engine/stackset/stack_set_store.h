@@ -1,9 +1,12 @@
-// The stack set tables (store migration 15, store/schema.cc): a set per
-// row (`data` JSON, its template included: at most 51,200 bytes), its
-// instances by (set, account, region), its operations in creation order
-// with the results of each. Every write is one statement the caller may
-// group in a transaction; a set and its operation are committed before the
-// operation is handed to a thread, so a restart finds both.
+// The stack set tables (store migrations 15 and 16, store/schema.cc): a
+// set per row (`data` JSON, its template included: at most 51,200 bytes),
+// its instances by (set, account, region), its operations in creation
+// order, and each operation's results a row apiece by (set, operation,
+// account, region), so that a result's change writes one small row however
+// many accounts and regions the operation has. Every write is one
+// statement (or a few) the caller may group in a transaction; a set and its
+// operation are committed before the operation is handed to a thread, so a
+// restart finds both.
 #pragma once
 
 #include <string>
@@ -33,9 +36,15 @@ Status DeleteStackInstance(Database* db, const std::string& set_id, const std::s
 // The set's instances in the order they were added.
 Status LoadStackInstances(Database* db, const std::string& set_id, std::vector<StackInstanceRecord>* out);
 
+// The operation and every one of its results (an operation being started).
 Status SaveStackSetOperation(Database* db, const StackSetOperationRecord& op);
+// The operation's own row only (its status, reason, end), not its results.
+Status SaveStackSetOperationRow(Database* db, const StackSetOperationRecord& op);
+// One result of `op` (its set and ID): one row written.
+Status SaveStackSetOperationResult(Database* db, const StackSetOperationRecord& op, const OperationResult& r);
+// With `with_results` false, out->results stays empty (a status read).
 Status LoadStackSetOperation(Database* db, const std::string& set_id, const std::string& op_id,
-                             StackSetOperationRecord* out, bool* found);
+                             StackSetOperationRecord* out, bool* found, bool with_results = true);
 // The set's operations in creation order.
 Status LoadStackSetOperations(Database* db, const std::string& set_id, std::vector<StackSetOperationRecord>* out);
 // The set's operation that is QUEUED, RUNNING or STOPPING ("" when none).

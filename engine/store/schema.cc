@@ -213,6 +213,24 @@ const char* const kMigrations[] = {
     "  data TEXT NOT NULL,"
     "  UNIQUE (stack_set_id, id));"
     "CREATE INDEX stack_set_operations_active ON stack_set_operations (active) WHERE active = 1;",
+    // 16: a stack set operation's results a row each (stackset/stack_set_store.h),
+    // keyed by (set, operation, account, region) and kept in the order the
+    // request named them (`seq`): a result's change rewrites one small row,
+    // no longer the operation's whole list. The lists schema 15 kept in the
+    // operation's `data` move out into rows, in their order.
+    "CREATE TABLE stack_set_operation_results ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  stack_set_id TEXT NOT NULL,"
+    "  operation_id TEXT NOT NULL,"
+    "  account TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  data TEXT NOT NULL,"
+    "  UNIQUE (stack_set_id, operation_id, account, region));"
+    "INSERT OR IGNORE INTO stack_set_operation_results (stack_set_id, operation_id, account, region, data)"
+    "  SELECT o.stack_set_id, o.id, json_extract(r.value, '$.account'), json_extract(r.value, '$.region'),"
+    "    json_remove(r.value, '$.account', '$.region')"
+    "  FROM stack_set_operations o, json_each(o.data, '$.results') r ORDER BY o.seq, r.key;"
+    "UPDATE stack_set_operations SET data = json_remove(data, '$.results');",
 };
 
 }  // namespace

@@ -60,6 +60,8 @@ const char* ErrorCode(const Status& s) {
     case Status::Code::kNameAlreadyExists: return "NameAlreadyExistsException";
     case Status::Code::kStackSetNotEmpty: return "StackSetNotEmptyException";
     case Status::Code::kInvalidOperation: return "InvalidOperationException";
+    case Status::Code::kStackNotFound: return "StackNotFoundException";
+    case Status::Code::kLimitExceeded: return "LimitExceededException";
     default: return "ValidationError";
   }
 }

@@ -53,7 +53,8 @@ int HttpStatusOf(const Status& s) {
     // The StackSet exceptions' httpStatusCode in the service model.
     case Status::Code::kStackSetNotFound:
     case Status::Code::kStackInstanceNotFound:
-    case Status::Code::kOperationNotFound: return 404;
+    case Status::Code::kOperationNotFound:
+    case Status::Code::kStackNotFound: return 404;
     case Status::Code::kOperationInProgress:
     case Status::Code::kOperationIdAlreadyExists:
     case Status::Code::kNameAlreadyExists:
@@ -109,9 +110,9 @@ Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t
   return Status::OK();
 }
 
-std::vector<ParameterInput> ParametersOf(const QueryRequest& q) {
+std::vector<ParameterInput> ParametersOf(const QueryRequest& q, const std::string& member) {
   std::vector<ParameterInput> out;
-  for (const auto& p : q.Structs("Parameters")) {
+  for (const auto& p : q.Structs(member)) {
     ParameterInput input;
     auto f = p.find("ParameterKey");
     input.key = f == p.end() ? "" : f->second;
@@ -208,6 +209,8 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"ListStackSetOperations", {&CfnApi::ListStackSetOperations, true}},
       {"ListStackSetOperationResults", {&CfnApi::ListStackSetOperationResults, true}},
       {"StopStackSetOperation", {&CfnApi::StopStackSetOperation, true}},
+      {"DetectStackSetDrift", {&CfnApi::DetectStackSetDrift, true}},
+      {"ImportStacksToStackSet", {&CfnApi::ImportStacksToStackSet, true}},
   };
   // The signature is checked first on AWS: a region it does not have is refused before the action is read.
   if (!IsAwsRegion(region)) return ErrorResponse(403, kInvalidRegionCode, InvalidRegionMessage(region), request_id);

@@ -43,8 +43,9 @@ Status PageOf(const QueryRequest& q, const std::vector<std::string>& ids, size_t
 Status Required(const QueryRequest& q, const char* member, const char* field, std::string* out);
 
 // The request's Parameters.member.N (ParameterKey, ParameterValue,
-// UsePreviousValue) and Tags.member.N (Key, Value).
-std::vector<ParameterInput> ParametersOf(const QueryRequest& q);
+// UsePreviousValue), or another member of that shape (the StackSet actions'
+// ParameterOverrides), and Tags.member.N (Key, Value).
+std::vector<ParameterInput> ParametersOf(const QueryRequest& q, const std::string& member = "Parameters");
 std::vector<StackTag> TagsOf(const QueryRequest& q);
 // Tags as UpdateStack and CreateChangeSet take them: none when the request
 // has no Tags member; an empty list when it has "Tags=" (how botocore
@@ -140,6 +141,8 @@ class CfnApi {
   Status ListStackSetOperations(Call& c);
   Status ListStackSetOperationResults(Call& c);
   Status StopStackSetOperation(Call& c);
+  Status DetectStackSetDrift(Call& c);
+  Status ImportStacksToStackSet(Call& c);
   // Reserves the stack, runs `start` (which saves the rollback in progress)
   // and hands the operation to the runner.
   Status StartRollback(Call& c, const std::string& name, const std::function<Status(std::string*)>& start,

@@ -2,7 +2,8 @@
 // DeleteStackSet, DescribeStackSet, ListStackSets, CreateStackInstances,
 // UpdateStackInstances, DeleteStackInstances, DescribeStackInstance,
 // ListStackInstances, DescribeStackSetOperation, ListStackSetOperations,
-// ListStackSetOperationResults, StopStackSetOperation — the request's
+// ListStackSetOperationResults, StopStackSetOperation, DetectStackSetDrift,
+// ImportStacksToStackSet — the request's
 // members (botocore's service model) in, the shapes of stack_set_xml.h out.
 // The work is StackSetService's (engine/stackset); an action that starts an
 // operation hands it to the OperationRunner, which runs it on a thread.
@@ -49,25 +50,10 @@ DeploymentTargets TargetsOf(const QueryRequest& q) {
   return t;
 }
 
-std::vector<ParameterInput> ParameterListOf(const QueryRequest& q, const std::string& name) {
-  std::vector<ParameterInput> out;
-  for (const auto& p : q.Structs(name)) {
-    ParameterInput input;
-    auto f = p.find("ParameterKey");
-    input.key = f == p.end() ? "" : f->second;
-    f = p.find("ParameterValue");
-    if (f != p.end()) input.value = f->second;
-    f = p.find("UsePreviousValue");
-    input.use_previous_value = f != p.end() && f->second == "true";
-    out.push_back(std::move(input));
-  }
-  return out;
-}
-
 // ParameterOverrides: none when the request has no such member (botocore
 // sends "ParameterOverrides=" for an empty list: every override removed).
 std::optional<std::vector<ParameterInput>> OverridesOf(const QueryRequest& q) {
-  std::vector<ParameterInput> given = ParameterListOf(q, "ParameterOverrides");
+  std::vector<ParameterInput> given = ParametersOf(q, "ParameterOverrides");
   if (given.empty() && !q.Has("ParameterOverrides")) return std::nullopt;
   return given;
 }
@@ -103,9 +89,33 @@ std::vector<std::pair<std::string, std::string>> FiltersOf(const QueryRequest& q
   return out;
 }
 
+// A listing's page: the request's NextToken page of `items` (ids[i] is
+// items[i]'s token) as <Summaries><member>...</member></Summaries> (an empty
+// element for no item, as AWS answers), then NextToken when more remain.
+template <typename T, typename WriteMember>
+Status WriteSummariesPage(const QueryRequest& q, XmlWriter& w, const std::vector<T>& items,
+                          const std::vector<std::string>& ids, WriteMember write_member) {
+  size_t begin = 0, end = 0;
+  MS_RETURN_IF_ERROR(PageOf(q, ids, &begin, &end));
+  if (begin == end) {
+    w.Empty("Summaries");
+  } else {
+    w.Open("Summaries");
+    for (size_t i = begin; i < end; ++i) {
+      w.Open("member");
+      write_member(w, items[i]);
+      w.Close();
+    }
+    w.Close();
+  }
+  if (end < ids.size()) w.Text("NextToken", ids[end]);
+  return Status::OK();
+}
+
 }  // namespace
 
 Status CfnApi::CreateStackSet(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   CreateStackSetInput in;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &in.name));
   MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &in.template_body));
@@ -125,6 +135,7 @@ Status CfnApi::CreateStackSet(Call& c) {
 }
 
 Status CfnApi::UpdateStackSet(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   UpdateStackSetInput in;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &in.name));
   in.use_previous_template = c.q.Flag("UsePreviousTemplate");
@@ -150,12 +161,14 @@ Status CfnApi::UpdateStackSet(Call& c) {
 }
 
 Status CfnApi::DeleteStackSet(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   return StackSetService(c.service.context()).Delete(name);
 }
 
 Status CfnApi::DescribeStackSet(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   StackSetRecord set;
@@ -168,6 +181,7 @@ Status CfnApi::DescribeStackSet(Call& c) {
 }
 
 Status CfnApi::ListStackSets(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   const std::string status = c.q.Get("Status");
   std::vector<StackSetRecord> all;
   MS_RETURN_IF_ERROR(StackSetService(c.service.context()).List(&all));
@@ -178,24 +192,11 @@ Status CfnApi::ListStackSets(Call& c) {
     listed.push_back(&s);
     ids.push_back(s.id);
   }
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
-    c.w.Empty("Summaries");
-  } else {
-    c.w.Open("Summaries");
-    for (size_t i = begin; i < end; ++i) {
-      c.w.Open("member");
-      WriteStackSetSummary(c.w, *listed[i]);
-      c.w.Close();
-    }
-    c.w.Close();
-  }
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
-  return Status::OK();
+  return WriteSummariesPage(c.q, c.w, listed, ids, [](XmlWriter& w, const auto* x) { WriteStackSetSummary(w, *x); });
 }
 
 Status CfnApi::CreateStackInstances(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   StackInstancesInput in;
   MS_RETURN_IF_ERROR(InstancesInputOf(c.q, &in));
   std::string set_id, op_id;
@@ -206,6 +207,7 @@ Status CfnApi::CreateStackInstances(Call& c) {
 }
 
 Status CfnApi::UpdateStackInstances(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   StackInstancesInput in;
   MS_RETURN_IF_ERROR(InstancesInputOf(c.q, &in));
   std::string set_id, op_id;
@@ -216,6 +218,7 @@ Status CfnApi::UpdateStackInstances(Call& c) {
 }
 
 Status CfnApi::DeleteStackInstances(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   StackInstancesInput in;
   MS_RETURN_IF_ERROR(InstancesInputOf(c.q, &in));
   // RetainStacks is required (the service model); botocore checks it before sending.
@@ -229,6 +232,7 @@ Status CfnApi::DeleteStackInstances(Call& c) {
 }
 
 Status CfnApi::DescribeStackInstance(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name, account, region;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   MS_RETURN_IF_ERROR(Required(c.q, "StackInstanceAccount", "stackInstanceAccount", &account));
@@ -243,6 +247,7 @@ Status CfnApi::DescribeStackInstance(Call& c) {
 }
 
 Status CfnApi::ListStackInstances(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   const std::string account = c.q.Get("StackInstanceAccount");
@@ -260,30 +265,18 @@ Status CfnApi::ListStackInstances(Call& c) {
     for (const auto& [filter, value] : filters) {
       if (filter == "DETAILED_STATUS") keep = keep && i.detailed_status == value;
       if (filter == "LAST_OPERATION_ID") keep = keep && i.last_operation_id == value;
-      if (filter == "DRIFT_STATUS") keep = keep && value == "NOT_CHECKED";
+      if (filter == "DRIFT_STATUS") keep = keep && i.drift_status == value;
     }
     if (!keep) continue;
     listed.push_back(&i);
     ids.push_back(i.account + "/" + i.region);
   }
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
-    c.w.Empty("Summaries");
-  } else {
-    c.w.Open("Summaries");
-    for (size_t i = begin; i < end; ++i) {
-      c.w.Open("member");
-      WriteStackInstanceSummary(c.w, *listed[i]);
-      c.w.Close();
-    }
-    c.w.Close();
-  }
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
-  return Status::OK();
+  return WriteSummariesPage(c.q, c.w, listed, ids,
+                            [](XmlWriter& w, const auto* x) { WriteStackInstanceSummary(w, *x); });
 }
 
 Status CfnApi::DescribeStackSetOperation(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name, op_id;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   MS_RETURN_IF_ERROR(Required(c.q, "OperationId", "operationId", &op_id));
@@ -297,6 +290,7 @@ Status CfnApi::DescribeStackSetOperation(Call& c) {
 }
 
 Status CfnApi::ListStackSetOperations(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   StackSetRecord set;
@@ -305,24 +299,12 @@ Status CfnApi::ListStackSetOperations(Call& c) {
   std::reverse(ops.begin(), ops.end());  // newest first (unverified: AWS's order)
   std::vector<std::string> ids;
   for (const StackSetOperationRecord& op : ops) ids.push_back(op.id);
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
-    c.w.Empty("Summaries");
-  } else {
-    c.w.Open("Summaries");
-    for (size_t i = begin; i < end; ++i) {
-      c.w.Open("member");
-      WriteStackSetOperationSummary(c.w, ops[i]);
-      c.w.Close();
-    }
-    c.w.Close();
-  }
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
-  return Status::OK();
+  return WriteSummariesPage(c.q, c.w, ops, ids,
+                            [](XmlWriter& w, const auto& x) { WriteStackSetOperationSummary(w, x); });
 }
 
 Status CfnApi::ListStackSetOperationResults(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name, op_id;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   MS_RETURN_IF_ERROR(Required(c.q, "OperationId", "operationId", &op_id));
@@ -340,24 +322,41 @@ Status CfnApi::ListStackSetOperationResults(Call& c) {
     listed.push_back(&r);
     ids.push_back(r.account + "/" + r.region);
   }
-  size_t begin = 0, end = 0;
-  MS_RETURN_IF_ERROR(PageOf(c.q, ids, &begin, &end));
-  if (begin == end) {
-    c.w.Empty("Summaries");
-  } else {
-    c.w.Open("Summaries");
-    for (size_t i = begin; i < end; ++i) {
-      c.w.Open("member");
-      WriteOperationResult(c.w, *listed[i]);
-      c.w.Close();
-    }
-    c.w.Close();
-  }
-  if (end < ids.size()) c.w.Text("NextToken", ids[end]);
+  return WriteSummariesPage(c.q, c.w, listed, ids, [](XmlWriter& w, const auto* x) { WriteOperationResult(w, *x); });
+}
+
+Status CfnApi::DetectStackSetDrift(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
+  std::string name;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
+  OperationPreferences preferences;
+  MS_RETURN_IF_ERROR(PreferencesOf(c.q, &preferences));
+  std::string set_id, op_id;
+  MS_RETURN_IF_ERROR(
+      StackSetService(c.service.context()).DetectDrift(name, preferences, c.q.Get("OperationId"), &set_id, &op_id));
+  runner_->EnqueueStackSetOperation(set_id, op_id);
+  c.w.Text("OperationId", op_id);
+  return Status::OK();
+}
+
+Status CfnApi::ImportStacksToStackSet(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
+  ImportStacksInput in;
+  MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &in.name));
+  in.stack_ids = c.q.List("StackIds");
+  in.stack_ids_url = c.q.Get("StackIdsUrl");
+  in.organizational_unit_ids = c.q.List("OrganizationalUnitIds");
+  in.operation_id = c.q.Get("OperationId");
+  MS_RETURN_IF_ERROR(PreferencesOf(c.q, &in.preferences));
+  std::string set_id, op_id;
+  MS_RETURN_IF_ERROR(StackSetService(c.service.context()).ImportStacks(in, &set_id, &op_id));
+  runner_->EnqueueStackSetOperation(set_id, op_id);
+  c.w.Text("OperationId", op_id);
   return Status::OK();
 }
 
 Status CfnApi::StopStackSetOperation(Call& c) {
+  MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   std::string name, op_id;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &name));
   MS_RETURN_IF_ERROR(Required(c.q, "OperationId", "operationId", &op_id));

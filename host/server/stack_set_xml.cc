@@ -20,18 +20,25 @@ void WriteSetParameters(XmlWriter& w, const char* tag, const std::vector<StackSe
   w.Close();
 }
 
-// Before any drift detection: NOT_CHECKED and every count 0 (the shape as
-// the AWS CLI reference's describe-stack-set example is remembered; not
-// checked against a live account).
-void WriteDriftDetectionDetails(XmlWriter& w) {
+// StackSetDriftDetectionDetails: before any detection NOT_CHECKED and every
+// count 0 (the shape as the AWS CLI reference's describe-stack-set example is
+// remembered); after one, what DetectStackSetDrift's operation left.
+void WriteDriftDetectionDetails(XmlWriter& w, const StackSetDriftDetails& d) {
   w.Open("StackSetDriftDetectionDetails");
-  w.Text("DriftStatus", "NOT_CHECKED");
-  w.Text("TotalStackInstancesCount", "0");
-  w.Text("DriftedStackInstancesCount", "0");
-  w.Text("InSyncStackInstancesCount", "0");
-  w.Text("InProgressStackInstancesCount", "0");
-  w.Text("FailedStackInstancesCount", "0");
+  w.Text("DriftStatus", d.drift_status);
+  w.Optional("DriftDetectionStatus", d.detection_status);
+  if (d.last_check_ms != 0) w.Text("LastDriftCheckTimestamp", FormatTimestamp(d.last_check_ms));
+  w.Text("TotalStackInstancesCount", std::to_string(d.total));
+  w.Text("DriftedStackInstancesCount", std::to_string(d.drifted));
+  w.Text("InSyncStackInstancesCount", std::to_string(d.in_sync));
+  w.Text("InProgressStackInstancesCount", std::to_string(d.in_progress));
+  w.Text("FailedStackInstancesCount", std::to_string(d.failed));
   w.Close();
+}
+
+void WriteInstanceDrift(XmlWriter& w, const StackInstanceRecord& i) {
+  w.Text("DriftStatus", i.drift_status);
+  if (i.last_drift_check_ms != 0) w.Text("LastDriftCheckTimestamp", FormatTimestamp(i.last_drift_check_ms));
 }
 
 void WriteAutoDeployment(XmlWriter& w, const StackSetRecord& s) {
@@ -108,7 +115,7 @@ void WriteStackSet(XmlWriter& w, const StackSetRecord& s, const std::vector<std:
   w.Text("StackSetARN", s.arn);
   w.Optional("AdministrationRoleARN", s.administration_role_arn);
   w.Optional("ExecutionRoleName", s.execution_role_name);
-  WriteDriftDetectionDetails(w);
+  WriteDriftDetectionDetails(w, s.drift);
   WriteAutoDeployment(w, s);
   w.Text("PermissionModel", s.permission_model);
   if (s.permission_model == kServiceManaged) {
@@ -133,7 +140,8 @@ void WriteStackSetSummary(XmlWriter& w, const StackSetRecord& s) {
   w.Text("Status", s.deleted ? "DELETED" : "ACTIVE");
   WriteAutoDeployment(w, s);
   w.Text("PermissionModel", s.permission_model);
-  w.Text("DriftStatus", "NOT_CHECKED");
+  w.Text("DriftStatus", s.drift.drift_status);
+  if (s.drift.last_check_ms != 0) w.Text("LastDriftCheckTimestamp", FormatTimestamp(s.drift.last_check_ms));
   WriteManagedExecution(w);
 }
 
@@ -147,7 +155,7 @@ void WriteStackInstance(XmlWriter& w, const StackInstanceRecord& i) {
   WriteInstanceStatus(w, i);
   w.Optional("StatusReason", i.reason);
   w.Optional("OrganizationalUnitId", i.organizational_unit_id);
-  w.Text("DriftStatus", "NOT_CHECKED");
+  WriteInstanceDrift(w, i);
   w.Optional("LastOperationId", i.last_operation_id);
 }
 
@@ -160,7 +168,7 @@ void WriteStackInstanceSummary(XmlWriter& w, const StackInstanceRecord& i) {
   w.Optional("StatusReason", i.reason);
   WriteInstanceStatus(w, i);
   w.Optional("OrganizationalUnitId", i.organizational_unit_id);
-  w.Text("DriftStatus", "NOT_CHECKED");
+  WriteInstanceDrift(w, i);
   w.Optional("LastOperationId", i.last_operation_id);
 }
 
@@ -185,6 +193,7 @@ void WriteStackSetOperation(XmlWriter& w, const StackSetRecord& set, const Stack
   }
   w.Optional("StatusReason", op.status_reason);
   WriteStatusDetails(w, op);
+  if (op.action == "DETECT_DRIFT") WriteDriftDetectionDetails(w, set.drift);
 }
 
 void WriteStackSetOperationSummary(XmlWriter& w, const StackSetOperationRecord& op) {

@@ -98,7 +98,7 @@ TEST_CASE("boto3 gets AWS's error codes and messages from the server", "[server]
   json r = server.Python(R"(
 out = {}
 out['missing'] = error(cf.describe_stacks, StackName='nope')
-out['unimplemented'] = error(cf.detect_stack_set_drift, StackSetName='web')
+out['unimplemented'] = error(cf.describe_stack_refactor, StackRefactorId='refactor-1')
 out['too_big'] = error(cf.validate_template, TemplateBody='{' + ' ' * 51200 + '}')
 out['bad_name'] = error(cf.create_stack, StackName='no_underscores', TemplateBody=template)
 out['no_template'] = error(cf.validate_template, TemplateURL='https://example.com/t.json')
@@ -114,7 +114,7 @@ print(json.dumps(out))
   CHECK(r["missing"] == json{{"Code", "ValidationError"}, {"Message", "Stack with id nope does not exist"},
                              {"Status", 400}});
   CHECK(r["unimplemented"] == json{{"Code", "InvalidAction"},
-                                   {"Message", "moonstack does not implement DetectStackSetDrift yet"},
+                                   {"Message", "moonstack does not implement DescribeStackRefactor yet"},
                                    {"Status", 400}});
   CHECK(r["too_big"]["Code"] == "ValidationError");
   const std::string big = r["too_big"]["Message"];

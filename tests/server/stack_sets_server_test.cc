@@ -405,3 +405,155 @@ print(json.dumps(out))
       {"us-east-1": ["123456789012", "SUCCEEDED", ""], "us-west-2": ["123456789012", "SUCCEEDED", ""]},
       {"us-east-1": ["CURRENT", "SUCCEEDED", "", "NOT_CHECKED"], "us-west-2": ["CURRENT", "SUCCEEDED", "", "NOT_CHECKED"]}])"));
 }
+
+TEST_CASE("boto3: DetectStackSetDrift checks each instance's stack and fills the set's and instances' drift fields",
+          "[server][stacksets][drift]") {
+  // The queue's VisibilityTimeout is in the template: a change of it is drift.
+  const std::string timed = R"({
+    "Parameters": {"Name": {"Type": "String", "Default": "jobs"}},
+    "Resources": {"Queue": {"Type": "AWS::SQS::Queue",
+                            "Properties": {"QueueName": {"Ref": "Name"}, "VisibilityTimeout": 30}}},
+    "Outputs": {"QueueName": {"Value": {"Fn::GetAtt": ["Queue", "QueueName"]}}}
+  })";
+  Server server("stack_sets_drift", "0");
+  json r = server.Python(kHelpers + "works = '''" + timed + "'''\n" + R"(
+out = {}
+cf.create_stack_set(StackSetName='watched', TemplateBody=works)
+wait_op('watched', cf.create_stack_instances(StackSetName='watched', Accounts=['123456789012'],
+                                             Regions=['us-east-1', 'us-west-2'],
+                                             OperationPreferences={'RegionConcurrencyType': 'PARALLEL'})['OperationId'])
+# The us-west-2 queue changed out of band, through the simulated SQS.
+west = cf.describe_stack_instance(StackSetName='watched', StackInstanceAccount='123456789012',
+                                  StackInstanceRegion='us-west-2')['StackInstance']['StackId']
+queue = client('us-west-2').describe_stack_resources(StackName=west)['StackResources'][0]['PhysicalResourceId']
+sqs = boto3.client('sqs', endpoint_url=cf.meta.endpoint_url, region_name='us-west-2')
+sqs.set_queue_attributes(QueueUrl=queue, Attributes={'VisibilityTimeout': '60'})
+
+op_id = cf.detect_stack_set_drift(StackSetName='watched', OperationId='drift-1')['OperationId']
+op = wait_op('watched', op_id)
+out['op'] = [op_id, op['Action'], op['Status'], results('watched', op_id)]
+d = op['StackSetDriftDetectionDetails']
+out['op_details'] = [d['DriftStatus'], d['DriftDetectionStatus'], 'LastDriftCheckTimestamp' in d]
+s = cf.describe_stack_set(StackSetName='watched')['StackSet']['StackSetDriftDetectionDetails']
+out['set_details'] = {k: v for k, v in s.items() if k != 'LastDriftCheckTimestamp'}
+out['set_checked'] = 'LastDriftCheckTimestamp' in s
+out['summary'] = [[x['DriftStatus'], 'LastDriftCheckTimestamp' in x] for x in cf.list_stack_sets()['Summaries']]
+out['instances'] = instances('watched')
+out['instance_checked'] = 'LastDriftCheckTimestamp' in cf.describe_stack_instance(
+    StackSetName='watched', StackInstanceAccount='123456789012', StackInstanceRegion='us-west-2')['StackInstance']
+out['drifted_only'] = [i['Region'] for i in cf.list_stack_instances(
+    StackSetName='watched', Filters=[{'Name': 'DRIFT_STATUS', 'Values': 'DRIFTED'}])['Summaries']]
+# The stack's own drift status is the one DetectStackDrift shows.
+out['stack_drift'] = client('us-west-2').describe_stacks(StackName=west)['Stacks'][0]['DriftInformation']['StackDriftStatus']
+# Changes made through CloudFormation to the instance's stack directly are not drift (AWS's StackSets guide).
+client('us-west-2').update_stack(StackName=west, UsePreviousTemplate=True,
+                                 Parameters=[{'ParameterKey': 'Name', 'ParameterValue': 'renamed'}])
+for _ in range(300):
+    if client('us-west-2').describe_stacks(StackName=west)['Stacks'][0]['StackStatus'].endswith('COMPLETE'):
+        break
+    time.sleep(0.05)
+op = wait_op('watched', cf.detect_stack_set_drift(StackSetName='watched')['OperationId'])
+out['after_direct_update'] = [op['Status'], instances('watched')['us-west-2'][3],
+    cf.describe_stack_set(StackSetName='watched')['StackSet']['StackSetDriftDetectionDetails']['DriftStatus']]
+# The next stack set operation brings the instance back to the set's parameters.
+op = wait_op('watched', cf.update_stack_instances(StackSetName='watched', Accounts=['123456789012'],
+                                                  Regions=['us-west-2'])['OperationId'])
+out['reconciled'] = [op['Status'],
+    client('us-west-2').describe_stacks(StackName=west)['Stacks'][0]['Outputs'][0]['OutputValue']]
+
+out['missing'] = error(cf.detect_stack_set_drift, StackSetName='nope')
+out['call_as_self'] = cf.describe_stack_set(StackSetName='watched', CallAs='SELF')['StackSet']['StackSetName']
+out['delegated'] = error(cf.list_stack_sets, CallAs='DELEGATED_ADMIN')
+out['bad_call_as'] = error(cf.describe_stack_set, StackSetName='watched', CallAs='ME')
+print(json.dumps(out))
+)");
+  INFO(r.dump(2));
+  CHECK(r["op"] == json::parse(R"(["drift-1", "DETECT_DRIFT", "SUCCEEDED",
+      {"us-east-1": ["123456789012", "SUCCEEDED", ""], "us-west-2": ["123456789012", "SUCCEEDED", ""]}])"));
+  CHECK(r["op_details"] == json::parse(R"(["DRIFTED", "COMPLETED", true])"));
+  CHECK(r["set_details"] == json::parse(R"({"DriftStatus": "DRIFTED", "DriftDetectionStatus": "COMPLETED",
+      "TotalStackInstancesCount": 2, "DriftedStackInstancesCount": 1, "InSyncStackInstancesCount": 1,
+      "InProgressStackInstancesCount": 0, "FailedStackInstancesCount": 0})"));
+  CHECK(r["set_checked"] == true);
+  CHECK(r["summary"] == json::parse(R"([["DRIFTED", true]])"));
+  CHECK(r["instances"] == json::parse(R"({"us-east-1": ["CURRENT", "SUCCEEDED", "", "IN_SYNC"],
+                                          "us-west-2": ["CURRENT", "SUCCEEDED", "", "DRIFTED"]})"));
+  CHECK(r["instance_checked"] == true);
+  CHECK(r["drifted_only"] == json::parse(R"(["us-west-2"])"));
+  CHECK(r["stack_drift"] == "DRIFTED");
+  CHECK(r["after_direct_update"] == json::parse(R"(["SUCCEEDED", "IN_SYNC", "IN_SYNC"])"));
+  CHECK(r["reconciled"] == json::parse(R"(["SUCCEEDED", "jobs"])"));
+  CHECK(r["missing"] == json::parse(R"({"Code": "StackSetNotFoundException", "Message": "StackSet nope not found",
+                                        "Status": 404})"));
+  CHECK(r["call_as_self"] == "watched");
+  CHECK(r["delegated"] == json::parse(R"({"Code": "ValidationError",
+      "Message": "Account used is not a delegated administrator", "Status": 400})"));
+  CHECK(r["bad_call_as"] == json::parse(R"({"Code": "ValidationError",
+      "Message": "1 validation error detected: Value 'ME' at 'callAs' failed to satisfy constraint: Member must satisfy enum value set: [SELF, DELEGATED_ADMIN]",
+      "Status": 400})"));
+}
+
+TEST_CASE("boto3: ImportStacksToStackSet makes existing stacks a SELF_MANAGED set's instances", "[server][stacksets]") {
+  Server server("stack_sets_import", "0");
+  json r = server.Python(kHelpers + "works = '''" + kWorks + "'''\n" + R"(
+out = {}
+east = client('us-east-1').create_stack(StackName='jobs-east', TemplateBody=works)['StackId']
+west = client('us-west-2').create_stack(StackName='jobs-west', TemplateBody=works,
+                                        Parameters=[{'ParameterKey': 'Name', 'ParameterValue': 'west-jobs'}])['StackId']
+for region, stack in (('us-east-1', east), ('us-west-2', west)):
+    for _ in range(300):
+        if client(region).describe_stacks(StackName=stack)['Stacks'][0]['StackStatus'] == 'CREATE_COMPLETE':
+            break
+        time.sleep(0.05)
+cf.create_stack_set(StackSetName='adopted', TemplateBody=works,
+                    Parameters=[{'ParameterKey': 'Name', 'ParameterValue': 'jobs'}])
+op_id = cf.import_stacks_to_stack_set(StackSetName='adopted', StackIds=[east, west], OperationId='import-1')['OperationId']
+op = wait_op('adopted', op_id)
+out['op'] = [op_id, op['Action'], op['Status'], results('adopted', op_id)]
+out['instances'] = instances('adopted')
+out['stack_ids'] = [cf.describe_stack_instance(StackSetName='adopted', StackInstanceAccount='123456789012',
+                                               StackInstanceRegion=r)['StackInstance']['StackId'] for r in ('us-east-1', 'us-west-2')] == [east, west]
+# The imported stacks are the set's now: the west one took the set's parameter value.
+out['west'] = [client('us-west-2').describe_stacks(StackName=west)['Stacks'][0][k] for k in ('StackName', 'StackStatus')] + \
+    [client('us-west-2').describe_stacks(StackName=west)['Stacks'][0]['Outputs'][0]['OutputValue']]
+out['again'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[east])
+missing = east.replace('jobs-east', 'nope')
+out['missing'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[missing])['Code']
+out['missing_message'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[missing])['Message'] == \
+    'Stack with id ' + missing + ' does not exist'
+out['too_many'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[east] * 11)['Code']
+broken = client('eu-west-1').create_stack(StackName='broken', TemplateBody=works,
+                                          Parameters=[{'ParameterKey': 'Name', 'ParameterValue': 'bad name!'}])['StackId']
+for _ in range(300):
+    if client('eu-west-1').describe_stacks(StackName=broken)['Stacks'][0]['StackStatus'] == 'ROLLBACK_COMPLETE':
+        break
+    time.sleep(0.05)
+out['rolled_back'] = error(cf.import_stacks_to_stack_set, StackSetName='adopted', StackIds=[broken])
+out['no_set'] = error(cf.import_stacks_to_stack_set, StackSetName='nope', StackIds=[east])['Code']
+cf.create_stack_set(StackSetName='org', TemplateBody=works, PermissionModel='SERVICE_MANAGED')
+out['service_managed'] = error(cf.import_stacks_to_stack_set, StackSetName='org', StackIds=[east])['Code']
+# Deleting the instance with RetainStacks keeps the stack, as for any instance.
+op = wait_op('adopted', cf.delete_stack_instances(StackSetName='adopted', Accounts=['123456789012'],
+                                                  Regions=['us-east-1'], RetainStacks=True)['OperationId'])
+out['retained'] = [op['Status'], client('us-east-1').describe_stacks(StackName=east)['Stacks'][0]['StackStatus']]
+print(json.dumps(out))
+)");
+  INFO(r.dump(2));
+  CHECK(r["op"] == json::parse(R"(["import-1", "CREATE", "SUCCEEDED",
+      {"us-east-1": ["123456789012", "SUCCEEDED", ""], "us-west-2": ["123456789012", "SUCCEEDED", ""]}])"));
+  CHECK(r["instances"] == json::parse(R"({"us-east-1": ["CURRENT", "SUCCEEDED", "", "NOT_CHECKED"],
+                                          "us-west-2": ["CURRENT", "SUCCEEDED", "", "NOT_CHECKED"]})"));
+  CHECK(r["stack_ids"] == true);
+  CHECK(r["west"] == json::parse(R"(["jobs-west", "UPDATE_COMPLETE", "jobs"])"));
+  CHECK(r["again"] == json::parse(R"({"Code": "ValidationError",
+      "Message": "Stack instance in account 123456789012 and region us-east-1 already exists in StackSet adopted",
+      "Status": 400})"));
+  CHECK(r["missing"] == "StackNotFoundException");
+  CHECK(r["missing_message"] == true);
+  CHECK(r["too_many"] == "LimitExceededException");
+  CHECK(r["rolled_back"] == json::parse(R"({"Code": "ValidationError",
+      "Message": "Stack broken is in ROLLBACK_COMPLETE state and can not be imported", "Status": 400})"));
+  CHECK(r["no_set"] == "StackSetNotFoundException");
+  CHECK(r["service_managed"] == "InvalidOperationException");
+  CHECK(r["retained"] == json::parse(R"(["SUCCEEDED", "CREATE_COMPLETE"])"));  // the set changed nothing in it
+}

@@ -1,0 +1,165 @@
+// RunStackSetOperation resumed after a crash (engine/stackset/
+// stack_set_operation.h), from the states a crash can leave the store in:
+// the instance's stack created but its ID not yet recorded, and the
+// operation's own create failed but not yet recorded FAILED. The store is
+// put in each state by hand (the steps the operation takes, stopped where a
+// crash stops them), then the operation is run again.
+#include <catch2/catch.hpp>
+
+#include "stack/fake_providers.h"
+#include "stack/service_fixture.h"
+#include "stackset/stack_set_operation.h"
+#include "stackset/stack_set_service.h"
+#include "stackset/stack_set_store.h"
+#include "store/stack_tables.h"
+
+namespace {
+
+using Fixture = ms::testing::ServiceFixture<ms::testing::FakeProviders>;
+
+const std::string kWorks = R"({"Resources": {"Thing": {"Type": "Test::Fake::Thing"}}})";
+const std::string kFails = R"({"Resources": {"Thing": {"Type": "Test::Fake::Thing",
+                                                       "Properties": {"CreateFails": "boom"}}}})";
+
+struct Started {
+  std::string set_id;
+  std::string op_id;
+};
+
+// A set `name` with `body` and a CREATE operation for one instance in
+// us-west-2, saved QUEUED as CreateStackInstances leaves it.
+Started StartCreate(Fixture& f, const std::string& name, const std::string& body) {
+  ms::StackSetService sets(f.service->context());
+  ms::CreateStackSetInput set;
+  set.name = name;
+  set.template_body = body;
+  Started out;
+  REQUIRE(sets.Create(set, &out.set_id).ok());
+  ms::StackInstancesInput in;
+  in.name = name;
+  in.accounts = {"123456789012"};
+  in.regions = {"us-west-2"};
+  std::string set_id;
+  REQUIRE(sets.CreateInstances(in, &set_id, &out.op_id).ok());
+  return out;
+}
+
+ms::StackInstanceRecord Instance(Fixture& f, const std::string& set_id) {
+  std::vector<ms::StackInstanceRecord> instances;
+  REQUIRE(ms::LoadStackInstances(f.db.get(), set_id, &instances).ok());
+  REQUIRE(instances.size() == 1);
+  return instances[0];
+}
+
+// The operation as its thread leaves it once the instance's turn began:
+// RUNNING, its result RUNNING, the instance's stack name chosen and
+// committed; then the stack created in us-west-2 and run to its end, as
+// StartCreate and the crash recovery do. The stack's ID.
+std::string CrashedDuringCreate(Fixture& f, const Started& s, const std::string& body, bool record_stack_id) {
+  ms::StackSetOperationRecord op;
+  bool found = false;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  REQUIRE(found);
+  op.status = "RUNNING";
+  op.results[0].status = "RUNNING";
+  REQUIRE(ms::SaveStackSetOperation(f.db.get(), op).ok());
+  ms::StackInstanceRecord inst = Instance(f, s.set_id);
+  inst.detailed_status = "RUNNING";
+  inst.stack_name = "StackSet-made-before-the-crash";
+  inst.created_by_operation = s.op_id;
+  REQUIRE(ms::SaveStackInstance(f.db.get(), inst).ok());
+
+  ms::OperationContext west = f.service->context();
+  west.region = "us-west-2";
+  ms::StackService service(west);
+  ms::CreateStackInput in;
+  in.stack_name = inst.stack_name;
+  in.template_body = body;
+  std::string id;
+  REQUIRE(service.StartCreate(in, &id).ok());
+  REQUIRE(service.Run(id).ok());
+  if (record_stack_id) {
+    inst.stack_id = id;
+    REQUIRE(ms::SaveStackInstance(f.db.get(), inst).ok());
+  }
+  return id;
+}
+
+}  // namespace
+
+TEST_CASE("stack set operation: resumed after a crash, it finds the stack it created but had not recorded",
+          "[stackset][crash]") {
+  Fixture f;
+  const Started s = StartCreate(f, "made", kWorks);
+  const std::string stack_id = CrashedDuringCreate(f, s, kWorks, /*record_stack_id=*/false);
+  REQUIRE(f.providers.live().size() == 1);
+
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), s.set_id, s.op_id).ok());
+
+  ms::StackSetOperationRecord op;
+  bool found = false;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  CHECK(op.status == "SUCCEEDED");
+  CHECK(op.results[0].status == "SUCCEEDED");
+  const ms::StackInstanceRecord inst = Instance(f, s.set_id);
+  CHECK(inst.stack_id == stack_id);
+  CHECK(inst.status == "CURRENT");
+  CHECK(inst.detailed_status == "SUCCEEDED");
+  CHECK(f.providers.live().size() == 1);  // no second stack, no second Thing
+}
+
+TEST_CASE("stack set operation: resumed after a crash, its own failed create is recorded FAILED, not retried",
+          "[stackset][crash]") {
+  Fixture f;
+  const Started s = StartCreate(f, "failing", kFails);
+  const std::string stack_id = CrashedDuringCreate(f, s, kFails, /*record_stack_id=*/true);
+  const int calls = f.providers.calls();
+
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), s.set_id, s.op_id).ok());
+
+  ms::StackSetOperationRecord op;
+  bool found = false;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  CHECK(op.status == "FAILED");
+  CHECK(op.results[0].status == "FAILED");
+  CHECK(op.results[0].reason == "ResourceLogicalId:Thing, ResourceType:Test::Fake::Thing, ResourceStatusReason:boom.");
+  const ms::StackInstanceRecord inst = Instance(f, s.set_id);
+  CHECK(inst.stack_id == stack_id);
+  CHECK(inst.status == "OUTDATED");
+  CHECK(inst.detailed_status == "FAILED");
+  CHECK(inst.reason == op.results[0].reason);
+  CHECK(f.providers.calls() == calls);  // no delete, no create again
+  ms::StackRecord stack;
+  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
+  CHECK(stack.status == ms::StackStatus::kRollbackComplete);
+}
+
+TEST_CASE("stack set operation: a later operation deletes an earlier one's failed stack and creates another",
+          "[stackset]") {
+  Fixture f;
+  const Started s = StartCreate(f, "retried", kFails);
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), s.set_id, s.op_id).ok());
+  const std::string failed_stack = Instance(f, s.set_id).stack_id;
+  REQUIRE_FALSE(failed_stack.empty());
+
+  ms::StackSetService sets(f.service->context());
+  ms::UpdateStackSetInput update;
+  update.name = "retried";
+  update.template_body = kWorks;
+  std::string set_id, op_id;
+  REQUIRE(sets.Update(update, &set_id, &op_id).ok());
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), set_id, op_id).ok());
+
+  ms::StackSetOperationRecord op;
+  bool found = false;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), set_id, op_id, &op, &found).ok());
+  CHECK(op.status == "SUCCEEDED");
+  const ms::StackInstanceRecord inst = Instance(f, s.set_id);
+  CHECK(inst.stack_id != failed_stack);
+  CHECK(inst.created_by_operation == op_id);
+  ms::StackRecord stack;
+  REQUIRE(ms::LoadStack(f.db.get(), failed_stack, &stack, &found).ok());
+  CHECK(stack.status == ms::StackStatus::kDeleteComplete);
+  REQUIRE(ms::LoadStack(f.db.get(), inst.stack_id, &stack, &found).ok());
+  CHECK(stack.status == ms::StackStatus::kCreateComplete);
+}

@@ -46,6 +46,14 @@ local function scoped(kind)
 end
 W.scoped_kind = scoped
 
+---The store's kind for `kind` in account `acct` (nil or "": the default),
+---for code outside an action that keeps records per account the same way
+---(providers/lib/generic.lua, keyed by the stack's account).
+function W.kind_in(acct, kind)
+  if acct == nil or acct == "" or acct == DEFAULT_ACCOUNT or shared(kind) then return kind end
+  return acct .. "/" .. kind
+end
+
 ---Runs fn(...) with the world scoped to `acct` (nil or the default account:
 ---the default's records), restoring the previous scope after, also when fn
 ---raises (the same error value is raised again).

@@ -220,30 +220,34 @@ class ProviderSession {
   virtual void TakeLog(std::vector<ProviderLogLine>* lines, int64_t* dropped) { (void)lines, (void)dropped; }
   // Whether the value of an AWS-specific parameter type (AWS::EC2::VPC::Id,
   // AWS::EC2::Image::Id, ...) exists in the world; true for a type no
-  // simulated service answers for.
-  virtual bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region) {
-    (void)aws_type, (void)value, (void)region;
+  // simulated service answers for. These questions are asked in a region
+  // and an account (the stack's): the simulated cloud is per account.
+  virtual bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region,
+                           std::string_view account) {
+    (void)aws_type, (void)value, (void)region, (void)account;
     return true;
   }
   // The value of an SSM parameter (AWS::SSM::Parameter::Value<...> types);
   // false when there is none.
-  virtual bool SsmParameter(std::string_view name, std::string_view region, std::string* value) {
-    (void)name, (void)region, (void)value;
+  virtual bool SsmParameter(std::string_view name, std::string_view region, std::string_view account,
+                            std::string* value) {
+    (void)name, (void)region, (void)account, (void)value;
     return false;
   }
   // The value of a SecureString SSM parameter (`{{resolve:ssm-secure:NAME[:VERSION]}}`);
   // false when there is none.
-  virtual bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) {
-    (void)name, (void)region, (void)value;
+  virtual bool SecureSsmParameter(std::string_view name, std::string_view region, std::string_view account,
+                                  std::string* value) {
+    (void)name, (void)region, (void)account, (void)value;
     return false;
   }
   // The SecretString of a Secrets Manager secret (name or ARN) at a version
   // stage or version ID (empty: AWSCURRENT): true with the value, else false
   // with Secrets Manager's message.
   virtual bool SecretString(std::string_view secret_id, std::string_view version_stage,
-                            std::string_view version_id, std::string_view region, std::string* value,
-                            std::string* error) {
-    (void)secret_id, (void)version_stage, (void)version_id, (void)region, (void)value;
+                            std::string_view version_id, std::string_view region, std::string_view account,
+                            std::string* value, std::string* error) {
+    (void)secret_id, (void)version_stage, (void)version_id, (void)region, (void)account, (void)value;
     *error = "Secrets Manager can't find the specified secret.";
     return false;
   }

@@ -126,9 +126,9 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
     return ExportValue(db, scope, name, value);
   };
   pin.stack_outputs = StoreStackOutputs(db, scope);
-  const std::string region = ctx.region;
-  pin.ssm = [&session, region](std::string_view name, std::string* value) {
-    return session->SsmParameter(name, region, value);
+  const std::string region = ctx.region, account = ctx.account_id;
+  pin.ssm = [&session, region, account](std::string_view name, std::string* value) {
+    return session->SsmParameter(name, region, account, value);
   };
   pin.now_ms = ctx.clock->NowMs();
   pin.new_stack_tags = create ? nullptr : in.tags;

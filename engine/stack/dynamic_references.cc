@@ -129,17 +129,18 @@ Status ResolveDynamicReferences(Value* v, const SsmResolver& ssm) {
   return ResolveDynamicReferences(v, r);
 }
 
-DynamicReferenceResolvers SessionResolvers(ProviderSession* session, const std::string& region) {
+DynamicReferenceResolvers SessionResolvers(ProviderSession* session, const std::string& region,
+                                           const std::string& account) {
   DynamicReferenceResolvers r;
-  r.ssm = [session, region](std::string_view name, std::string* value) {
-    return session->SsmParameter(name, region, value);
+  r.ssm = [session, region, account](std::string_view name, std::string* value) {
+    return session->SsmParameter(name, region, account, value);
   };
-  r.ssm_secure = [session, region](std::string_view name, std::string* value) {
-    return session->SecureSsmParameter(name, region, value);
+  r.ssm_secure = [session, region, account](std::string_view name, std::string* value) {
+    return session->SecureSsmParameter(name, region, account, value);
   };
-  r.secret = [session, region](std::string_view id, std::string_view stage, std::string_view version,
-                               std::string* value, std::string* error) {
-    return session->SecretString(id, stage, version, region, value, error);
+  r.secret = [session, region, account](std::string_view id, std::string_view stage, std::string_view version,
+                                        std::string* value, std::string* error) {
+    return session->SecretString(id, stage, version, region, account, value, error);
   };
   return r;
 }

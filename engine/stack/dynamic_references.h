@@ -40,7 +40,8 @@ Status ResolveDynamicReferences(Value* v, const DynamicReferenceResolvers& resol
 Status ResolveDynamicReferences(Value* v, const SsmResolver& ssm);
 
 // The resolvers reading `session`'s simulated world in `region`.
-DynamicReferenceResolvers SessionResolvers(ProviderSession* session, const std::string& region);
+DynamicReferenceResolvers SessionResolvers(ProviderSession* session, const std::string& region,
+                                           const std::string& account);
 
 // Whether a string inside `v` holds an ssm-secure or secretsmanager reference.
 bool HasSecureReference(const Value& v);

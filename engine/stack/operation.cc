@@ -190,7 +190,7 @@ class Op : public OperationCore {
     if (session == nullptr) return;
     if (s.ok()) {  // {{resolve:...}}: read when the resource is created
       if (HasSecureReference(evaluated)) n.shown_properties = evaluated;  // events show the references
-      s = ResolveDynamicReferences(&evaluated, SessionResolvers(session, ctx_.region));
+      s = ResolveDynamicReferences(&evaluated, SessionResolvers(session, ctx_.region, ctx_.account_id));
     }
     if (!s.ok()) {
       CreateFailed(n, s.message());

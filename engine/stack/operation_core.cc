@@ -20,11 +20,11 @@ OperationCore::OperationCore(const OperationContext& ctx)
       env_([this](const std::string& name, std::string* value) { return LookupExport(name, value); },
            [this](std::string_view type, std::string_view value) {
              ProviderSession* s = Session();
-             return s == nullptr || s->ValueExists(type, value, ctx_.region);
+             return s == nullptr || s->ValueExists(type, value, ctx_.region, ctx_.account_id);
            },
            [this](std::string_view name, std::string* value) {
              ProviderSession* s = Session();
-             return s != nullptr && s->SsmParameter(name, ctx_.region, value);
+             return s != nullptr && s->SsmParameter(name, ctx_.region, ctx_.account_id, value);
            }),
       log_(ctx.clock, ctx.observer) {
   env_.set_stack_outputs(StoreStackOutputs(ctx_.db, ctx_.scope()));

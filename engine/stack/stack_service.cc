@@ -37,7 +37,7 @@ class RequestEnvironment : public EvalEnvironment {
     if (session_ == nullptr) {
       if (ctx_.providers == nullptr || !ctx_.providers->NewSession(&session_).ok()) return false;
     }
-    return session_->SsmParameter(name, ctx_.region, value);
+    return session_->SsmParameter(name, ctx_.region, ctx_.account_id, value);
   }
 
  private:
@@ -198,7 +198,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   };
   pin.stack_outputs = StoreStackOutputs(ctx_.db, ctx_.scope());
   pin.ssm = [&session, this](std::string_view name, std::string* value) {
-    return session->SsmParameter(name, ctx_.region, value);
+    return session->SsmParameter(name, ctx_.region, ctx_.account_id, value);
   };
   pin.now_ms = ctx_.clock->NowMs();
   pin.new_stack_tags = in.tags ? &*in.tags : nullptr;

@@ -124,7 +124,7 @@ class UpdateOp : public OperationCore {
     pin.exports = [this](const std::string& name, std::string* value) { return LookupExport(name, value); };
     pin.stack_outputs = StoreStackOutputs(ctx_.db, ctx_.scope());
     pin.ssm = [this](std::string_view name, std::string* value) {
-      return Session()->SsmParameter(name, ctx_.region, value);
+      return Session()->SsmParameter(name, ctx_.region, ctx_.account_id, value);
     };
     pin.now_ms = ctx_.clock->NowMs();
     pin.new_stack_tags = &stack_.tags;
@@ -303,7 +303,7 @@ class UpdateOp : public OperationCore {
     Value resolved = *evaluated;
     if (s.ok()) {  // {{resolve:...}}: read when the resource is created or updated (as create does)
       r.shown_properties = HasSecureReference(*evaluated) ? *evaluated : Value();  // events show the references
-      s = ResolveDynamicReferences(&resolved, SessionResolvers(session, ctx_.region));
+      s = ResolveDynamicReferences(&resolved, SessionResolvers(session, ctx_.region, ctx_.account_id));
     }
     if (s.ok()) s = session->Validate(r.decl->type, ContextOf(r), resolved, coerced);
     if (!s.ok()) {

@@ -33,10 +33,20 @@
 namespace ms::cli {
 namespace {
 
+// An account ID is 12 digits (as in an ARN); the simulated services act in
+// that account (providers/sim/world.lua).
+const CLI::Validator AccountId(
+    [](const std::string& v) {
+      const bool ok = v.size() == 12 && v.find_first_not_of("0123456789") == std::string::npos;
+      return ok ? std::string() : "Invalid account ID '" + v + "': an account ID is 12 digits";
+    },
+    "ACCOUNT");
+
 struct WorldArgs {
   std::string state;               // --state
   std::vector<std::string> dirs;   // --providers (a user's own sim services)
   std::string region = "us-east-1";
+  std::string account;             // call/logs --account ("": the default account)
   std::string kind;                // list/show --kind
   std::string id;                  // show ID
   std::string service, action;     // call SERVICE ACTION
@@ -164,6 +174,7 @@ int RunCallOnServer(const WorldArgs& args, const std::string& address, const Val
   request.set("Action", Value::String(args.action));
   request.set("Params", params);
   request.set("Region", Value::String(args.region));
+  if (!args.account.empty()) request.set("Account", Value::String(args.account));
   auto res = client.Post("/moonstack/world/call", request.ToJson(), "application/json");
   if (!res) {
     return ReportError(args.action, Status::Internal("The state file is held by moonstack serve on " + address +
@@ -190,7 +201,7 @@ int RunCall(const WorldArgs& args) {
   if (!server.empty()) return RunCallOnServer(args, server, params);
   s = w.Open(args, /*writes=*/true);
   if (!s.ok()) return ReportError(args.action, s);
-  server::SimOutcome r = server::RunSimAction(w.rt(), args.service, args.action, params, args.region);
+  server::SimOutcome r = server::RunSimAction(w.rt(), args.service, args.action, params, args.region, args.account);
   if (!r.ok) {
     // A failed call saves nothing.
     return ReportAwsError(args.action, r.code.empty() ? "InternalFailure" : r.code, r.message);
@@ -256,6 +267,7 @@ int RunLogs(const WorldArgs& args) {
   if (!args.filter.empty()) params.set("filterPattern", Value::String(args.filter));
   Value opts = Value::MakeMap();
   opts.set("region", Value::String(args.region));
+  if (!args.account.empty()) opts.set("account", Value::String(args.account));
   lua::CallResult r = w.rt().CallField(sim.refs[0], "call",
                                        {Value::String("logs"), Value::String("FilterLogEvents"), params, opts});
   if (!r.ok()) {
@@ -299,6 +311,8 @@ void AddWorldCommands(CLI::App& app, int* exit_code) {
   call->add_option("action", call_args->action, "AWS's action name, e.g. StopInstances")->required();
   call->add_option("params", call_args->params, "The request as JSON (default {})");
   call->add_option("--region", call_args->region, "The region (default us-east-1)");
+  call->add_option("--account", call_args->account, "The account (12 digits, default 123456789012)")
+      ->check(AccountId);
   AddCommonOptions(call, call_args.get());
   call->callback([call_args, exit_code] { *exit_code = RunCall(*call_args); });
 
@@ -321,6 +335,8 @@ void AddWorldCommands(CLI::App& app, int* exit_code) {
   logs->add_option("name", logs_args->id, "A function name, or a log group name starting with /");
   logs->add_option("--filter", logs_args->filter, "Only events whose message holds this text");
   logs->add_option("--region", logs_args->region, "The region (default us-east-1)");
+  logs->add_option("--account", logs_args->account, "The account (12 digits, default 123456789012)")
+      ->check(AccountId);
   logs->add_option("--stack-name", stack_log->stack_name,
                    "The stack (name or ID) whose provider log to print: its hooks' ctx.log, print and errors");
   logs->add_option("--resource", stack_log->resource, "With --stack-name: only this logical ID's lines");

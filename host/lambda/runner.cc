@@ -126,7 +126,10 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const std::str
     // own endpoint), signed with credentials it accepts (Lambda gives the
     // execution role's).
     add("AWS_ENDPOINT_URL", endpoint);
-    add("AWS_ACCESS_KEY_ID", "ASIAMOONSTACKLAMBDA0");
+    // A function of another account than the default signs as that
+    // account (serve takes a 12-digit key ID for the account).
+    add("AWS_ACCESS_KEY_ID", inv.account.size() == 12 && inv.account != "123456789012" ? inv.account
+                                                                                      : "ASIAMOONSTACKLAMBDA0");
     add("AWS_SECRET_ACCESS_KEY", "moonstack-lambda-secret");
     add("AWS_SESSION_TOKEN", "moonstack-lambda-session");
   }
@@ -239,7 +242,7 @@ constexpr size_t kMaxLogBytes = size_t{1} << 20;  // per invocation; more is dro
 std::string EnvironmentKey(const Invocation& inv, const std::string& program, const std::string& endpoint) {
   std::string key = inv.function_arn + '\n' + inv.last_modified + '\n' + inv.runtime + '\n' + inv.handler + '\n' + program + '\n' +
                     std::to_string(inv.timeout_seconds) + '\n' + std::to_string(inv.memory_mb) + '\n' +
-                    inv.region + '\n' + endpoint + '\n';
+                    inv.region + '\n' + inv.account + '\n' + endpoint + '\n';
   for (const auto& [name, value] : inv.environment) key += name + '=' + value + '\n';
   const size_t code = std::hash<std::string>()(inv.zip.empty() ? inv.inline_code : inv.zip);
   return key + std::to_string(code) + (inv.zip.empty() ? ":inline" : ":zip");

@@ -32,6 +32,10 @@ struct Invocation {
   std::string runtime;  // "python3.12", "nodejs20.x", ...
   std::string handler;  // "index.handler"
   std::string region = "us-east-1";
+  // The function's account: its SDK calls are signed with it as the access
+  // key ID, which `serve` reads as the account (query_request.h). Empty:
+  // the default account's dummy key.
+  std::string account;
   int timeout_seconds = 3;
   int memory_mb = 128;
   std::string inline_code;  // Code.ZipFile: written as index.py / index.js

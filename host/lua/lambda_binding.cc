@@ -38,6 +38,7 @@ lambda::Invocation ReadInvocation(lua_State* L) {
   inv.runtime = StringField(L, 1, "runtime");
   inv.handler = StringField(L, 1, "handler");
   if (std::string region = StringField(L, 1, "region"); !region.empty()) inv.region = region;
+  inv.account = StringField(L, 1, "account");
   // Lambda's bounds: 1-900 seconds, 128-10240 MB.
   inv.timeout_seconds = std::min(900, std::max(1, IntField(L, 1, "timeout", 3)));
   inv.memory_mb = std::min(10240, std::max(128, IntField(L, 1, "memory", 128)));

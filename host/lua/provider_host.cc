@@ -273,34 +273,43 @@ class LuaProviderSession : public ProviderSession {
     return Status::OK();
   }
 
-  bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region) override {
+  // The world questions below are asked in the stack's region and account
+  // (lua-sdk/moonstack/host.lua passes both to the sim service).
+  bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region,
+                   std::string_view account) override {
     Value t = Value::String(std::string(aws_type)), v = Value::String(std::string(value)),
-          r = Value::String(std::string(region));
-    CallResult res = rt_->CallField(host_, "value_exists", {t, v, r});
+          r = Value::String(std::string(region)), a = Value::String(std::string(account));
+    CallResult res = rt_->CallField(host_, "value_exists", {t, v, r, a});
     return !res.ok() || !res.value().is_bool() || res.value().as_bool();
   }
 
-  bool SsmParameter(std::string_view name, std::string_view region, std::string* value) override {
-    Value n = Value::String(std::string(name)), r = Value::String(std::string(region));
-    CallResult res = rt_->CallField(host_, "ssm_parameter", {n, r});
+  bool SsmParameter(std::string_view name, std::string_view region, std::string_view account,
+                    std::string* value) override {
+    Value n = Value::String(std::string(name)), r = Value::String(std::string(region)),
+          a = Value::String(std::string(account));
+    CallResult res = rt_->CallField(host_, "ssm_parameter", {n, r, a});
     if (!res.ok() || !res.value().is_string()) return false;
     *value = res.value().str();
     return true;
   }
 
-  bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) override {
-    Value n = Value::String(std::string(name)), r = Value::String(std::string(region));
-    CallResult res = rt_->CallField(host_, "ssm_secure_parameter", {n, r});
+  bool SecureSsmParameter(std::string_view name, std::string_view region, std::string_view account,
+                          std::string* value) override {
+    Value n = Value::String(std::string(name)), r = Value::String(std::string(region)),
+          a = Value::String(std::string(account));
+    CallResult res = rt_->CallField(host_, "ssm_secure_parameter", {n, r, a});
     if (!res.ok() || !res.value().is_string()) return false;
     *value = res.value().str();
     return true;
   }
 
   bool SecretString(std::string_view secret_id, std::string_view version_stage, std::string_view version_id,
-                    std::string_view region, std::string* value, std::string* error) override {
+                    std::string_view region, std::string_view account, std::string* value,
+                    std::string* error) override {
     Value id = Value::String(std::string(secret_id)), stage = Value::String(std::string(version_stage)),
-          version = Value::String(std::string(version_id)), r = Value::String(std::string(region));
-    CallResult res = rt_->CallField(host_, "secret_string", {id, stage, version, r});
+          version = Value::String(std::string(version_id)), r = Value::String(std::string(region)),
+          a = Value::String(std::string(account));
+    CallResult res = rt_->CallField(host_, "secret_string", {id, stage, version, r, a});
     if (!res.ok()) {
       *error = res.error->message;
       return false;

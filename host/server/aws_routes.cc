@@ -118,14 +118,16 @@ void AddAwsRoutes(HttpServer& http, AwsApi& api, SimHost& sim, std::string (*new
     }
     if (service == nullptr || action == nullptr || !service->is_string() || !action->is_string()) {
       res.status = 400;
-      res.set_content(R"({"Code":"ValidationError","Message":"The request must be {Service, Action, Params, Region}"})",
+      res.set_content(R"({"Code":"ValidationError","Message":"The request must be {Service, Action, Params, Region, Account}"})",
                       "application/json");
       return;
     }
     const Value* params = call.find("Params");
     const Value* region = call.find("Region");
+    const Value* account = call.find("Account");  // absent: the default account
     SimOutcome out = sim.Call(service->str(), action->str(), params != nullptr ? *params : Value::MakeMap(),
-                              region != nullptr && region->is_string() ? region->str() : "us-east-1");
+                              region != nullptr && region->is_string() ? region->str() : "us-east-1",
+                              account != nullptr && account->is_string() ? account->str() : "");
     std::string body;
     if (out.ok) {
       body = "{\"Result\":";

@@ -19,18 +19,22 @@ class SessionPool::Lent : public ProviderSession {
   }
   HookOutcome Call(const HookCall& call) override { return s_->Call(call); }
   void TakeLog(std::vector<ProviderLogLine>* lines, int64_t* dropped) override { s_->TakeLog(lines, dropped); }
-  bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region) override {
-    return s_->ValueExists(aws_type, value, region);
+  bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region,
+                   std::string_view account) override {
+    return s_->ValueExists(aws_type, value, region, account);
   }
-  bool SsmParameter(std::string_view name, std::string_view region, std::string* value) override {
-    return s_->SsmParameter(name, region, value);
+  bool SsmParameter(std::string_view name, std::string_view region, std::string_view account,
+                    std::string* value) override {
+    return s_->SsmParameter(name, region, account, value);
   }
-  bool SecureSsmParameter(std::string_view name, std::string_view region, std::string* value) override {
-    return s_->SecureSsmParameter(name, region, value);
+  bool SecureSsmParameter(std::string_view name, std::string_view region, std::string_view account,
+                          std::string* value) override {
+    return s_->SecureSsmParameter(name, region, account, value);
   }
   bool SecretString(std::string_view secret_id, std::string_view version_stage, std::string_view version_id,
-                    std::string_view region, std::string* value, std::string* error) override {
-    return s_->SecretString(secret_id, version_stage, version_id, region, value, error);
+                    std::string_view region, std::string_view account, std::string* value,
+                    std::string* error) override {
+    return s_->SecretString(secret_id, version_stage, version_id, region, account, value, error);
   }
   bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
                 std::string* error_message) override {

@@ -164,41 +164,55 @@ local function sim_service(name)
   return ok and type(mod) == "table" and mod or nil
 end
 
+-- Runs fn(opts) with the world scoped to `account` (providers/sim/world.lua):
+-- the engine asks in the stack's region and account, and the simulated
+-- cloud is per account. opts = { region =, account = } for the service.
+local function in_account(region, account, fn)
+  if account == "" then account = nil end
+  local opts = { region = region, account = account }
+  local scoped = sim_service("world")
+  if scoped and type(scoped.with_account) == "function" then return scoped.with_account(account, fn, opts) end
+  return fn(opts)
+end
+
 ---Whether an AWS-specific parameter value exists (the engine's check when a
 ---workflow starts): the first simulated service that knows the type answers;
 ---true when none does.
-function H.value_exists(aws_type, value, region)
-  for _, name in ipairs({ "ec2", "ssm" }) do
-    local mod = sim_service(name)
-    if mod and type(mod.exists) == "function" then
-      local answer = mod.exists(aws_type, value, { region = region })
-      if answer ~= nil then return answer end
+function H.value_exists(aws_type, value, region, account)
+  return in_account(region, account, function(opts)
+    for _, name in ipairs({ "ec2", "ssm" }) do
+      local mod = sim_service(name)
+      if mod and type(mod.exists) == "function" then
+        local answer = mod.exists(aws_type, value, opts)
+        if answer ~= nil then return answer end
+      end
     end
-  end
-  return true
+    return true
+  end)
 end
 
 ---The value of an SSM parameter, or nil.
-function H.ssm_parameter(name, region)
+function H.ssm_parameter(name, region, account)
   local mod = sim_service("ssm")
-  if mod and type(mod.resolve) == "function" then return mod.resolve(name, { region = region }) end
-  return nil
+  if not (mod and type(mod.resolve) == "function") then return nil end
+  return in_account(region, account, function(opts) return mod.resolve(name, opts) end)
 end
 
 ---The value of a SecureString SSM parameter ({{resolve:ssm-secure:...}}), or nil.
-function H.ssm_secure_parameter(name, region)
+function H.ssm_secure_parameter(name, region, account)
   local mod = sim_service("ssm")
-  if mod and type(mod.resolve_secure) == "function" then return mod.resolve_secure(name, { region = region }) end
-  return nil
+  if not (mod and type(mod.resolve_secure) == "function") then return nil end
+  return in_account(region, account, function(opts) return mod.resolve_secure(name, opts) end)
 end
 
 ---A secret's SecretString ({{resolve:secretsmanager:...}}): {SecretString = text},
 ---or {Message = Secrets Manager's text}.
-function H.secret_string(id, stage, version_id, region)
+function H.secret_string(id, stage, version_id, region, account)
   local mod = sim_service("secretsmanager")
   if not mod then return { Message = "Secrets Manager can't find the specified secret." } end
-  local value, why = mod.resolve(id, stage ~= "" and stage or nil, version_id ~= "" and version_id or nil,
-    { region = region })
+  local value, why = in_account(region, account, function(opts)
+    return mod.resolve(id, stage ~= "" and stage or nil, version_id ~= "" and version_id or nil, opts)
+  end)
   if value then return { SecretString = value } end
   return { Message = why }
 end

@@ -24,12 +24,15 @@ local P = require("moonstack.provider")
 local tags = require("moonstack.tags")
 local values = require("moonstack.values")
 local world = require("moonstack.world")
+local sim_world = require("sim.world")
 local identity = require("lib.resource_identity")
 local validate = require("lib.schema_validate")
 
 local G = {}
 
-local function kind(type_name) return "generic." .. type_name end
+-- The records of a type, per account as the simulated services' are
+-- (sim/world.lua): the default account's kind is "generic.<type>".
+local function kind(type_name, ctx) return sim_world.kind_in(ctx and ctx.account, "generic." .. type_name) end
 
 -- "/properties/A/B" -> { "A", "B" }; nil for a pointer outside properties.
 local function pointer_parts(pointer)
@@ -186,7 +189,7 @@ function G.define(info)
         local id = physical_id(decl, schema, name, attrs, given)
         local record = { Properties = given, Attributes = attrs }
         if taggable then record.Tags = tags.for_resource(ctx, given.Tags) end
-        world.put(kind(info.type), id, record)
+        world.put(kind(info.type, ctx), id, record)
         return { id = id, attributes = attrs }
       end)
     end,
@@ -194,20 +197,20 @@ function G.define(info)
     update = function(ctx, id, new)
       fail_validation(ctx, schema, new)
       return world.atomic(function()
-        local r = world.get(kind(info.type), id)
+        local r = world.get(kind(info.type, ctx), id)
         if r == nil then P.fail("Resource " .. id .. " of type " .. info.type .. " does not exist", "NotFound") end
         r.Properties = new
         if taggable then r.Tags = tags.for_resource(ctx, new.Tags) end
-        world.put(kind(info.type), id, r)
+        world.put(kind(info.type, ctx), id, r)
       end)
     end,
 
     delete = function(ctx, id)
-      world.remove(kind(info.type), id)  -- gone already: nothing to do
+      world.remove(kind(info.type, ctx), id)  -- gone already: nothing to do
     end,
 
     read = function(ctx, id)
-      local r = world.get(kind(info.type), id)
+      local r = world.get(kind(info.type, ctx), id)
       if r == nil then return nil end
       return { properties = readable(schema, r.Properties), attributes = r.Attributes }
     end,

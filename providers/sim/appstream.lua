@@ -20,7 +20,7 @@
 --   Fleet <name> not found. / already exists. / the STARTING-STOPPING
 --   refusal: AppStream's exception names, wording unverified.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local transitions = require("sim.transitions")
 
 local A = {}

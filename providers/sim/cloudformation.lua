@@ -25,7 +25,7 @@
 -- A signal with the UniqueId of an earlier one replaces it (AWS keeps one
 -- signal per UniqueId: the S3 object is named after it).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
 local A = {}

@@ -20,7 +20,7 @@
 -- The tail is drawn from the world's shared ID sequence, so a replay with
 -- the same seed names resources the same way.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local M = {}
 

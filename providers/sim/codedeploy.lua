@@ -39,7 +39,7 @@
 -- failed hook, code HOOK_EXECUTION_FAILURE — a CodeDeploy ErrorCode value):
 -- CodeDeploy's shapes, not seen verbatim.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local transitions = require("sim.transitions")
 
 local A = {}

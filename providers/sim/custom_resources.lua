@@ -21,7 +21,7 @@
 --                                               invocation captured (sim/lambda_invoke.lua's
 --                                               DeliverResponses), for the request its
 --                                               RequestId names; the first answer stands
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local A = {}
 

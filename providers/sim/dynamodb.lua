@@ -15,7 +15,7 @@
 -- DescribeTimeToLive, PutItem, GetItem, DeleteItem, Scan (items in
 -- DynamoDB's attribute-value shape, {"S": "..."}, {"N": "1"}, ...).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local errors = require("moonstack.errors")
 local transitions = require("sim.transitions")
 local util = require("sim.cloudformation_util")
@@ -40,7 +40,9 @@ local function find(env, name)
     fail("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: "
       .. "Member must not be null", "ValidationException")
   end
+  local other = require("sim").other_account(env, name)
   name = name:match(":table/([^/]+)$") or name
+  if other then return nil, name end  -- another account's table
   return transitions.load(TABLE, table_key(env, name), env), name
 end
 

@@ -23,7 +23,7 @@
 --
 -- Lower-case fields are helpers, not actions: `exists(kind, value)`.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local images = require("sim.ec2.images")
 local instances = require("sim.ec2.instances")

@@ -25,7 +25,7 @@
 --   parameter errors: ElastiCache's wording for the same faults on cache
 --   clusters, not seen verbatim for replication groups.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 local transitions = require("sim.transitions")
 

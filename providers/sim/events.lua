@@ -11,7 +11,7 @@
 --   unverified wording)
 --   Parameter ScheduleExpression is not valid. (ValidationException)
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local A = {}
 

@@ -57,7 +57,7 @@
 -- "config"/"iam" may hold { PoliciesPerRole = n } (default 10, AWS's default
 -- quota).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local ids = require("moonstack.ids")
 local util = require("sim.cloudformation_util")
 

@@ -46,7 +46,7 @@
 --   "iam.access_key"  the AccessKeyId; refs = { UserId of its user }.
 -- UserIds, not ARNs, name users in refs: a user's ARN changes with its path.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local ids = require("moonstack.ids")
 local util = require("sim.cloudformation_util")
 local copy = require("moonstack.values").deep_copy

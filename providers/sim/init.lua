@@ -28,6 +28,7 @@
 local errors = require("moonstack.errors")
 local ids = require("moonstack.ids")
 local world = require("moonstack.world")
+local scoped_world = require("sim.world")
 
 local S = {}
 
@@ -71,6 +72,19 @@ local function new_id(kind, ...)
 end
 S.new_id = new_id
 
+---Whether an ARN or an SQS queue URL names an account other than the
+---action's: the services key their records by name in the action's account
+---(sim/world.lua), so a lookup by another account's ARN answers the
+---service's "does not exist" instead of finding the caller's namesake.
+---@param env table the action's env
+---@param ref any an ARN, a URL, a bare name or ID
+---@return boolean
+function S.other_account(env, ref)
+  if type(ref) ~= "string" then return false end
+  local account = ref:match("^arn:[^:]*:[^:]*:[^:]*:(%d+):") or ref:match("^https?://[^/]+/(%d+)/")
+  return account ~= nil and account ~= env.account
+end
+
 ---Seeds the world's ID generator (scenarios, tests).
 function S.seed(seed)
   world.atomic(function() world.put("sim", "ids", ids.new(seed):state()) end)
@@ -93,6 +107,8 @@ local function service(name)
   return mod
 end
 
+local run_action  -- below S.call
+
 ---Runs one action atomically.
 ---@param svc string "ec2", "iam", "ssm", "cloudformation"
 ---@param action string AWS's action name
@@ -114,6 +130,13 @@ function S.call(svc, action, params, opts)
     caller = opts.caller,
     new_id = new_id,
   }
+  -- The action sees the records of its account (sim/world.lua): the same
+  -- queue name in two accounts is two queues.
+  return scoped_world.with_account(env.account, run_action, mod, action, fn, params, env)
+end
+
+-- S.call's action body, run in the action's account.
+function run_action(mod, action, fn, params, env)
   -- An action a service lists in UNLOCKED takes the world's lock itself,
   -- around its reads and writes only: Lambda's Invoke runs a function for
   -- seconds, and the function's own calls (under serve) need the world.

@@ -10,7 +10,7 @@
 -- TagResource, UntagResource, ListResourceTags, CreateAlias, UpdateAlias,
 -- DeleteAlias, ListAliases.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local errors = require("moonstack.errors")
 
 local A = {}
@@ -27,6 +27,7 @@ local function find_key(env, key_id)
       "ValidationException")
   end
   local id = key_id:match(":key/(.+)$") or key_id
+  if require("sim").other_account(env, key_id) then return nil, id end  -- another account's key
   local alias = key_id:match(":(alias/.+)$") or (key_id:sub(1, 6) == "alias/" and key_id or nil)
   if alias then
     local a = world.get("kms.alias", alias)

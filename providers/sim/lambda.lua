@@ -20,7 +20,7 @@
 -- The first two are widely reported verbatim; the alias and delete ones
 -- follow the same shapes (unverified).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
 local A = {}
@@ -54,7 +54,7 @@ local function akey(env, name, alias) return env.region .. ":" .. name .. ":" ..
 
 local function load_fn(env, spec)
   local name, qualifier = parse_name(spec)
-  local rec = world.get(FN, fkey(env, name))
+  local rec = not require("sim").other_account(env, spec) and world.get(FN, fkey(env, name))
   if not rec then fail("Function not found: " .. fn_arn(env, name, qualifier), "ResourceNotFoundException") end
   return rec, qualifier
 end

@@ -19,7 +19,7 @@
 --   exist for this wsdl version. (InvalidParameterValueException; the SQS part is SQS's own
 --   query-API text, the wrapper Lambda's as reported publicly; unverified verbatim)
 --   The resource you requested does not exist. (ResourceNotFoundException)
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local MAPPING, PAIR = "lambda.event_source_mapping", "lambda.event_source_pair"
 local SETTABLE = { "BatchSize", "MaximumBatchingWindowInSeconds", "FilterCriteria", "FunctionResponseTypes",

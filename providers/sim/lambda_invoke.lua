@@ -41,7 +41,7 @@
 -- InvalidRequestContentException); a function moonstack cannot run (no
 -- interpreter, --no-lambda, another runtime) fails the call with
 -- ServiceException and the runner's reason.
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
 return function(A, L)
@@ -168,7 +168,7 @@ return function(A, L)
     local endpoint = sim().call("custom_resources", "GetEndpoint", {}).Url
     local out = r.run {
       function_name = c.FunctionName, function_arn = c.FunctionArn, runtime = c.Runtime, handler = c.Handler,
-      region = env.region, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
+      region = env.region, account = env.account, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
       inline_code = run.inline_code, zip = run.zip, environment = environment, event = tostring(payload),
       request_id = request_id, log_stream_name = stream, endpoint_url = endpoint, last_modified = c.LastModified,
       capture_response_url = p.CaptureResponseURL == true or p.DeliverResponses == true,

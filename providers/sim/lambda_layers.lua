@@ -7,7 +7,7 @@
 -- number, never reused (as in Lambda, after a delete too).
 -- ARNs: arn:aws:lambda:<region>:<account>:layer:<name>[:<n>].
 -- Messages: The resource you requested does not exist. (ResourceNotFoundException)
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
 local VERSION, COUNTER = "lambda.layer_version", "lambda.layer_counter"

@@ -10,7 +10,7 @@
 --   remove the existing statement. (ResourceConflictException)
 --   The resource you requested does not exist. (ResourceNotFoundException)
 --   Statement <sid> is not found in resource policy. (ResourceNotFoundException)
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
 local PERMISSION = "lambda.permission"

@@ -19,7 +19,7 @@
 --   1 validation error detected: Value '<n>' at 'logGroupName' failed to satisfy constraint:
 --   Member must satisfy regular expression pattern: [\.\-_/#A-Za-z0-9]+ (ValidationException)
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local A = {}
 
@@ -223,6 +223,7 @@ end
 local function by_arn(env, arn)
   local name = type(arn) == "string" and arn:match(":log%-group:(.-)$") or nil
   if name then name = name:gsub(":%*$", "") end
+  if require("sim").other_account(env, arn) then name = nil end  -- not this account's group
   return load_group(env, name)
 end
 

@@ -26,7 +26,7 @@
 --   Domain not found: <name> (ResourceNotFoundException); "Domain <name>
 --   already exists" (ResourceAlreadyExistsException): AWS's shape, unverified.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 local transitions = require("sim.transitions")
 

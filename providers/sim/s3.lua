@@ -14,7 +14,8 @@
 --   The requested bucket name is not available. The bucket namespace is shared by all users of
 --   the system. Please select a different name and try again. (BucketAlreadyExists)
 --   Your previous request to create the named bucket succeeded and you already own it.
---                                                                    (BucketAlreadyOwnedByYou)
+--                                                                    (BucketAlreadyOwnedByYou;
+--   in us-east-1, S3 answers 200 OK to the owner instead, for legacy compatibility)
 --   The bucket you tried to delete is not empty (BucketNotEmpty)     CloudFormation events quote it
 --   The specified bucket does not exist (NoSuchBucket), The specified key does not exist.
 --   (NoSuchKey), The bucket policy does not exist (NoSuchBucketPolicy), The TagSet does not
@@ -23,7 +24,7 @@
 -- Since 2023 S3 encrypts every bucket with SSE-S3 by default: GetBucketEncryption of a bucket
 -- nobody configured answers AES256 (S3 user guide, "default encryption").
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 local bodies = require("sim.s3_body")
 local md5 = require("sim.md5")
@@ -70,6 +71,12 @@ function A.CreateBucket(p, env)
   if A.name_problem(name) then fail("The specified bucket is not valid.", "InvalidBucketName") end
   local existing = world.get(BUCKET, name)
   if existing then
+    -- S3 (CreateBucket, BucketAlreadyOwnedByYou): "For legacy compatibility, if you
+    -- re-create an existing bucket that you already own in the North Virginia
+    -- Region, Amazon S3 returns 200 OK" — the bucket as it was.
+    if existing.Owner == env.account and env.region == "us-east-1" and existing.Region == "us-east-1" then
+      return { Location = "/" .. name }
+    end
     if existing.Owner == env.account then
       fail("Your previous request to create the named bucket succeeded and you already own it.",
         "BucketAlreadyOwnedByYou")

@@ -11,7 +11,7 @@
 -- bytes back in every case, for the sim's own small readers (a TemplateURL's
 -- template, a Lambda zip); `serve` streams blob bodies from the store.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local M = {}
 

@@ -21,7 +21,7 @@
 -- DeleteResourcePolicy. `M.resolve` answers the engine's
 -- {{resolve:secretsmanager:...}} references.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local errors = require("moonstack.errors")
 local tag_list = require("moonstack.tags").from_map  -- {k=v} -> [{Key, Value}] sorted by key
 

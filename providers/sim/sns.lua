@@ -19,7 +19,7 @@
 -- (the wording the SNS API returns as reported publicly; the protocol and
 -- endpoint ones unverified).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local A = {}
 
@@ -36,7 +36,7 @@ local function key(env, name) return env.region .. ":" .. name end
 -- A TopicArn -> the topic record and its key.
 local function load_topic(env, arn)
   local name = type(arn) == "string" and arn:match("^arn:aws[%w%-]*:sns:[^:]*:%d+:([^:]+)$")
-  local t = name and world.get(TOPIC, key(env, name))
+  local t = name and not require("sim").other_account(env, arn) and world.get(TOPIC, key(env, name))
   if not t then fail("Topic does not exist", "NotFound") end
   return t, key(env, name)
 end

@@ -24,7 +24,7 @@
 --   Value <v> for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.
 --                                      (ReceiptHandleIsInvalid)
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local A = {}
 
@@ -65,6 +65,7 @@ local function no_queue() fail("The specified queue does not exist.", "QueueDoes
 -- A QueueUrl (or a bare name) -> the queue record and its key.
 local function load_queue(env, url)
   if type(url) ~= "string" or url == "" then no_queue() end
+  if require("sim").other_account(env, url) then no_queue() end  -- another account's queue of that name
   local name = url:match("/([^/]+)$") or url
   local k = key(env, name)
   local q = world.get(QUEUE, k)
@@ -91,7 +92,7 @@ local function check_redrive(env, policy)
   local arn = type(policy) == "string" and policy:match('"deadLetterTargetArn"%s*:%s*"([^"]+)"')
   if not arn then return end
   local name = arn:match(":([^:]+)$")
-  if not world.get(QUEUE, key(env, name)) then
+  if require("sim").other_account(env, arn) or not world.get(QUEUE, key(env, name)) then
     fail("Value " .. policy .. " for parameter RedrivePolicy is invalid. Reason: Dead letter target does not exist.",
       "InvalidParameterValue")
   end

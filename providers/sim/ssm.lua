@@ -43,7 +43,7 @@
 --   exists(kind, value, opts) for "AWS::SSM::Parameter::Name" parameters
 -- opts = { region = ..., account = ... } (defaults: the sim's).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local public = require("sim.ssm_public")
 local regex = require("sim.ssm_regex")
 local values = require("moonstack.values")

@@ -31,7 +31,7 @@
 -- Not Exist: '<arn>'", ExecutionDoesNotExist "Execution Does Not Exist:
 -- '<arn>'", StateMachineAlreadyExists, ExecutionAlreadyExists,
 -- InvalidDefinition, InvalidName).
-local world = require("moonstack.world")
+local world = require("sim.world")
 local decode = require("sim.json_decode")
 local interpreter = require("sim.states.interpreter")
 

@@ -13,7 +13,7 @@
 --   1 validation error detected: Value '<v>' at '<member>' failed to satisfy constraint: ...
 --                                                          (ValidationError)
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
 local A = {}

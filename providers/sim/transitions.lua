@@ -12,7 +12,7 @@
 -- "<what>_seconds", so a test or a user can make them longer or shorter:
 --   moonstack world call ... / world load with {"config": {"opensearch": {"upgrade_seconds": 60}}}
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local M = {}
 

@@ -130,3 +130,32 @@ TEST_CASE("world call sets up seed 000's situations with AWS's actions and messa
   Run show = World("show " + instance, false);
   CHECK(nlohmann::json::parse(show.out)["Kind"] == "ec2.instance");
 }
+
+TEST_CASE("world call --account acts in that account: the same queue name in two, each listing its own", "[cli][world]") {
+  Fresh("accounts");
+  auto call = [](const std::string& args) {
+    Run r = World("call " + args, false);
+    INFO(args << "\n" << r.out);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out);
+  };
+  CHECK(call("sqs CreateQueue '{\"QueueName\":\"jobs\"}' --account 111111111111")["QueueUrl"] ==
+        "https://sqs.us-east-1.amazonaws.com/111111111111/jobs");
+  CHECK(call("sqs CreateQueue '{\"QueueName\":\"jobs\"}' --account 222222222222 --region eu-west-1")["QueueUrl"] ==
+        "https://sqs.eu-west-1.amazonaws.com/222222222222/jobs");
+  CHECK(call("sqs ListQueues '{}' --account 111111111111") ==
+        nlohmann::json::parse(R"({"QueueUrls": ["https://sqs.us-east-1.amazonaws.com/111111111111/jobs"]})"));
+  CHECK(call("sqs ListQueues '{}' --account 222222222222")["QueueUrls"].empty());  // us-east-1: none there
+  CHECK(call("sqs ListQueues '{}' --account 222222222222 --region eu-west-1") ==
+        nlohmann::json::parse(R"({"QueueUrls": ["https://sqs.eu-west-1.amazonaws.com/222222222222/jobs"]})"));
+  CHECK(call("sqs ListQueues '{}'")["QueueUrls"].empty());  // the default account's
+  CHECK(call("sts GetCallerIdentity '{}' --account 222222222222")["Account"] == "222222222222");
+  // The records of an account other than the default are kept under "<account>/<kind>".
+  auto listed = nlohmann::json::parse(World("list --kind 222222222222/sqs.queue", false).out)["Records"];
+  REQUIRE(listed.size() == 1);
+  CHECK(listed[0]["Id"] == "eu-west-1:jobs");
+  CHECK(nlohmann::json::parse(World("list --kind sqs.queue", false).out)["Records"].empty());
+  Run bad = World("call sqs ListQueues '{}' --account 12345");
+  CHECK(bad.exit_code == 105);  // CLI11's ValidationError
+  CHECK(bad.out == "--account: Invalid account ID '12345': an account ID is 12 digits\nRun with --help for more information.\n");
+}

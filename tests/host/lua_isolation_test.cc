@@ -189,6 +189,6 @@ TEST_CASE("isolation: after a handler tried to break the string library, SSM par
   REQUIRE(o.kind == HookOutcome::Kind::kDone);
   CHECK(o.physical_id == "/app/level");
   std::string value;
-  REQUIRE(iso.session->SsmParameter("/app/level", "us-east-1", &value));
+  REQUIRE(iso.session->SsmParameter("/app/level", "us-east-1", "123456789012", &value));
   CHECK(value == "debug");
 }

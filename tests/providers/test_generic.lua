@@ -27,6 +27,20 @@ T.case("create-only properties replace, others update in place; required is enfo
     "Encountered unsupported property Bogus")
 end)
 
+T.case("records are per account: another account's read of the same ID finds nothing", function()
+  local world = fresh()
+  local d = G.define(ROUTE_TABLE)
+  local other = ctx()
+  other.account = "222222222222"
+  local r = d.create(other, { VpcId = "vpc-1" })
+  H.same(world.ids("generic.AWS::EC2::RouteTable"), {})
+  H.same(world.ids("222222222222/generic.AWS::EC2::RouteTable"), { r.id })
+  H.eq(d.read(ctx(), r.id), nil)
+  H.eq(d.read(other, r.id).properties.VpcId, "vpc-1")
+  d.delete(ctx(), r.id)  -- the default account's delete leaves the other's record
+  H.same(world.ids("222222222222/generic.AWS::EC2::RouteTable"), { r.id })
+end)
+
 T.case("a resource is a world record with an ID in the type's format", function()
   local world = fresh()
   local d = G.define(ROUTE_TABLE)

@@ -23,7 +23,15 @@ end)
 T.case("a name is global: taken by this account or by another", function()
   local _, _, sim = s3()
   sim.client().s3.CreateBucket({ Bucket = "shared-name" })
-  local e = H.raises(function() sim.client().s3.CreateBucket({ Bucket = "shared-name" }) end,
+  -- us-east-1 answers the owner 200 OK (S3's legacy compatibility); elsewhere BucketAlreadyOwnedByYou.
+  H.same(sim.client().s3.CreateBucket({ Bucket = "shared-name" }), { Location = "/shared-name" })
+  local west = sim.client({ region = "eu-west-1" }).s3
+  west.CreateBucket({ Bucket = "west-name", CreateBucketConfiguration = { LocationConstraint = "eu-west-1" } })
+  local e = H.raises(function()
+    west.CreateBucket({ Bucket = "west-name", CreateBucketConfiguration = { LocationConstraint = "eu-west-1" } })
+  end, "Your previous request to create the named bucket succeeded and you already own it.")
+  H.eq(e.code, "BucketAlreadyOwnedByYou")
+  e = H.raises(function() west.CreateBucket({ Bucket = "shared-name" }) end,
     "Your previous request to create the named bucket succeeded and you already own it.")
   H.eq(e.code, "BucketAlreadyOwnedByYou")
   e = H.raises(function() sim.client({ account = "210987654321", region = "eu-west-1" }).s3.CreateBucket({ Bucket = "shared-name" }) end,

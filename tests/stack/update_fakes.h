@@ -114,7 +114,7 @@ class UpdFakeSession : public ProviderSession {
     *out = UpdateBehavior::kNone;
     return Status::OK();
   }
-  bool ValueExists(std::string_view, std::string_view value, std::string_view) override {
+  bool ValueExists(std::string_view, std::string_view value, std::string_view, std::string_view) override {
     std::lock_guard<std::mutex> l(p_->mu_);
     return p_->missing_.count(std::string(value)) == 0;
   }

@@ -117,8 +117,15 @@ return P.define {
     if NAME_PROBLEMS[problem] then P.fail(NAME_PROBLEMS[problem], "InvalidRequest") end
     if problem then P.fail(s3_error("The specified bucket is not valid.", "InvalidBucketName"), "InvalidRequest") end
     local s3 = ctx.world.s3
-    local _, err = props_lib.call(s3.CreateBucket, { Bucket = name }, { "BucketAlreadyExists", "BucketAlreadyOwnedByYou" })
-    if err then P.fail(name .. " already exists", "AlreadyExists") end
+    -- A bucket of that name anywhere (any account) is CloudFormation's "already
+    -- exists": asked first, as S3's CreateBucket answers 200 for the caller's own
+    -- us-east-1 bucket.
+    local exists = props_lib.call(s3.HeadBucket, { Bucket = name }, { "NoSuchBucket" })
+    local _, err
+    if not exists then
+      _, err = props_lib.call(s3.CreateBucket, { Bucket = name }, { "BucketAlreadyExists", "BucketAlreadyOwnedByYou" })
+    end
+    if exists or err then P.fail(name .. " already exists", "AlreadyExists") end
     apply_versioning(s3, name, props.VersioningConfiguration)
     if props.BucketEncryption then apply_encryption(s3, name, props.BucketEncryption) end
     apply_tags(ctx, name, props.Tags)

@@ -28,7 +28,7 @@
 -- Instances on their way out (LifecycleState Terminating) do not count
 -- towards the capacity: a replacement is launched as soon as one leaves.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.autoscaling.common")
 local F = require("sim.autoscaling.configuration")
 local S = require("sim.autoscaling.scheduled")

@@ -25,7 +25,7 @@
 --   "autoscaling.scheduled_action"      keyed by "<group>/<action name>".
 --   "autoscaling.lifecycle_hook"        keyed by "<group>/<hook name>".
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local errors = require("moonstack.errors")
 local values = require("moonstack.values")
 

@@ -12,7 +12,7 @@
 local C = require("sim.autoscaling.common")
 local templates = require("sim.ec2.launch_templates")
 local ec2_instances = require("sim.ec2.instances")
-local world = require("moonstack.world")
+local world = require("sim.world")
 
 local F = {}
 

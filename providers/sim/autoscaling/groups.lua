@@ -7,7 +7,7 @@
 -- terminated; then the record, its scheduled actions and its lifecycle
 -- hooks are gone.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.autoscaling.common")
 local F = require("sim.autoscaling.configuration")
 local K = require("sim.autoscaling.capacity")

@@ -6,7 +6,7 @@
 -- A group using one names the configuration's ARN in its refs, so
 -- "attached to AutoScalingGroup X" is one world.referrers lookup.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.autoscaling.common")
 local images = require("sim.ec2.images")
 local types = require("sim.ec2.types")

@@ -18,7 +18,7 @@
 -- each token is also a record (C.LIFECYCLE_ACTION) so an action given only
 -- a token finds its instance in one read.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.autoscaling.common")
 local H = require("sim.autoscaling.lifecycle_hooks")
 

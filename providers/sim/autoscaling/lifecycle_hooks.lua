@@ -7,7 +7,7 @@
 -- most 48 h. What a hook does to an instance (Pending:Wait,
 -- Terminating:Wait) is sim.autoscaling.lifecycle_actions'.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.autoscaling.common")
 
 local H = {}

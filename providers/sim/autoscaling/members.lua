@@ -6,7 +6,7 @@
 -- An instance's group is one read of the "autoscaling.instance" index
 -- record, so these never walk every group.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.autoscaling.common")
 local G = require("sim.autoscaling.groups")
 local K = require("sim.autoscaling.capacity")

@@ -11,7 +11,7 @@
 -- next time. Recurrence is a cron expression "m h dom mon dow" (UTC) whose
 -- fields are `*`, `*/n`, a number or a comma list of numbers.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.autoscaling.common")
 local iso = require("sim.ec2.instances").iso8601
 

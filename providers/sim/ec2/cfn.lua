@@ -6,7 +6,7 @@
 -- real CloudFormation handler would; this module adds no back door.
 
 local sim = require("sim")
-local world = require("moonstack.world")
+local world = require("sim.world")
 local tags = require("moonstack.tags")
 local values = require("moonstack.values")
 local errors = require("moonstack.errors")

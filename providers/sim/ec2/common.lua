@@ -5,7 +5,7 @@
 -- own bookkeeping under `_sim`, which `public` strips before a record leaves
 -- an action, so a Describe* answer has AWS's shape and nothing else.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local errors = require("moonstack.errors")
 local msg = require("moonstack.messages")
 local values = require("moonstack.values")

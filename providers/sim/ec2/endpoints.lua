@@ -2,7 +2,7 @@
 -- subnets and security groups) and the network ACLs made by
 -- CreateNetworkAcl (each VPC's default ACL is described by network.lua).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local K = require("sim.ec2.kinds")
 

@@ -8,7 +8,7 @@
 -- `nat_delete_seconds` (60), then "deleted" (still describable, as on AWS).
 -- Durations come from the world config ("config", "ec2").
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local K = require("sim.ec2.kinds")
 local transitions = require("sim.transitions")

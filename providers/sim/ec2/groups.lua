@@ -10,7 +10,7 @@
 -- ("ec2.security_group_name", id "<vpc-id>/<name>") answers "which group of
 -- this VPC has that name" in one read, however many groups the VPC holds.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local cidr = require("sim.ec2.cidr")
 

@@ -8,7 +8,7 @@
 -- { implicit_images = false } / { implicit_key_pairs = false } turns the
 -- implicit ones off.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 
 local I = {}

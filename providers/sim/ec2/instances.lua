@@ -19,7 +19,7 @@
 -- I.notice_ref(group)), so the group's health check reads only the instances
 -- that changed instead of every instance it has (sim.autoscaling.capacity).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local images = require("sim.ec2.images")
 local types = require("sim.ec2.types")

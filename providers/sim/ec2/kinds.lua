@@ -9,7 +9,7 @@
 --
 -- tagging.lua tags every kind listed here (CreateTags / DeleteTags).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 
 local K = {}

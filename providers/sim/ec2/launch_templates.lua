@@ -12,7 +12,7 @@
 -- `resolve` turns any of them into the version's LaunchTemplateData, which
 -- Auto Scaling launches instances from.
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local instances = require("sim.ec2.instances")
 

@@ -7,7 +7,7 @@
 -- are exactly what lives in it (subnets, security groups, route tables, an
 -- attached internet gateway, endpoints, network ACLs: each blocks DeleteVpc).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local cidr = require("sim.ec2.cidr")
 

@@ -12,7 +12,7 @@
 -- to another VPC (or to none) fails as AWS does ("route table rtb-… and
 -- network gateway igw-… belong to different networks").
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 local K = require("sim.ec2.kinds")
 local cidr = require("sim.ec2.cidr")

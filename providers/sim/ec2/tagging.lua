@@ -4,7 +4,7 @@
 -- Each kind is written back through its own module, which knows the
 -- record's refs and liveness (world.put replaces both).
 
-local world = require("moonstack.world")
+local world = require("sim.world")
 local C = require("sim.ec2.common")
 
 local T = {}

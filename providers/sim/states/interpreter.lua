@@ -20,7 +20,7 @@
 -- A Task runs its function with DeliverResponses (sim/lambda_invoke.lua): a
 -- custom-resource response it PUTs to a ResponseURL reaches CloudFormation,
 -- as the Provider framework's waiter needs.
-local world = require("moonstack.world")
+local world = require("sim.world")
 local values = require("moonstack.values")
 local decode = require("sim.json_decode")
 local util = require("sim.cloudformation_util")

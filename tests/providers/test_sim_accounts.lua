@@ -176,4 +176,21 @@ T.case("an account ID that is not the default's scopes even a nested action (SNS
   H.same(sim.client().sqs.ListQueues({}).QueueUrls, {})
 end)
 
+T.case("every simulated service reaches the world through sim.world, so its records are per account", function()
+  -- Only sim/world.lua itself and sim/init.lua (the ID generator, the
+  -- action's lock) may use the unscoped store.
+  local allowed = { ["world.lua"] = true, ["init.lua"] = true }
+  local offenders = {}
+  local files = io.popen('find "' .. MOONSTACK_ROOT .. '/providers/sim" -name "*.lua" | sort')
+  for path in files:lines() do
+    local rel = path:sub(#MOONSTACK_ROOT + #"/providers/sim/" + 1)
+    local f = assert(io.open(path))
+    local text = f:read("*a")
+    f:close()
+    if not allowed[rel] and text:find('require%("moonstack%.world"%)') then offenders[#offenders + 1] = rel end
+  end
+  files:close()
+  H.same(offenders, {})
+end)
+
 return T

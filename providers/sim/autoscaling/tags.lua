@@ -119,7 +119,7 @@ function A.DescribeTags(p, env)
       table.sort(names)
     end
   end
-  names = names or require("moonstack.world").ids(C.GROUP, true)
+  names = names or require("sim.world").ids(C.GROUP, true)
   local out = {}
   for _, name in ipairs(names) do
     local group = C.group(name)

@@ -45,6 +45,24 @@ local function members(sim, name)
   return out
 end
 
+-- "Key=Value:PropagateAtLaunch" of each of a group's tags, in its order.
+local function group_tag_texts(sim, name)
+  local out = {}
+  for _, t in ipairs(D.group(sim, name).Tags) do out[#out + 1] = t.Key .. "=" .. t.Value .. ":" .. tostring(t.PropagateAtLaunch) end
+  return out
+end
+
+-- "Key=Value" of each of an instance's tags, sorted; `own_only` leaves the aws: ones out.
+local function instance_tag_texts(sim, id, own_only)
+  local inst = sim.call("ec2", "DescribeInstances", { InstanceIds = { id } }).Reservations[1].Instances[1]
+  local out = {}
+  for _, t in ipairs(inst.Tags) do
+    if not (own_only and t.Key:match("^aws:")) then out[#out + 1] = t.Key .. "=" .. t.Value end
+  end
+  table.sort(out)
+  return out
+end
+
 local function setup(desired, policy, silent)
   local world, sim = fresh()
   configurations(sim, silent)
@@ -394,19 +412,13 @@ T.case("a group carries CloudFormation's tags and the stack's; its instances get
   local id = D.create(world, asg, ctx, props("lc1", 2, { Tags = {
     { Key = "app", Value = "shop", PropagateAtLaunch = true },
     { Key = "group-only", Value = "x", PropagateAtLaunch = false } } }))
-  local on_group = {}
-  for _, t in ipairs(D.group(sim, id).Tags) do on_group[#on_group + 1] = t.Key .. "=" .. t.Value .. ":" .. tostring(t.PropagateAtLaunch) end
-  H.same(on_group, { "app=shop:true", "group-only=x:false",
+  H.same(group_tag_texts(sim, id), { "app=shop:true", "group-only=x:false",
     "aws:cloudformation:logical-id=Web:true", "aws:cloudformation:stack-id=" .. ctx.stack_id .. ":true",
     "aws:cloudformation:stack-name=s:true", "team=web:true" })
   local ids = members(sim, id)
   H.eq(#ids, 2)
   for _, i in ipairs(ids) do
-    local inst = sim.call("ec2", "DescribeInstances", { InstanceIds = { i } }).Reservations[1].Instances[1]
-    local keys = {}
-    for _, t in ipairs(inst.Tags) do keys[#keys + 1] = t.Key .. "=" .. t.Value end
-    table.sort(keys)
-    H.same(keys, { "app=shop", "aws:autoscaling:groupName=" .. id, "aws:cloudformation:logical-id=Web",
+    H.same(instance_tag_texts(sim, i), { "app=shop", "aws:autoscaling:groupName=" .. id, "aws:cloudformation:logical-id=Web",
       "aws:cloudformation:stack-id=" .. ctx.stack_id, "aws:cloudformation:stack-name=s", "team=web" })
   end
 end)
@@ -427,21 +439,14 @@ T.case("an update of Tags moves the group's tags, and instances launched after c
                                            { Key = "new", Value = "y", PropagateAtLaunch = false } } })
   local behavior = D.update(world, asg, ctx, id, before, after)
   H.eq(behavior, "none")
-  local on_group = {}
-  for _, t in ipairs(D.group(sim, id).Tags) do on_group[#on_group + 1] = t.Key .. "=" .. t.Value .. ":" .. tostring(t.PropagateAtLaunch) end
+  local on_group = group_tag_texts(sim, id)
   table.sort(on_group)
   H.same(on_group, { "app=store:true", "aws:cloudformation:logical-id=Web:true",
     "aws:cloudformation:stack-id=" .. ctx.stack_id .. ":true", "aws:cloudformation:stack-name=s:true",
     "new=y:false", "team=api:true" })
   -- The first instance keeps the tags it was launched with; the second has the new ones.
   local tags_of = {}
-  for _, i in ipairs(members(sim, id)) do
-    local inst = sim.call("ec2", "DescribeInstances", { InstanceIds = { i } }).Reservations[1].Instances[1]
-    local kv = {}
-    for _, t in ipairs(inst.Tags) do if not t.Key:match("^aws:") then kv[#kv + 1] = t.Key .. "=" .. t.Value end end
-    table.sort(kv)
-    tags_of[#tags_of + 1] = table.concat(kv, ",")
-  end
+  for _, i in ipairs(members(sim, id)) do tags_of[#tags_of + 1] = table.concat(instance_tag_texts(sim, i, true), ",") end
   H.same(tags_of, { "app=shop,team=web", "app=store,team=api" })
 end)
 

@@ -14,9 +14,6 @@ using namespace ms::test::server;  // NOLINT: the fixture
 TEST_CASE("boto3: a 12-digit access key ID is the account, stacks are per account", "[server][regions]") {
   Server server("accounts", "0");
   json r = server.Python(R"(
-def client(service, key, region='us-east-1'):
-    return boto3.client(service, endpoint_url=cf.meta.endpoint_url, region_name=region,
-                        aws_access_key_id=key, aws_secret_access_key='x')
 one, two, other = (client('cloudformation', k) for k in ('111111111111', '222222222222', 'AKIDEXAMPLE'))
 body = json.dumps({'Resources': {'Topic': {'Type': 'AWS::SNS::Topic'}},
                    'Outputs': {'Out': {'Value': {'Ref': 'Topic'}, 'Export': {'Name': 'shared'}}}})

@@ -15,9 +15,6 @@ TEST_CASE("boto3: two accounts' SQS, SSM, IAM, EC2 and S3 resources side by side
   Server server("accounts_sim", "0");
   json r = server.Python(R"(
 A, B = '111111111111', '222222222222'
-def client(service, key, region='us-east-1'):
-    return boto3.client(service, endpoint_url=cf.meta.endpoint_url, region_name=region,
-                        aws_access_key_id=key, aws_secret_access_key='x')
 out = {}
 sqs = {k: client('sqs', k) for k in (A, B, 'AKIDEXAMPLE')}
 out['queues'] = [sqs[k].create_queue(QueueName='jobs')['QueueUrl'] for k in (A, B)]
@@ -89,9 +86,6 @@ TEST_CASE("boto3: a stack of one account naming another account's resources fail
   Server server("accounts_sim_stacks", "0");
   json r = server.Python(R"(
 A, B = '111111111111', '222222222222'
-def client(service, key, region='us-east-1'):
-    return boto3.client(service, endpoint_url=cf.meta.endpoint_url, region_name=region,
-                        aws_access_key_id=key, aws_secret_access_key='x')
 out = {}
 client('ssm', A).put_parameter(Name='/app/only-a', Value='v', Type='String')
 group = client('ec2', A).create_security_group(GroupName='web', Description='web')['GroupId']
@@ -146,9 +140,6 @@ TEST_CASE("serve: a function of another account than the default makes its SDK c
   json r = server.Python(R"(
 import time
 B = '222222222222'
-def client(service, key):
-    return boto3.client(service, endpoint_url=cf.meta.endpoint_url, region_name='us-east-1',
-                        aws_access_key_id=key, aws_secret_access_key='x')
 code = '''import boto3, cfnresponse
 def handler(event, context):
     sqs = boto3.client('sqs')

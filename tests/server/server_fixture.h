@@ -184,7 +184,9 @@ class Server {
     return r.out.empty() ? json() : json::parse(r.out);
   }
   // A python3 script with `cf`, a boto3 CloudFormation client for the server,
-  // and `template`; it prints one JSON document.
+  // `template`, `error(fn, **kw)` (a call's ClientError or None) and
+  // `client(service, key, region)` (a boto3 client of the server whose access
+  // key ID is `key`: a 12-digit one is the account); it prints one JSON document.
   json Python(const std::string& body) const {
     const std::string file = dir_ + "/script.py";
     std::ofstream(file) << "import boto3, botocore, json\n"
@@ -198,6 +200,9 @@ class Server {
                         << "        return {'Code': e.response['Error']['Code'], 'Message': e.response['Error']['Message'],\n"
                         << "                'Status': e.response['ResponseMetadata']['HTTPStatusCode']}\n"
                         << "    return None\n"
+                        << "def client(service, key, region='us-east-1'):\n"
+                        << "    return boto3.client(service, endpoint_url=cf.meta.endpoint_url, region_name=region,\n"
+                        << "                        aws_access_key_id=key, aws_secret_access_key='x')\n"
                         << body;
     Run r = Sh(Env() + "python3 " + file);
     INFO(r.out);

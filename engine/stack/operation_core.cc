@@ -53,11 +53,13 @@ Status OperationCore::RunToEnd() {
   Pump();
   Status ran = scheduler_.Run();
   if (ctx_.cancels != nullptr) ctx_.cancels->Unwatch(stack_.id);
+  Status written = AwaitCheckpoint();
   MS_RETURN_IF_ERROR(ran);
   // A nested stack's operation whose root operation stopped (an interrupt,
   // an engine error) stops here as an interrupted one does.
   if (scheduler_.released()) interrupted_ = true;
   MS_RETURN_IF_ERROR(error_);
+  MS_RETURN_IF_ERROR(written);
   RecordDroppedLogLines();
   MS_RETURN_IF_ERROR(Flush());  // after an interrupt: what the calls in flight answered
   if (interrupted_) return Status::OK();  // left in progress; the next start resumes it
@@ -237,7 +239,7 @@ void OperationCore::Pump() {
     OnDeleteRequested();
   }
   if (CheckpointDue()) {
-    Status s = Flush();
+    Status s = FlushInBackground();
     if (!s.ok()) {
       Abort(s);
       return;
@@ -459,12 +461,12 @@ bool OperationCore::CheckpointDue() {
   return false;
 }
 
-Status OperationCore::Flush() {
+void OperationCore::TakeCheckpoint() {
   // Lines written apart from hook answers since the last checkpoint: the
   // validation and DecideUpdate of this thread's session, the scenario's.
   log_.CollectSideLines(session_.get(), &batch_.logs);
   for (TrackedResource* r : dirty_) {
-    batch_.resources.push_back(&r->rec);  // committed below, on this thread
+    batch_.resources.push_back(&r->rec);  // serialized by the commit, on this thread
     r->dirty = false;
   }
   dirty_.clear();
@@ -472,7 +474,29 @@ Status OperationCore::Flush() {
     batch_.stacks.push_back(stack_);
     stack_dirty_ = false;
   }
+}
+
+Status OperationCore::Flush() {
+  MS_RETURN_IF_ERROR(AwaitCheckpoint());
+  TakeCheckpoint();
   return CommitBatch(ctx_.db, ctx_.world, &batch_);
+}
+
+// The calls Pump sends next run while the SQLite work of this checkpoint
+// (most of a wide phase's commit) finishes on the writer thread.
+Status OperationCore::FlushInBackground() {
+  MS_RETURN_IF_ERROR(AwaitCheckpoint());
+  TakeCheckpoint();
+  Status s;
+  checkpoint_write_ = CommitBatchInBackground(ctx_.db, ctx_.world, &batch_, &s);
+  return s;
+}
+
+Status OperationCore::AwaitCheckpoint() {
+  if (!checkpoint_write_) return Status::OK();
+  Status s = checkpoint_write_->Wait();
+  checkpoint_write_.reset();
+  return s;
 }
 
 void OperationCore::Abort(const Status& s) {

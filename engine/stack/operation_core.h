@@ -14,8 +14,12 @@
 //                (stack/status.h) and record its event.
 //
 // Invariants:
-//  - a provider call is sent only after the batch holding its intent
-//    (pending_hook) is committed;
+//  - a provider call is sent only once the checkpoint holding its intent
+//    (pending_hook) is taken: the world's changes and the rows fixed under
+//    the store's write lock. Its write may still be finishing on the
+//    connection's writer thread (Pump overlaps it with the next round), but
+//    what the calls do reaches the store only in a later commit, so a crash
+//    before the write is done loses the calls' effects with their intents;
 //  - under a virtual clock a checkpoint is taken when no call is in flight,
 //    so the store holds the world exactly as the recorded outcomes left it.
 #pragma once
@@ -160,7 +164,14 @@ class OperationCore {
   void MarkDirty(TrackedResource& r);
   // The record is being removed: it must not be written again.
   void ForgetDirty(TrackedResource& r);
+  // Commits the checkpoint (after the previous one's write, if it still runs).
   Status Flush();
+  // The same, the write left to the store's writer thread (Pump's checkpoints).
+  Status FlushInBackground();
+  // Waits for the last FlushInBackground's write; its status.
+  Status AwaitCheckpoint();
+  // Moves the dirty records, the stack and the session's log lines into batch_.
+  void TakeCheckpoint();
   // Whether Pump commits now (true) or leaves it to a later pump (see .cc).
   bool CheckpointDue();
   void Abort(const Status& s);
@@ -197,6 +208,7 @@ class OperationCore {
   StackRecord stack_;
   bool stack_dirty_ = false;
   StoreBatch batch_;
+  std::shared_ptr<PendingWrite> checkpoint_write_;  // the last checkpoint, while it is being written
   int outstanding_ = 0;  // resources with a call or a timer outstanding
   Status error_;
 

@@ -26,6 +26,7 @@ Statement& Statement::Bind(int index, int64_t n) {
 }
 
 Status Statement::Step(bool* row) {
+  owner_->WaitForWriter();
   int rc = sqlite3_step(stmt_);
   if (row) *row = rc == SQLITE_ROW;
   if (rc == SQLITE_ROW || rc == SQLITE_DONE) return Status::OK();
@@ -88,6 +89,15 @@ Status Database::Open(const std::string& path, std::unique_ptr<Database>* out) {
 }
 
 Database::~Database() {
+  if (writer_.joinable()) {
+    WaitForWriter();
+    {
+      std::lock_guard<std::mutex> lk(writer_mu_);
+      writer_stop_ = true;
+    }
+    writer_cv_.notify_all();
+    writer_.join();
+  }
   cached_.clear();
   sqlite3_close(db_);
 }
@@ -97,6 +107,7 @@ Status Database::Error(std::string_view what) const {
 }
 
 Status Database::Exec(std::string_view sql) {
+  WaitForWriter();
   std::string text(sql);
   char* err = nullptr;
   if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
@@ -108,15 +119,17 @@ Status Database::Exec(std::string_view sql) {
 }
 
 Status Database::Prepare(std::string_view sql, std::unique_ptr<Statement>* out) {
+  WaitForWriter();
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK) {
     return Error(sql);
   }
-  out->reset(new Statement(db_, stmt));
+  out->reset(new Statement(this, db_, stmt));
   return Status::OK();
 }
 
 Status Database::Cached(std::string_view sql, Statement** out) {
+  WaitForWriter();
   auto it = cached_.find(sql);
   if (it == cached_.end()) {
     std::unique_ptr<Statement> st;
@@ -137,6 +150,68 @@ Status Database::Transaction(const std::function<Status()>& fn) {
     return s;
   }
   return Exec("COMMIT");
+}
+
+std::shared_ptr<PendingWrite> Database::TransactionInBackground(const std::function<Status()>& begin,
+                                                                std::function<Status()> finish,
+                                                                std::function<void(const Status&)> ended,
+                                                                Status* status) {
+  *status = Exec("BEGIN IMMEDIATE");
+  if (!status->ok()) return nullptr;
+  *status = begin();
+  if (!status->ok()) {
+    Exec("ROLLBACK");
+    return nullptr;
+  }
+  auto pending = std::make_shared<PendingWrite>();
+  {
+    std::lock_guard<std::mutex> lk(writer_mu_);
+    if (!writer_.joinable()) writer_ = std::thread([this] { WriterLoop(); });
+    writing_.store(true, std::memory_order_release);
+    writer_job_ = [this, pending, finish = std::move(finish), ended = std::move(ended)] {
+      Status s = finish();
+      if (s.ok()) {
+        s = Exec("COMMIT");
+      } else {
+        Exec("ROLLBACK");
+      }
+      if (ended) ended(s);
+      std::lock_guard<std::mutex> lk(pending->mu_);
+      pending->status_ = s;
+      pending->done_ = true;
+      pending->cv_.notify_all();
+    };
+  }
+  writer_cv_.notify_all();
+  return pending;
+}
+
+void Database::WriterLoop() {
+  std::unique_lock<std::mutex> lk(writer_mu_);
+  for (;;) {
+    writer_cv_.wait(lk, [this] { return writer_stop_ || writer_job_; });
+    if (!writer_job_) return;  // stopping, nothing left to write
+    std::function<void()> job = std::move(writer_job_);
+    writer_job_ = nullptr;
+    lk.unlock();
+    job();
+    lk.lock();
+    writing_.store(false, std::memory_order_release);
+    writer_cv_.notify_all();
+  }
+}
+
+void Database::WaitForWriter() {
+  if (!writing_.load(std::memory_order_acquire)) return;
+  if (std::this_thread::get_id() == writer_.get_id()) return;  // the writer's own statements
+  std::unique_lock<std::mutex> lk(writer_mu_);
+  writer_cv_.wait(lk, [this] { return !writing_.load(std::memory_order_acquire); });
+}
+
+Status PendingWrite::Wait() {
+  std::unique_lock<std::mutex> lk(mu_);
+  cv_.wait(lk, [this] { return done_; });
+  return status_;
 }
 
 Status Database::UserVersion(int* version) {

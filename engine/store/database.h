@@ -4,15 +4,22 @@
 //
 // One Database per thread: a connection is not shared between threads
 // (SQLITE_OPEN_NOMUTEX). Several connections on one file may write; they
-// take turns (a busy timeout, database.cc).
+// take turns (a busy timeout, database.cc). The one exception is the
+// connection's own writer thread (FinishInBackground), which has the
+// connection to itself while it runs: every method here, and Statement::Step,
+// waits for it first.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "base/status.h"
 
@@ -20,6 +27,8 @@ struct sqlite3;
 struct sqlite3_stmt;
 
 namespace ms {
+
+class Database;
 
 class Statement {
  public:
@@ -44,9 +53,25 @@ class Statement {
 
  private:
   friend class Database;
-  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  Statement(Database* owner, sqlite3* db, sqlite3_stmt* stmt) : owner_(owner), db_(db), stmt_(stmt) {}
+  Database* owner_;
   sqlite3* db_;
   sqlite3_stmt* stmt_;
+};
+
+// The end of a write transaction running on a connection's writer thread
+// (Database::FinishInBackground).
+class PendingWrite {
+ public:
+  // Blocks until the transaction is committed or rolled back; its status.
+  Status Wait();
+
+ private:
+  friend class Database;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  Status status_;
 };
 
 class Database {
@@ -66,6 +91,17 @@ class Database {
   Status Cached(std::string_view sql, Statement** out);
   // Runs fn inside BEGIN IMMEDIATE ... COMMIT; rolls back when fn fails.
   Status Transaction(const std::function<Status()>& fn);
+  // A transaction in two parts: `begin` runs on the caller's thread inside
+  // BEGIN IMMEDIATE (so it holds the write lock: what it takes is ordered
+  // with every other connection's commits), then `finish` and the COMMIT
+  // (ROLLBACK when it fails) run on this connection's writer thread, then
+  // `ended` (may be null) with the outcome; the call returns at once, so the
+  // caller's next work overlaps the write. Returns null, having written
+  // nothing, when BEGIN or `begin` fails (*status says why). Until the write
+  // is done every use of this Database waits for it.
+  std::shared_ptr<PendingWrite> TransactionInBackground(const std::function<Status()>& begin,
+                                                        std::function<Status()> finish,
+                                                        std::function<void(const Status&)> ended, Status* status);
   // By default the commit that takes the write-ahead log past 1,000 pages
   // copies it into the database (a few ms for a big operation, on the path of
   // that commit). A server turns that off on its connections and calls
@@ -83,11 +119,24 @@ class Database {
   const std::string& path() const { return path_; }
 
  private:
+  friend class Statement;
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   Status Error(std::string_view what) const;
+  // Blocks while the writer thread has the connection (not on that thread).
+  void WaitForWriter();
+  void WriterLoop();
   sqlite3* db_;
   std::string path_;
   std::map<std::string, std::unique_ptr<Statement>, std::less<>> cached_;  // finalized before db_ closes
+
+  // The writer thread, started by the first TransactionInBackground.
+  // writing_ is true from the hand-over until the COMMIT is done.
+  std::mutex writer_mu_;
+  std::condition_variable writer_cv_;
+  std::atomic<bool> writing_{false};
+  std::function<void()> writer_job_;
+  bool writer_stop_ = false;
+  std::thread writer_;
 };
 
 }  // namespace ms

@@ -247,6 +247,132 @@ Status ResourceFromValue(Value v, const std::string& stack_id, ResourceRecord* o
   return Status::OK();
 }
 
+namespace {
+
+// A resource's row as a checkpoint writes it: taken when the checkpoint is,
+// so the record may change while the row is written.
+struct ResourceRow {
+  std::string stack_id, logical_id, json;
+};
+
+std::vector<ResourceRow> ResourceRows(const StoreBatch& batch) {
+  std::vector<ResourceRow> rows;
+  rows.reserve(batch.resources.size());
+  for (const ResourceRecord* r : batch.resources) rows.push_back({r->stack_id, r->logical_id, ResourceJson(*r)});
+  return rows;
+}
+
+// A checkpoint's rows, inside the caller's transaction: the batch (its
+// `resources` as `resources` has them) and the world's changes.
+Status WriteCheckpoint(Database* db, const StoreBatch& batch, const std::vector<ResourceRow>& resources,
+                       const std::vector<WorldChange>& world_changes) {
+  Statement *stack, *stack_template, *drop_exports, *add_export, *resource, *remove, *event;
+  MS_RETURN_IF_ERROR(db->Cached(
+      "INSERT INTO stacks (id, name, deleted, data, deleted_ms, region, account, stack_key) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(stack_key), 0) + 1 FROM stacks)) "
+      "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, deleted_ms = ?5", &stack));
+  // A template is written only when it changed (most stack writes are
+  // status changes).
+  MS_RETURN_IF_ERROR(db->Cached(
+      "INSERT INTO stack_templates (stack_id, slot, body) VALUES (?1, ?2, ?3) "
+      "ON CONFLICT (stack_id, slot) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body",
+      &stack_template));
+  MS_RETURN_IF_ERROR(db->Cached("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
+  MS_RETURN_IF_ERROR(db->Cached(
+      "INSERT OR REPLACE INTO exports (region, account, name, stack_id, value) VALUES (?1, ?2, ?3, ?4, ?5)",
+      &add_export));
+  MS_RETURN_IF_ERROR(db->Cached(
+      "INSERT INTO resources (stack, logical_id, data) VALUES (?1, ?2, ?3) "
+      "ON CONFLICT (stack, logical_id) DO UPDATE SET data = ?3", &resource));
+  MS_RETURN_IF_ERROR(db->Cached("DELETE FROM resources WHERE stack = ?1 AND logical_id = ?2", &remove));
+  MS_RETURN_IF_ERROR(db->Cached("INSERT INTO events (stack, data) VALUES (?1, ?2)", &event));
+  // Events and resources name their stack by its key (schema 6); a batch
+  // is nearly always one stack's, so the last lookup is kept.
+  std::string keyed_id;
+  int64_t key = 0;
+  auto key_of = [&](const std::string& stack_id) -> Status {
+    if (key != 0 && stack_id == keyed_id) return Status::OK();
+    keyed_id = stack_id;
+    return StackKey(db, stack_id, &key);
+  };
+  for (const StackRecord& st : batch.stacks) {
+    if (st.templates_omitted) return Status::Internal("store: stack " + st.id + " was read without its templates");
+    const bool deleted = st.status == StackStatus::kDeleteComplete;
+    StackScope scope;
+    if (!ScopeOfArn(st.id, &scope)) return Status::Internal("store: stack ID " + st.id + " is not a stack ARN");
+    stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
+    stack->Bind(5, deleted ? st.deleted_ms : 0).Bind(6, scope.region).Bind(7, scope.account);
+    MS_RETURN_IF_ERROR(stack->Step());
+    stack->Reset();
+    // A deletion is the moment to prune stacks deleted 90 days before it.
+    if (deleted) MS_RETURN_IF_ERROR(PruneDeletedStacks(db, st.deleted_ms));
+    int64_t slot = 0;
+    for (const std::string* body : {&st.template_body, &st.previous_template_body}) {
+      stack_template->Bind(1, st.id).Bind(2, slot++).Bind(3, *body);
+      MS_RETURN_IF_ERROR(stack_template->Step());
+      stack_template->Reset();
+    }
+    drop_exports->Bind(1, st.id);
+    MS_RETURN_IF_ERROR(drop_exports->Step());
+    drop_exports->Reset();
+    if (deleted) continue;
+    for (const StackOutputValue& o : st.outputs) {
+      if (o.export_name.empty()) continue;
+      add_export->Bind(1, scope.region).Bind(2, scope.account).Bind(3, o.export_name).Bind(4, st.id).Bind(5, o.value);
+      MS_RETURN_IF_ERROR(add_export->Step());
+      add_export->Reset();
+    }
+  }
+  for (const ResourceRow& r : resources) {
+    MS_RETURN_IF_ERROR(key_of(r.stack_id));
+    resource->Bind(1, key).Bind(2, r.logical_id).Bind(3, r.json);
+    MS_RETURN_IF_ERROR(resource->Step());
+    resource->Reset();
+  }
+  for (const auto& [stack_id, logical_id] : batch.removed_resources) {
+    MS_RETURN_IF_ERROR(key_of(stack_id));
+    remove->Bind(1, key).Bind(2, logical_id);
+    MS_RETURN_IF_ERROR(remove->Step());
+    remove->Reset();
+  }
+  // One events row per run of one stack's events (schema 7), of at most
+  // kEventsPerRow: a page of DescribeStackEvents parses a row or two, not
+  // a 10,000-resource create's whole checkpoint.
+  constexpr size_t kEventsPerRow = 256;
+  std::string chunk;
+  for (size_t i = 0; i < batch.events.size();) {
+    const std::string& stack_id = batch.events[i].stack_id;
+    MS_RETURN_IF_ERROR(key_of(stack_id));
+    chunk.assign(1, '[');
+    const size_t row_end = std::min(batch.events.size(), i + kEventsPerRow);
+    for (; i < row_end && batch.events[i].stack_id == stack_id; ++i) {
+      if (chunk.size() > 1) chunk.push_back(',');
+      AppendEventJson(batch.events[i], &chunk);
+    }
+    chunk.push_back(']');
+    event->Bind(1, key).Bind(2, chunk);
+    MS_RETURN_IF_ERROR(event->Step());
+    event->Reset();
+  }
+  // One provider_logs row per run of one stack's and operation's lines (schema 9).
+  for (size_t i = 0; i < batch.logs.size();) {
+    const ProviderLogRecord& first = batch.logs[i];
+    MS_RETURN_IF_ERROR(key_of(first.stack_id));
+    size_t end = i;
+    while (end < batch.logs.size() && batch.logs[end].stack_id == first.stack_id &&
+           batch.logs[end].operation == first.operation) {
+      ++end;
+    }
+    MS_RETURN_IF_ERROR(AppendProviderLogChunk(db, key, &batch.logs[i], end - i));
+    i = end;
+  }
+  // The same transaction: world and stacks are saved together.
+  if (!world_changes.empty()) MS_RETURN_IF_ERROR(SaveWorldChanges(db, world_changes));
+  return Status::OK();
+}
+
+}  // namespace
+
 Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
   if (batch->empty() && world == nullptr) return Status::OK();
   std::vector<WorldChange> world_changes;
@@ -259,111 +385,7 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
     if (world != nullptr) world_changes = world->TakeChanges();
     if (batch->empty() && world_changes.empty()) return Status::OK();
     wrote = true;
-    Statement *stack, *stack_template, *drop_exports, *add_export, *resource, *remove, *event;
-    MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT INTO stacks (id, name, deleted, data, deleted_ms, region, account, stack_key) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(stack_key), 0) + 1 FROM stacks)) "
-        "ON CONFLICT (id) DO UPDATE SET name = ?2, deleted = ?3, data = ?4, deleted_ms = ?5", &stack));
-    // A template is written only when it changed (most stack writes are
-    // status changes).
-    MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT INTO stack_templates (stack_id, slot, body) VALUES (?1, ?2, ?3) "
-        "ON CONFLICT (stack_id, slot) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body",
-        &stack_template));
-    MS_RETURN_IF_ERROR(db->Cached("DELETE FROM exports WHERE stack_id = ?1", &drop_exports));
-    MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT OR REPLACE INTO exports (region, account, name, stack_id, value) VALUES (?1, ?2, ?3, ?4, ?5)",
-        &add_export));
-    MS_RETURN_IF_ERROR(db->Cached(
-        "INSERT INTO resources (stack, logical_id, data) VALUES (?1, ?2, ?3) "
-        "ON CONFLICT (stack, logical_id) DO UPDATE SET data = ?3", &resource));
-    MS_RETURN_IF_ERROR(db->Cached("DELETE FROM resources WHERE stack = ?1 AND logical_id = ?2", &remove));
-    MS_RETURN_IF_ERROR(db->Cached("INSERT INTO events (stack, data) VALUES (?1, ?2)", &event));
-    // Events and resources name their stack by its key (schema 6); a batch
-    // is nearly always one stack's, so the last lookup is kept.
-    std::string keyed_id;
-    int64_t key = 0;
-    auto key_of = [&](const std::string& stack_id) -> Status {
-      if (key != 0 && stack_id == keyed_id) return Status::OK();
-      keyed_id = stack_id;
-      return StackKey(db, stack_id, &key);
-    };
-    for (const StackRecord& st : batch->stacks) {
-      if (st.templates_omitted) return Status::Internal("store: stack " + st.id + " was read without its templates");
-      const bool deleted = st.status == StackStatus::kDeleteComplete;
-      StackScope scope;
-      if (!ScopeOfArn(st.id, &scope)) return Status::Internal("store: stack ID " + st.id + " is not a stack ARN");
-      stack->Bind(1, st.id).Bind(2, st.name).Bind(3, int64_t{deleted ? 1 : 0}).Bind(4, StackToValue(st).ToJson());
-      stack->Bind(5, deleted ? st.deleted_ms : 0).Bind(6, scope.region).Bind(7, scope.account);
-      MS_RETURN_IF_ERROR(stack->Step());
-      stack->Reset();
-      // A deletion is the moment to prune stacks deleted 90 days before it.
-      if (deleted) MS_RETURN_IF_ERROR(PruneDeletedStacks(db, st.deleted_ms));
-      int64_t slot = 0;
-      for (const std::string* body : {&st.template_body, &st.previous_template_body}) {
-        stack_template->Bind(1, st.id).Bind(2, slot++).Bind(3, *body);
-        MS_RETURN_IF_ERROR(stack_template->Step());
-        stack_template->Reset();
-      }
-      drop_exports->Bind(1, st.id);
-      MS_RETURN_IF_ERROR(drop_exports->Step());
-      drop_exports->Reset();
-      if (deleted) continue;
-      for (const StackOutputValue& o : st.outputs) {
-        if (o.export_name.empty()) continue;
-        add_export->Bind(1, scope.region).Bind(2, scope.account).Bind(3, o.export_name).Bind(4, st.id).Bind(5, o.value);
-        MS_RETURN_IF_ERROR(add_export->Step());
-        add_export->Reset();
-      }
-    }
-    for (const ResourceRecord* r : batch->resources) {
-      MS_RETURN_IF_ERROR(key_of(r->stack_id));
-      resource->Bind(1, key).Bind(2, r->logical_id).Bind(3, ResourceJson(*r));
-      MS_RETURN_IF_ERROR(resource->Step());
-      resource->Reset();
-    }
-    for (const auto& [stack_id, logical_id] : batch->removed_resources) {
-      MS_RETURN_IF_ERROR(key_of(stack_id));
-      remove->Bind(1, key).Bind(2, logical_id);
-      MS_RETURN_IF_ERROR(remove->Step());
-      remove->Reset();
-    }
-    // One events row per run of one stack's events (schema 7), of at most
-    // kEventsPerRow: a page of DescribeStackEvents parses a row or two, not
-    // a 10,000-resource create's whole checkpoint.
-    constexpr size_t kEventsPerRow = 256;
-    std::string chunk;
-    for (size_t i = 0; i < batch->events.size();) {
-      const std::string& stack_id = batch->events[i].stack_id;
-      MS_RETURN_IF_ERROR(key_of(stack_id));
-      chunk.assign(1, '[');
-      const size_t row_end = std::min(batch->events.size(), i + kEventsPerRow);
-      for (; i < row_end && batch->events[i].stack_id == stack_id; ++i) {
-        if (chunk.size() > 1) chunk.push_back(',');
-        AppendEventJson(batch->events[i], &chunk);
-      }
-      chunk.push_back(']');
-      event->Bind(1, key).Bind(2, chunk);
-      MS_RETURN_IF_ERROR(event->Step());
-      event->Reset();
-    }
-    // One provider_logs row per run of one stack's and operation's lines (schema 9).
-    for (size_t i = 0; i < batch->logs.size();) {
-      const ProviderLogRecord& first = batch->logs[i];
-      MS_RETURN_IF_ERROR(key_of(first.stack_id));
-      size_t end = i;
-      while (end < batch->logs.size() && batch->logs[end].stack_id == first.stack_id &&
-             batch->logs[end].operation == first.operation) {
-        ++end;
-      }
-      MS_RETURN_IF_ERROR(AppendProviderLogChunk(db, key, &batch->logs[i], end - i));
-      i = end;
-    }
-    if (world != nullptr && !world_changes.empty()) {
-      // The same transaction: world and stacks are saved together.
-      MS_RETURN_IF_ERROR(SaveWorldChanges(db, world_changes));
-    }
-    return Status::OK();
+    return WriteCheckpoint(db, *batch, ResourceRows(*batch), world_changes);
   });
   if (!s.ok()) {
     if (world != nullptr) world->MarkChanged(world_changes);  // nothing is lost: next commit retries
@@ -373,6 +395,40 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
   batch->clear();
   CrashPoint();
   return Status::OK();
+}
+
+std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world, StoreBatch* batch, Status* status) {
+  // What the writer thread writes, taken here: the caller's records and the
+  // world may change as soon as this returns.
+  struct Taken {
+    StoreBatch batch;
+    std::vector<ResourceRow> resources;
+    std::vector<WorldChange> world_changes;
+    bool wrote = false;
+  };
+  auto taken = std::make_shared<Taken>();
+  auto begin = [&]() -> Status {
+    // Under the write lock, as in CommitBatch.
+    if (world != nullptr) taken->world_changes = world->TakeChanges();
+    taken->wrote = !batch->empty() || !taken->world_changes.empty();
+    taken->resources = ResourceRows(*batch);
+    batch->resources.clear();
+    taken->batch = std::move(*batch);
+    batch->clear();
+    return Status::OK();
+  };
+  auto finish = [db, taken]() -> Status {
+    if (!taken->wrote) return Status::OK();
+    return WriteCheckpoint(db, taken->batch, taken->resources, taken->world_changes);
+  };
+  auto ended = [world, taken](const Status& s) {
+    if (!s.ok()) {
+      if (world != nullptr) world->MarkChanged(taken->world_changes);  // the next commit saves them
+    } else if (taken->wrote) {
+      CrashPoint();
+    }
+  };
+  return db->TransactionInBackground(begin, std::move(finish), std::move(ended), status);
 }
 
 // A stack's row with its two templates (LoadStackRows' columns).

@@ -8,6 +8,7 @@
 // journal (ResourceRecord::pending_hook/progress) says what to resume.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,14 @@ struct StoreBatch {
 // null). Exports follow the stacks' outputs: a stack's exports are replaced by
 // its current outputs' (none once it is DELETE_COMPLETE).
 Status CommitBatch(Database* db, World* world, StoreBatch* batch);
+// CommitBatch with the write on the connection's writer thread: the write
+// lock, the world's changes and the batch (emptied, its resources as they
+// are now) are taken before it returns; the rows are written and committed
+// beside the caller's next work. Every use of `db` waits for that write;
+// PendingWrite::Wait gives its status. On a failed commit the world's changes
+// are marked for the next one. Null, the batch kept, when the transaction
+// could not begin (*status says why).
+std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world, StoreBatch* batch, Status* status);
 
 // What a stack read holds: its templates are the biggest part of a row (MBs
 // for a large stack) and describe calls never need them.

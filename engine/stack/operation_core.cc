@@ -245,7 +245,7 @@ void OperationCore::Pump() {
       return;
     }
   }
-  std::vector<Queued> calls;
+  std::deque<Queued> calls;
   calls.swap(queued_);
   bool dropped = false;
   for (Queued& q : calls) {
@@ -263,8 +263,8 @@ void OperationCore::Pump() {
     } else if (ctx_.observer != nullptr) {
       inject = ctx_.observer->BeforeCall(q.call, &injected, &latency);
     }
-    auto done = std::make_shared<Scheduler::CallDone>([this, d = std::move(q.done), res = q.res, hook = q.call.hook,
-                                                       progress = q.call.ctx.progress](HookOutcome& o) {
+    Scheduler::CallDone on_done = [this, d = std::move(q.done), res = q.res, hook = q.call.hook,
+                                   progress = q.call.ctx.progress](HookOutcome& o) {
       if (!error_.ok()) return;
       CollectLog(*res, hook, o);
       CheckOutcomePhysicalId(&o);  // an absurd ID fails the resource instead of being stored
@@ -272,7 +272,13 @@ void OperationCore::Pump() {
       d(o);
       Settle();
       RequestPump();
-    });
+    };
+    if (latency <= 0 && !inject && q.call.type != kNestedStackType) {  // the common case: sent now, nothing copied
+      q.call.ctx.now_ms = ctx_.clock->NowMs();
+      scheduler_.Call(std::move(q.call), std::move(on_done));
+      continue;
+    }
+    auto done = std::make_shared<Scheduler::CallDone>(std::move(on_done));
     auto send = [this, inject, injected, call = std::move(q.call), done]() mutable {
       if (inject) {
         (*done)(injected);

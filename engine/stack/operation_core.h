@@ -24,6 +24,7 @@
 //    so the store holds the world exactly as the recorded outcomes left it.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <random>
@@ -235,7 +236,7 @@ class OperationCore {
 
   std::unique_ptr<ProviderSession> session_;
   std::vector<TrackedResource*> dirty_;  // records the next checkpoint writes
-  std::vector<Queued> queued_;
+  std::deque<Queued> queued_;  // a deque: a wide phase's calls are never moved as it grows
   bool pump_requested_ = false;
   ProviderLogCollector log_;        // this operation's provider log lines
   int64_t last_checkpoint_ms_ = 0;  // clock time of the last commit Pump made

@@ -40,7 +40,9 @@ namespace {
 // untouched in its Completion (workers never invoke or destroy it).
 struct Job {
   uint64_t seq;
-  HookCall call;
+  // On the heap: a HookCall is ~700 bytes, and a job moves from the pending
+  // queue to the workers' and back through a completion.
+  std::unique_ptr<HookCall> call;
   Scheduler::CallDone done;
 };
 
@@ -378,7 +380,7 @@ struct Scheduler::Impl {
       work_hint.store(static_cast<int>(work.size()), std::memory_order_release);
       lk.unlock();
 
-      Completion c{job.seq, RunOne(&session, job.call, index), std::move(job.done)};
+      Completion c{job.seq, RunOne(&session, *job.call, index), std::move(job.done)};
 
       lk.lock();
       done.push_back(std::move(c));
@@ -708,11 +710,12 @@ void Scheduler::Call(HookCall call, CallDone done) {
   if (impl_->guest) {
     if (impl_->guest->stopped || impl_->root->stopped) return;
     Impl* r = impl_->root;
-    r->pending.push_back(Job{r->next_call_seq++, std::move(call), impl_->WrapDone(std::move(done))});
+    r->pending.push_back(
+        Job{r->next_call_seq++, std::make_unique<HookCall>(std::move(call)), impl_->WrapDone(std::move(done))});
     return;
   }
   if (impl_->stopped) return;
-  impl_->pending.push_back(Job{impl_->next_call_seq++, std::move(call), std::move(done)});
+  impl_->pending.push_back(Job{impl_->next_call_seq++, std::make_unique<HookCall>(std::move(call)), std::move(done)});
 }
 
 void Scheduler::After(double seconds, TimerFn fn) {

@@ -39,8 +39,8 @@ Status SaveWorldChanges(Database* db, const std::vector<WorldChange>& changes) {
   MS_RETURN_IF_ERROR(db->Cached("DELETE FROM world WHERE kind = ?1 AND id = ?2", &remove));
   for (const WorldChange& c : changes) {
     if (!c.removed) {
-      upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.data);
-      upsert->Bind(4, c.refs).Bind(5, int64_t{c.live ? 1 : 0});
+      upsert->Bind(1, c.key.first).Bind(2, c.key.second).Bind(3, c.DataJson());
+      upsert->Bind(4, c.RefsJson()).Bind(5, int64_t{c.live ? 1 : 0});
       MS_RETURN_IF_ERROR(upsert->Step());
       upsert->Reset();
     } else {

@@ -36,13 +36,17 @@ void World::Unindex(const WorldKey& key, const WorldRecord& r) {
 void World::Put(const std::string& kind, const std::string& id, WorldRecord record) {
   auto lock = Lock();
   WorldKey key{kind, id};
-  auto& records = kinds_[kind];
-  auto it = records.find(id);
-  if (it != records.end()) Unindex(key, it->second);
-  for (const std::string& ref : record.refs) referrers_[ref].insert(key);
+  auto [it, added] = kinds_[kind].try_emplace(id);
+  // A record put again with the refs it had (most rewrites) keeps its
+  // entries in the referrers index: each is a lookup in a set that may hold
+  // every record of a VPC.
+  if (added || it->second.refs != record.refs) {
+    if (!added) Unindex(key, it->second);
+    for (const std::string& ref : record.refs) referrers_[ref].insert(key);
+  }
   const Value* blobs = record.value().is_map() ? record.value().find("Blobs") : nullptr;
   if (blobs != nullptr) blob_owners_.insert(key);
-  records[id] = std::move(record);
+  it->second = std::move(record);
   dirty_.insert(std::move(key));
 }
 
@@ -111,13 +115,17 @@ std::vector<WorldChange> World::TakeChanges() {
       continue;
     }
     if (c.touches_blobs) c.blobs = BlobsOf(r->value());
-    r->value().AppendJsonTo(&c.data);
-    c.refs = Value::StringList(r->refs).ToJson();
+    c.data = r->data;
+    c.refs = r->refs;
     c.live = r->live;
   }
   dirty_.clear();
   return out;
 }
+
+std::string WorldChange::DataJson() const { return data ? data->ToJson() : "null"; }
+
+std::string WorldChange::RefsJson() const { return Value::StringList(refs).ToJson(); }
 
 void World::MarkChanged(const std::vector<WorldChange>& changes) {
   auto lock = Lock();

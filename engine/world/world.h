@@ -58,15 +58,17 @@ struct WorldRecord {
 // (kind, id)
 using WorldKey = std::pair<std::string, std::string>;
 
-// A record put or removed, as the store writes it: its JSON text, made
-// under the world's lock (cheaper than a copy of the record to serialize
-// later, and the lock is held no longer).
+// A record put or removed, as the store writes it. It shares the record's
+// data (never changed in place), so taking the changes under the world's
+// lock copies no record: the JSON is made by whoever writes it.
 struct WorldChange {
   WorldKey key;
   bool removed = false;
-  std::string data;  // the record's data as JSON (not removed)
-  std::string refs;  // its refs as a JSON list of strings
+  std::shared_ptr<const Value> data;  // the record's data (not removed)
+  std::vector<std::string> refs;
   bool live = true;
+  std::string DataJson() const;  // the data as the store keeps it
+  std::string RefsJson() const;  // the refs as a JSON list of strings
   // The blobs the record owns now (its data's "Blobs"), and whether it may
   // have owned some before: only then does the store look at its blobs.
   std::vector<int64_t> blobs;

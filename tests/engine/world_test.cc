@@ -58,8 +58,8 @@ TEST_CASE("world: changes are taken once, removals included", "[world]") {
   REQUIRE(changes.size() == 2);
   CHECK(changes[0].key == WorldKey{"a", "1"});
   CHECK_FALSE(changes[0].removed);
-  CHECK(changes[0].data == R"({"x":"y"})");  // as the store writes it
-  CHECK(changes[0].refs == R"(["i-1"])");
+  CHECK(changes[0].DataJson() == R"({"x":"y"})");  // as the store writes it
+  CHECK(changes[0].RefsJson() == R"(["i-1"])");
   CHECK_FALSE(changes[0].live);
   CHECK(changes[1].key == WorldKey{"a", "2"});
   CHECK(changes[1].removed);

@@ -1,5 +1,7 @@
 #include "world/world.h"
 
+#include <algorithm>
+
 namespace ms {
 namespace {
 
@@ -47,7 +49,7 @@ void World::Put(const std::string& kind, const std::string& id, WorldRecord reco
   const Value* blobs = record.value().is_map() ? record.value().find("Blobs") : nullptr;
   if (blobs != nullptr) blob_owners_.insert(key);
   it->second = std::move(record);
-  dirty_.insert(std::move(key));
+  MarkDirty(std::move(key));
 }
 
 bool World::Remove(const std::string& kind, const std::string& id) {
@@ -60,7 +62,7 @@ bool World::Remove(const std::string& kind, const std::string& id) {
   Unindex(key, it->second);
   k->second.erase(it);
   if (k->second.empty()) kinds_.erase(k);
-  dirty_.insert(std::move(key));
+  MarkDirty(std::move(key));
   return true;
 }
 
@@ -79,6 +81,7 @@ std::vector<std::string> World::Kinds() const {
   auto lock = Lock();
   std::vector<std::string> out;
   for (const auto& [kind, _] : kinds_) out.push_back(kind);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -103,9 +106,14 @@ size_t World::size() const {
 
 std::vector<WorldChange> World::TakeChanges() {
   auto lock = Lock();
+  std::vector<std::pair<uint64_t, const WorldKey*>> order;
+  order.reserve(dirty_.size());
+  for (const auto& [key, seq] : dirty_) order.emplace_back(seq, &key);
+  std::sort(order.begin(), order.end());
   std::vector<WorldChange> out;
-  out.reserve(dirty_.size());
-  for (const WorldKey& key : dirty_) {
+  out.reserve(order.size());
+  for (const auto& [_, k] : order) {
+    const WorldKey& key = *k;
     WorldChange& c = out.emplace_back();
     c.key = key;
     const WorldRecord* r = Find(key.first, key.second);
@@ -129,13 +137,13 @@ std::string WorldChange::RefsJson() const { return Value::StringList(refs).ToJso
 
 void World::MarkChanged(const std::vector<WorldChange>& changes) {
   auto lock = Lock();
-  for (const WorldChange& c : changes) dirty_.insert(c.key);
+  for (const WorldChange& c : changes) MarkDirty(c.key);
 }
 
 void World::Clear() {
   auto lock = Lock();
   for (const auto& [kind, records] : kinds_) {
-    for (const auto& [id, _] : records) dirty_.insert({kind, id});
+    for (const auto& [id, _] : records) MarkDirty({kind, id});
   }
   kinds_.clear();
   referrers_.clear();

@@ -26,20 +26,27 @@ local M = {}
 
 M.TAIL_LENGTH = 12
 local ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+local ALNUM_CHARS = {}
+for i = 1, #ALNUM do ALNUM_CHARS[i] = ALNUM:sub(i, i) end
+local HEX_VALUE = {}  -- byte of a lowercase hex digit -> its value
+for i = 0, 15 do HEX_VALUE[("0123456789abcdef"):byte(i + 1)] = i end
+-- A version-4 UUID fixes its 13th digit ("4") and the top of its 17th; the
+-- 24 digits used skip both: digits 1-12 and 18-29, at these places of the
+-- UUID's text (dashes at 9, 14, 19 and 24).
+local TAIL_DIGITS = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 21, 22, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33 }
 
----12 random letters and digits from the world's ID sequence.
+local function draw_uuid() return require("sim").new_id("uuid") end
+
+---12 random letters and digits from the world's ID sequence: each pair of
+---the UUID's digits used, read as a hex number, picks ALNUM[n % 62 + 1].
 ---@return string
 function M.tail()
-  local sim = require("sim")
-  local u = world.atomic(function() return sim.new_id("uuid") end)
-  local hex = u:gsub("-", "")
-  -- A version-4 UUID fixes its 13th digit ("4") and the top of its 17th;
-  -- the 24 digits used skip both.
-  local digits = hex:sub(1, 12) .. hex:sub(18, 29)
+  local u = world.atomic(draw_uuid)
   local out = {}
   for i = 1, M.TAIL_LENGTH do
-    local j = tonumber(digits:sub(2 * i - 1, 2 * i), 16) % #ALNUM + 1
-    out[i] = ALNUM:sub(j, j)
+    local hi = HEX_VALUE[u:byte(TAIL_DIGITS[2 * i - 1])]
+    local lo = HEX_VALUE[u:byte(TAIL_DIGITS[2 * i])]
+    out[i] = ALNUM_CHARS[(hi * 16 + lo) % #ALNUM + 1]
   end
   return table.concat(out)
 end

@@ -39,7 +39,7 @@ struct App {
   std::string name;
   std::vector<std::string> stacks;  // deploy order; deleted in reverse
   std::map<std::string, std::vector<Check>> checks;  // per stack, after create and after update
-  std::map<std::string, std::vector<Check>> v2;      // per stack, what v2 changed, after the update
+  std::map<std::string, std::vector<Check>> v2 = {};  // per stack, what v2 changed, after the update
 };
 
 const std::string kAccount = "123456789012", kRegion = "us-east-1";

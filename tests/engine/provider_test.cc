@@ -19,7 +19,7 @@ TEST_CASE("update behaviours parse, print and order by severity", "[provider]") 
 
 TEST_CASE("a type schema finds its properties and attributes", "[provider]") {
   ms::TypeSchema s;
-  s.properties.push_back({"VpcId", "string", "", true, false, UpdateBehavior::kReplace});
+  s.properties.push_back({"VpcId", "string", "", true, false, UpdateBehavior::kReplace, {}, false, {}});
   s.attributes = {"SubnetId"};
   REQUIRE(s.FindProperty("VpcId") != nullptr);
   CHECK(s.FindProperty("VpcId")->required);

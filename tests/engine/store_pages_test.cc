@@ -113,7 +113,7 @@ TEST_CASE("store pages: events page newest first across rows, newer events do no
   ms::PageResult result;
   REQUIRE(ms::LoadEventPage(db.get(), kStack, {}, &out, &result).ok());
   CHECK(out.front().event_id == "e909");  // a new listing starts at the newest
-  for (const std::string& bad : {"nope", "1", "1.", ".1", "999999.0", "1.999999", "-1.2"}) {
+  for (const char* bad : {"nope", "1", "1.", ".1", "999999.0", "1.999999", "-1.2"}) {
     out.clear();
     REQUIRE(ms::LoadEventPage(db.get(), kStack, {bad, 100}, &out, &result).ok());
     CHECK_FALSE(result.found);

@@ -14,8 +14,10 @@
 // new calls; a worker posts its completion and takes its next call under one
 // lock; in lock-step the owner runs each completion's callback as soon as
 // it and the earlier calls of the round are done (RunRound), so its work
-// overlaps the workers', and sleeps only when it has none. Short spins before blocking (on both sides)
-// keep a chain of quick calls from paying two futex sleeps per call.
+// overlaps the workers', and sleeps, woken per kRoundWakeBatch completions,
+// only when it has none. Short spins before blocking (the workers; the owner
+// in real time) keep a chain of quick calls from paying two futex sleeps per
+// call.
 #include "run/scheduler.h"
 
 #include <algorithm>
@@ -278,7 +280,7 @@ struct Scheduler::Impl {
     raw->job = [this, raw, body = std::move(body), done = std::move(done)]() mutable {
       auto outcome = std::make_shared<HookOutcome>(body());
       // Handed back as a completion, on the root's thread (ignored once the root stopped).
-      AddTimer(0, /*weak=*/false, [this, raw, seq = raw->seq, done = std::move(done), outcome]() mutable {
+      AddTimer(0, /*weak=*/false, [this, seq = raw->seq, done = std::move(done), outcome]() mutable {
         auto it = fibers.find(seq);
         if (it != fibers.end()) {  // its thread waits for the next job
           idle.push_back(std::move(it->second));

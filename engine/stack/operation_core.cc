@@ -273,40 +273,37 @@ void OperationCore::Pump() {
       Settle();
       RequestPump();
     };
-    if (latency <= 0 && !inject && q.call.type != kNestedStackType) {  // the common case: sent now, nothing copied
-      q.call.ctx.now_ms = ctx_.clock->NowMs();
-      scheduler_.Call(std::move(q.call), std::move(on_done));
-      continue;
-    }
-    auto done = std::make_shared<Scheduler::CallDone>(std::move(on_done));
-    auto send = [this, inject, injected, call = std::move(q.call), done]() mutable {
-      if (inject) {
-        (*done)(injected);
-      } else if (call.type == kNestedStackType) {
-        // A child stack's operation: on a fiber of its own, its scheduler a
-        // guest of this one's, so siblings run side by side in the same
-        // rounds (stack/NESTED.md).
-        scheduler_.Spawn(
-            [this, call = std::move(call)]() mutable {
-              call.ctx.now_ms = ctx_.clock->NowMs();
-              return CallNestedStack(call);
-            },
-            [done](HookOutcome& o) { (*done)(o); });
-      } else {
-        call.ctx.now_ms = ctx_.clock->NowMs();
-        scheduler_.Call(std::move(call), *done);
-      }
-    };
-    if (latency > 0 || inject) {
-      scheduler_.After(latency, std::move(send));
+    if (inject) {
+      scheduler_.After(latency, [done = std::move(on_done), injected]() mutable { done(injected); });
+    } else if (latency > 0) {
+      scheduler_.After(latency, [this, call = std::move(q.call), done = std::move(on_done)]() mutable {
+        Send(std::move(call), std::move(done));
+      });
     } else {
-      send();
+      Send(std::move(q.call), std::move(on_done));
     }
   }
   if (dropped) {  // the phase may be over now, and may have queued the next phase's calls
     Settle();
     if (!queued_.empty() || !batch_.empty() || stack_dirty_ || !dirty_.empty()) RequestPump();
   }
+}
+
+void OperationCore::Send(HookCall call, Scheduler::CallDone done) {
+  if (call.type != kNestedStackType) {
+    call.ctx.now_ms = ctx_.clock->NowMs();
+    scheduler_.Call(std::move(call), std::move(done));
+    return;
+  }
+  // A child stack's operation: on a fiber of its own, its scheduler a guest
+  // of this one's, so siblings run side by side in the same rounds
+  // (stack/NESTED.md).
+  scheduler_.Spawn(
+      [this, call = std::move(call)]() mutable {
+        call.ctx.now_ms = ctx_.clock->NowMs();
+        return CallNestedStack(call);
+      },
+      std::move(done));
 }
 
 HookOutcome OperationCore::CallNestedStack(const HookCall& call) {

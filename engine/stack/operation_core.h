@@ -127,6 +127,8 @@ class OperationCore {
   void RequestPump();
   // Commits the checkpoint, then hands the queued calls to the scheduler.
   void Pump();
+  // Hands one call to the scheduler now, stamped with the clock.
+  void Send(HookCall call, Scheduler::CallDone done);
   // An AWS::CloudFormation::Stack hook: the child stack's operation, run on
   // this thread (stack/nested_stacks.h).
   HookOutcome CallNestedStack(const HookCall& call);

@@ -402,13 +402,18 @@ T.case("create completes once DesiredCapacity instances are InService; delete wa
   end
 end)
 
-T.case("a group carries CloudFormation's tags and the stack's; its instances get them with its PropagateAtLaunch ones", function()
-  local world, sim = fresh()
+-- The group's provider, and a hook ctx of stack "s" whose own tag is team=web.
+local function tagged_stack(sim)
   configurations(sim)
-  local asg = D.load("aws/autoscaling/auto_scaling_group")
   local ctx = D.context(sim, "Web")
   ctx.stack_id = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/1"
   ctx.stack_tags = { { Key = "team", Value = "web" } }
+  return D.load("aws/autoscaling/auto_scaling_group"), ctx
+end
+
+T.case("a group carries CloudFormation's tags and the stack's; its instances get them with its PropagateAtLaunch ones", function()
+  local world, sim = fresh()
+  local asg, ctx = tagged_stack(sim)
   local id = D.create(world, asg, ctx, props("lc1", 2, { Tags = {
     { Key = "app", Value = "shop", PropagateAtLaunch = true },
     { Key = "group-only", Value = "x", PropagateAtLaunch = false } } }))
@@ -425,11 +430,7 @@ end)
 
 T.case("an update of Tags moves the group's tags, and instances launched after carry the new ones", function()
   local world, sim = fresh()
-  configurations(sim)
-  local asg = D.load("aws/autoscaling/auto_scaling_group")
-  local ctx = D.context(sim, "Web")
-  ctx.stack_id = "arn:aws:cloudformation:us-east-1:123456789012:stack/s/1"
-  ctx.stack_tags = { { Key = "team", Value = "web" } }
+  local asg, ctx = tagged_stack(sim)
   local before = props("lc1", 1, { Tags = { { Key = "app", Value = "shop", PropagateAtLaunch = true },
                                             { Key = "gone", Value = "x", PropagateAtLaunch = false } } })
   local id = D.create(world, asg, ctx, before)

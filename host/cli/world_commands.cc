@@ -208,7 +208,7 @@ int RunCall(const WorldArgs& args) {
   }
   s = w.Save();
   if (!s.ok()) return ReportError(args.action, s);
-  PrintJson(ToJson(r.result));
+  PrintJson(ToJson(server::ShapedSimResult(args.service, args.action, r.result)));
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <lua.hpp>
 
 #include "lua/readonly.h"
+#include "lua/string_lib.h"
 
 namespace ms::lua {
 namespace {
@@ -584,6 +585,8 @@ void InstallMarshal(lua_State* L) {
   lua_setfield(L, -2, "object");
   lua_pushcfunction(L, Kind);
   lua_setfield(L, -2, "kind");
+  lua_pushcfunction(L, Utf8Len);
+  lua_setfield(L, -2, "utf8_len");
   lua_pushvalue(L, -1);
   lua_setglobal(L, "moonstack");
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");

@@ -249,6 +249,15 @@ int Gsub(lua_State* L) {
 
 }  // namespace
 
+int Utf8Len(lua_State* L) {
+  size_t len = 0;
+  const char* s = luaL_checklstring(L, 1, &len);
+  lua_Integer n = 0;
+  for (size_t i = 0; i < len; ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  lua_pushinteger(L, n);
+  return 1;
+}
+
 void InstallPatternFunctions(lua_State* L, int string_table) {
   static const luaL_Reg kFunctions[] = {
       {"find", Find}, {"match", Match}, {"gmatch", Gmatch}, {"gsub", Gsub}};

@@ -20,4 +20,12 @@ namespace ms::lua {
 // table. Works in any state; the deadline applies inside a Runtime call.
 void InstallPatternFunctions(lua_State* L, int string_table);
 
+// moonstack.utf8_len(s): the number of characters of a UTF-8 string (its
+// bytes that are not continuation bytes 0x80-0xBF), as AWS counts length
+// limits. lua-sdk's values.utf8_len uses it when present: counting with
+// gsub went through the matcher byte by byte, and tag checks count every
+// tag (the aws:cloudformation:stack-id value is ~100 bytes) for every
+// resource.
+int Utf8Len(lua_State* L);
+
 }  // namespace ms::lua

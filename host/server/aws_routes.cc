@@ -131,7 +131,7 @@ void AddAwsRoutes(HttpServer& http, AwsApi& api, SimHost& sim, std::string (*new
     std::string body;
     if (out.ok) {
       body = "{\"Result\":";
-      out.result.AppendJsonTo(&body);
+      ShapedSimResult(service->str(), action->str(), out.result).AppendJsonTo(&body);
       body += "}";
     } else {
       res.status = 400;

@@ -379,4 +379,30 @@ Value ReadJson(const ServiceModel& m, const ModelJson& shape, const Value& wire)
   return out;
 }
 
+Value ListsByShape(const ServiceModel& m, const ModelJson& shape, const Value& value) {
+  const std::string type = TypeOf(shape);
+  if (type == "list") {
+    if (value.is_map() && value.map().empty()) return Value::MakeList();
+    if (!value.is_list()) return value;
+    Value out = Value::MakeList();
+    const ModelJson& item = ShapeOf(m, shape["member"]);
+    for (const Value& v : value.list()) out.mutable_list().push_back(ListsByShape(m, item, v));
+    return out;
+  }
+  if (!value.is_map() || (type != "structure" && type != "map")) return value;
+  Value out = Value::MakeMap();
+  auto members = shape.find("members");
+  for (const Member& e : value.map()) {
+    const ModelJson* ref = nullptr;
+    if (type == "map") {
+      ref = &shape["value"];
+    } else if (members != shape.end()) {
+      auto it = members->find(e.key);
+      if (it != members->end()) ref = &*it;
+    }
+    out.mutable_map().push_back(Member{e.key, ref != nullptr ? ListsByShape(m, ShapeOf(m, *ref), e.value) : e.value});
+  }
+  return out;
+}
+
 }  // namespace ms::server

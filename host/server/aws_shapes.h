@@ -46,4 +46,11 @@ void WriteJson(const ServiceModel& m, const ModelJson& shape, const Value& value
 // JSON: the wire's parsed JSON for `shape` in the sim's shape (timestamps ISO, blobs decoded).
 Value ReadJson(const ServiceModel& m, const ModelJson& shape, const Value& wire);
 
+// The sim's answer with its lists as lists: Lua cannot tell an empty list
+// from an empty table, so an empty map where `shape` (an operation's
+// output, a structure) has a list becomes an empty list, at any depth.
+// What the JSON of `moonstack world call` shows; the wire encoders walk the
+// shapes themselves. Members the model lacks are kept as they are.
+Value ListsByShape(const ServiceModel& m, const ModelJson& shape, const Value& value);
+
 }  // namespace ms::server

@@ -4,6 +4,8 @@
 
 #include "cli/io.h"
 #include "lua/provider_host.h"
+#include "server/aws_shapes.h"
+#include "server/service_models.h"
 #include "store/schema.h"
 #include "store/world_table.h"
 
@@ -29,6 +31,16 @@ SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std:
   out.ok = true;
   out.result = r.value().is_null() ? Value::MakeMap() : r.value();
   return out;
+}
+
+Value ShapedSimResult(const std::string& service, const std::string& action, const Value& result) {
+  const ServiceModel* model = ServiceModels::Get().Find(service);
+  const ModelJson* op = model != nullptr ? model->Operation(action) : nullptr;
+  auto output = op != nullptr ? op->find("output") : ModelJson::const_iterator();
+  const ModelJson* shape = op != nullptr && output != op->end() && output->is_string()
+                               ? model->Shape(output->get<std::string>())
+                               : nullptr;  // the model names the output shape
+  return shape != nullptr ? ListsByShape(*model, *shape, result) : result;
 }
 
 Status SimHost::Open(World* world, Clock* clock, const std::vector<std::string>& provider_dirs) {

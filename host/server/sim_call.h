@@ -29,6 +29,11 @@ struct SimOutcome {
 SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std::string& action,
                         const Value& params, const std::string& region, const std::string& account = "");
 
+// The answer of `service`'s `action` as AWS's JSON has it: its lists as
+// lists (aws_shapes.h ListsByShape) when the service's model knows the
+// action, else `result` unchanged. For the JSON that `world call` prints.
+Value ShapedSimResult(const std::string& service, const std::string& action, const Value& result);
+
 // A Lua runtime over a server's world, one request at a time.
 class SimHost {
  public:

@@ -214,11 +214,23 @@ function M.parse_number(s)
   return tonumber(sign .. digits .. exp)
 end
 
+-- The host's counter (host/lua/string_lib.h), looked up once like the null
+-- sentinel; false when there is none (plain luajit): gsub counts then.
+local host_utf8_len
+
+local function find_host_utf8_len()
+  local ok, m = pcall(function() return moonstack end) -- luacheck: ignore
+  if ok and type(m) == "table" and type(m.utf8_len) == "function" then return m.utf8_len end
+  return nil
+end
+
 ---Number of characters in a UTF-8 string (AWS length limits count
 ---characters, not bytes).
 ---@param s string
 ---@return integer
 function M.utf8_len(s)
+  if host_utf8_len == nil then host_utf8_len = find_host_utf8_len() or false end
+  if host_utf8_len then return host_utf8_len(s) end
   local _, n = s:gsub("[^\128-\191]", "")
   return n
 end

@@ -159,3 +159,28 @@ TEST_CASE("world call --account acts in that account: the same queue name in two
   CHECK(bad.exit_code == 105);  // CLI11's ValidationError
   CHECK(bad.out == "--account: Invalid account ID '12345': an account ID is 12 digits\nRun with --help for more information.\n");
 }
+
+TEST_CASE("world call prints an empty list as an empty array by the action's output shape", "[cli][world]") {
+  Fresh("empty_lists");
+  auto call = [](const std::string& args) {
+    Run r = World("call " + args, false);
+    INFO(args << "\n" << r.out);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out);
+  };
+  // Lua has one empty table for [] and {}: the model says which.
+  CHECK(call("sqs ListQueues") == nlohmann::json::parse(R"({"QueueUrls": []})"));
+  nlohmann::json vpc = call("ec2 CreateVpc '{\"CidrBlock\":\"10.0.0.0/16\"}'")["Vpc"];
+  CHECK(vpc["Tags"] == nlohmann::json::array());
+  CHECK(vpc["Ipv6CidrBlockAssociationSet"] == nlohmann::json::array());
+  // Nested in lists of structures: the VPC's default group's rule lists.
+  nlohmann::json groups = call("ec2 DescribeSecurityGroups")["SecurityGroups"];
+  REQUIRE(groups.size() == 1);
+  CHECK(groups[0]["IpPermissions"][0]["IpRanges"] == nlohmann::json::array());
+  CHECK(groups[0]["IpPermissionsEgress"][0]["UserIdGroupPairs"] == nlohmann::json::array());
+  // A map the model has stays an object: SQS's attributes of a queue.
+  CHECK(call("sqs CreateQueue '{\"QueueName\":\"q\"}'")["QueueUrl"] == "https://sqs.us-east-1.amazonaws.com/123456789012/q");
+  nlohmann::json attrs = call("sqs GetQueueAttributes '{\"QueueUrl\":\"https://sqs.us-east-1.amazonaws.com/123456789012/q\",\"AttributeNames\":[\"All\"]}'");
+  CHECK(attrs["Attributes"].is_object());
+  CHECK(attrs["Attributes"]["VisibilityTimeout"] == "30");
+}

@@ -563,6 +563,25 @@ TEST_CASE("s:find uses the host's functions (the string metatable's __index)", "
   CHECK(r.value().as_bool());
 }
 
+TEST_CASE("moonstack.utf8_len counts what the SDK's gsub count counts", "[lua]") {
+  auto rt = NewRuntime(std::chrono::milliseconds(2000));
+  // ASCII, two- three- and four-byte characters, a lone continuation byte
+  // and a truncated sequence (counted as gsub counts them: by lead bytes).
+  const std::string kStrings[] = {"", "abc", "h\xc3\xa9llo", "\xe2\x82\xac\xf0\x9f\x98\x80x", "\x80\xbf",
+                                  "\xc3", std::string("a\0b", 3), std::string(300, 'x')};
+  for (const std::string& s : kStrings) {
+    INFO("string " << Lit(s));
+    CHECK(EvalIn(*rt, "local s = " + Lit(s) + " local _, n = s:gsub('[^\\128-\\191]', '') "
+                      "return tostring(moonstack.utf8_len(s) == n) .. ' ' .. n") ==
+          "true " + std::to_string([&] {
+            int n = 0;
+            for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+            return n;
+          }()));
+  }
+  CHECK(EvalIn(*rt, "return select(2, pcall(moonstack.utf8_len, {}))").find("bad argument #1") != std::string::npos);
+}
+
 TEST_CASE("a runaway pattern fails its call at the deadline", "[lua]") {
   auto rt = NewRuntime(std::chrono::milliseconds(100));
   const char* const kRunaway[] = {

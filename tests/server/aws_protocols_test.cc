@@ -229,6 +229,11 @@ print(json.dumps({'Cli': ssm.get_parameter(Name='/from/cli')['Parameter']['Value
                    s.dir() + "/state.db");
   CHECK(missing.exit_code != 0);
   CHECK(missing.out.find("ParameterNotFound") != std::string::npos);
+  // The server's answer has its lists as lists, as the CLI's own has.
+  Run none = Sh(std::string(MOONSTACK_BINARY) + " world call sqs ListQueues --state " + s.dir() + "/state.db");
+  INFO(none.out);
+  REQUIRE(none.exit_code == 0);
+  CHECK(json::parse(none.out) == json::parse(R"({"QueueUrls": []})"));
 }
 
 }  // namespace

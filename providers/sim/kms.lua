@@ -1,6 +1,15 @@
 -- sim.kms: the simulated AWS KMS — keys (kind "kms.key", by key ID) and
--- aliases (kind "kms.alias", by name, refs its target key so a key's
--- aliases are its referrers). Keys hold no key material: nothing encrypts.
+-- aliases (kind "kms.alias", by "<region>:<name>", refs its target key so a
+-- key's aliases are its referrers). Keys hold no key material: nothing
+-- encrypts.
+--
+-- KMS is regional: a key and an alias belong to the region their ARNs
+-- name, and an action sees only its own region's. A key's ID is unique
+-- everywhere (a UUID), so keys stay keyed by it and a key of another
+-- region is not found; an alias name is unique within a region only, so
+-- the same alias/app can name a key in each region. Aliases written before
+-- they were per region are keyed by their bare name; such a record is still
+-- found, in its ARN's region.
 --
 -- ScheduleKeyDeletion moves a key to PendingDeletion (7–30 days, default
 -- 30) as AWS does; the key stays describable and CancelKeyDeletion brings it
@@ -20,6 +29,26 @@ local function fail(message, code) errors.fail(message, code) end
 local function key_arn(env, id) return "arn:aws:kms:" .. env.region .. ":" .. env.account .. ":key/" .. id end
 local function alias_arn(env, name) return "arn:aws:kms:" .. env.region .. ":" .. env.account .. ":" .. name end
 
+-- The region a key's or an alias's ARN names.
+local function region_of(arn) return type(arn) == "string" and arn:match("^arn:[^:]*:kms:([^:]*):") or nil end
+
+-- Alias `name` of the action's region -> its record and record ID, or nil.
+local function get_alias(env, name)
+  local id = env.region .. ":" .. name
+  local a = world.get("kms.alias", id)
+  if a then return a, id end
+  a = world.get("kms.alias", name)  -- written before aliases were per region
+  if a and region_of(a.AliasArn) == env.region then return a, name end
+  return nil
+end
+
+-- Key `id` of the action's region, or nil.
+local function get_key(env, id)
+  local k = world.get("kms.key", id)
+  if k and region_of(k.Arn) ~= env.region then return nil end
+  return k
+end
+
 -- A key named by ID, key ARN, alias name or alias ARN -> its record, or nil.
 local function find_key(env, key_id)
   if type(key_id) ~= "string" or key_id == "" then
@@ -30,11 +59,11 @@ local function find_key(env, key_id)
   if require("sim").other_account(env, key_id) then return nil, id end  -- another account's key
   local alias = key_id:match(":(alias/.+)$") or (key_id:sub(1, 6) == "alias/" and key_id or nil)
   if alias then
-    local a = world.get("kms.alias", alias)
+    local a = get_alias(env, alias)
     if not a then fail("Alias " .. alias_arn(env, alias) .. " is not found.", "NotFoundException") end
     id = a.TargetKeyId
   end
-  return world.get("kms.key", id), id
+  return get_key(env, id), id
 end
 
 local function require_key(env, key_id)
@@ -213,52 +242,55 @@ local function check_alias_name(name)
   end
 end
 
-local function put_alias(a) world.put("kms.alias", a.AliasName, a, { refs = { a.TargetKeyId } }) end
+local function put_alias(id, a) world.put("kms.alias", id, a, { refs = { a.TargetKeyId } }) end
 
 ---CreateAlias: AliasName ("alias/…"), TargetKeyId (must exist, not pending deletion).
 function A.CreateAlias(p, env)
   check_alias_name(p.AliasName)
-  if world.get("kms.alias", p.AliasName) then
+  if get_alias(env, p.AliasName) then
     fail("An alias with the name " .. alias_arn(env, p.AliasName) .. " already exists", "AlreadyExistsException")
   end
   local k = usable(env, p.TargetKeyId)
-  put_alias({ AliasName = p.AliasName, AliasArn = alias_arn(env, p.AliasName), TargetKeyId = k.KeyId,
-              CreationDate = env.now_ms / 1000 })
+  put_alias(env.region .. ":" .. p.AliasName, { AliasName = p.AliasName, AliasArn = alias_arn(env, p.AliasName),
+                                               TargetKeyId = k.KeyId, CreationDate = env.now_ms / 1000 })
   return {}
 end
 
+-- Alias `name` of the action's region -> its record and record ID; fails when there is none.
 local function require_alias(env, name)
-  local a = type(name) == "string" and world.get("kms.alias", name)
+  local a, id
+  if type(name) == "string" then a, id = get_alias(env, name) end
   if not a then fail("Alias " .. alias_arn(env, tostring(name)) .. " is not found.", "NotFoundException") end
-  return a
+  return a, id
 end
 
 ---UpdateAlias: AliasName, TargetKeyId.
 function A.UpdateAlias(p, env)
-  local a = require_alias(env, p.AliasName)
+  local a, id = require_alias(env, p.AliasName)
   a.TargetKeyId = usable(env, p.TargetKeyId).KeyId
-  put_alias(a)
+  put_alias(id, a)
   return {}
 end
 
 function A.DeleteAlias(p, env)
-  local a = require_alias(env, p.AliasName)
-  world.remove("kms.alias", a.AliasName)
+  local _, id = require_alias(env, p.AliasName)
+  world.remove("kms.alias", id)
   return {}
 end
 
----ListKeys: every key, pending deletion too (AWS lists those until they are
----deleted), in ID order; one page.
-function A.ListKeys()
+---ListKeys: every key of the region, pending deletion too (AWS lists those
+---until they are deleted), in ID order; one page.
+function A.ListKeys(_, env)
   local out = {}
   for _, id in ipairs(world.ids("kms.key")) do
-    local k = world.get("kms.key", id)
-    out[#out + 1] = { KeyId = k.KeyId, KeyArn = k.Arn }
+    local k = get_key(env, id)
+    if k then out[#out + 1] = { KeyId = k.KeyId, KeyArn = k.Arn } end
   end
   return { Keys = out, Truncated = false }
 end
 
----ListAliases: KeyId (its aliases, through the key's referrers) or every alias.
+---ListAliases: KeyId (its aliases, through the key's referrers) or every
+---alias of the region.
 function A.ListAliases(p, env)
   local names = {}
   if p.KeyId then
@@ -269,7 +301,10 @@ function A.ListAliases(p, env)
     names = world.ids("kms.alias", true)
   end
   local out = {}
-  for _, n in ipairs(names) do out[#out + 1] = world.get("kms.alias", n) end
+  for _, n in ipairs(names) do
+    local a = world.get("kms.alias", n)
+    if region_of(a.AliasArn) == env.region then out[#out + 1] = a end
+  end
   return { Aliases = out, Truncated = false }
 end
 

@@ -59,4 +59,54 @@ T.case("aliases: the alias/ prefix, a target that exists, unique names; keys fou
     "Alias arn:aws:kms:us-east-1:123456789012:alias/app is not found.")
 end)
 
+T.case("regions: each region has its own keys and aliases, the same alias name in two", function()
+  local world, sim = fresh()
+  local west = { region = "eu-west-1" }
+  local k1 = sim.call("kms", "CreateKey", {}).KeyMetadata
+  local k2 = sim.call("kms", "CreateKey", {}, west).KeyMetadata
+  H.eq(k2.Arn, "arn:aws:kms:eu-west-1:123456789012:key/" .. k2.KeyId)
+  -- A key is found in its own region only, by ID or by ARN.
+  local e = H.raises(function() sim.call("kms", "DescribeKey", { KeyId = k2.KeyId }) end,
+    "Key 'arn:aws:kms:us-east-1:123456789012:key/" .. k2.KeyId .. "' does not exist")
+  H.eq(e.code, "NotFoundException")
+  H.raises(function() sim.call("kms", "DescribeKey", { KeyId = k1.Arn }, west) end,
+    "Key 'arn:aws:kms:eu-west-1:123456789012:key/" .. k1.KeyId .. "' does not exist")
+  H.same(sim.call("kms", "ListKeys", {}).Keys, { { KeyId = k1.KeyId, KeyArn = k1.Arn } })
+  H.same(sim.call("kms", "ListKeys", {}, west).Keys, { { KeyId = k2.KeyId, KeyArn = k2.Arn } })
+  -- alias/app in each region, each naming its region's key.
+  sim.call("kms", "CreateAlias", { AliasName = "alias/app", TargetKeyId = k1.KeyId })
+  sim.call("kms", "CreateAlias", { AliasName = "alias/app", TargetKeyId = k2.KeyId }, west)
+  H.raises(function() sim.call("kms", "CreateAlias", { AliasName = "alias/other", TargetKeyId = k1.KeyId }, west) end,
+    "Key 'arn:aws:kms:eu-west-1:123456789012:key/" .. k1.KeyId .. "' does not exist")
+  H.eq(sim.call("kms", "DescribeKey", { KeyId = "alias/app" }).KeyMetadata.KeyId, k1.KeyId)
+  H.eq(sim.call("kms", "DescribeKey", { KeyId = "alias/app" }, west).KeyMetadata.KeyId, k2.KeyId)
+  local aliases = sim.call("kms", "ListAliases", {}, west).Aliases
+  H.eq(#aliases, 1)
+  H.eq(aliases[1].AliasArn, "arn:aws:kms:eu-west-1:123456789012:alias/app")
+  H.eq(aliases[1].TargetKeyId, k2.KeyId)
+  H.same(world.ids("kms.alias"), { "eu-west-1:alias/app", "us-east-1:alias/app" })
+  -- Deleting one region's alias leaves the other's.
+  sim.call("kms", "DeleteAlias", { AliasName = "alias/app" }, west)
+  H.raises(function() sim.call("kms", "DescribeKey", { KeyId = "alias/app" }, west) end,
+    "Alias arn:aws:kms:eu-west-1:123456789012:alias/app is not found.")
+  H.eq(sim.call("kms", "DescribeKey", { KeyId = "alias/app" }).KeyMetadata.KeyId, k1.KeyId)
+end)
+
+T.case("regions: an alias recorded by its bare name (before aliases were per region) is its ARN's region's", function()
+  local world, sim = fresh()
+  local k = sim.call("kms", "CreateKey", {}).KeyMetadata
+  world.atomic(function()
+    world.put("kms.alias", "alias/old", { AliasName = "alias/old", TargetKeyId = k.KeyId,
+      AliasArn = "arn:aws:kms:us-east-1:123456789012:alias/old", CreationDate = 0 }, { refs = { k.KeyId } })
+  end)
+  H.eq(sim.call("kms", "DescribeKey", { KeyId = "alias/old" }).KeyMetadata.KeyId, k.KeyId)
+  H.raises(function() sim.call("kms", "DescribeKey", { KeyId = "alias/old" }, { region = "eu-west-1" }) end,
+    "Alias arn:aws:kms:eu-west-1:123456789012:alias/old is not found.")
+  H.raises(function() sim.call("kms", "CreateAlias", { AliasName = "alias/old", TargetKeyId = k.KeyId }) end,
+    "An alias with the name arn:aws:kms:us-east-1:123456789012:alias/old already exists")
+  H.eq(#sim.call("kms", "ListAliases", { KeyId = k.KeyId }).Aliases, 1)
+  sim.call("kms", "DeleteAlias", { AliasName = "alias/old" })
+  H.same(world.ids("kms.alias"), {})
+end)
+
 return T

@@ -342,14 +342,14 @@ function A.CreateSecurityGroup(p, env)
       "InvalidParameterValue")
   end
   local network = require("sim.ec2.network")
-  local vpc = p.VpcId ~= nil and network.require_vpc(p.VpcId) or network.require_default_vpc(env)
-  if G.find_by_name(vpc.VpcId, name) then
+  local vpc_id = p.VpcId ~= nil and network.require_vpc_id(p.VpcId) or network.require_default_vpc(env).VpcId
+  if G.find_by_name(vpc_id, name) then
     -- InvalidGroup.Duplicate: "The security group 'admin-ssh' already exists
     -- for VPC 'vpc-09c4b38653df63f28'" (public terraform output).
-    C.fail("The security group '" .. name .. "' already exists for VPC '" .. vpc.VpcId .. "'", "InvalidGroup.Duplicate")
+    C.fail("The security group '" .. name .. "' already exists for VPC '" .. vpc_id .. "'", "InvalidGroup.Duplicate")
   end
   local tags = C.spec_tags(p.TagSpecifications, "security-group", env)
-  local g = new_group(env, vpc.VpcId, name, tostring(p.Description), tags)
+  local g = new_group(env, vpc_id, name, tostring(p.Description), tags)
   authorize(g, { ALL_TRAFFIC }, true, env)
   return { GroupId = g.GroupId, Tags = C.tag_list(tags), SecurityGroupArn = g.SecurityGroupArn }
 end

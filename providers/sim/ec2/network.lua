@@ -53,6 +53,13 @@ function N.require_vpc(id)
   return N.vpc(id) or vpc_not_found(id)
 end
 
+---`id` when it names a live VPC (require_vpc's check without reading the
+---record: a security group's create needs only the ID).
+function N.require_vpc_id(id)
+  if type(id) == "string" and world.live("ec2.vpc", id) then return id end
+  return vpc_not_found(id)
+end
+
 ---The live subnet record, or nil.
 function N.subnet(id)
   if type(id) ~= "string" or not world.live("ec2.subnet", id) then return nil end

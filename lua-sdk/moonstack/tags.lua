@@ -52,11 +52,12 @@ function M.check(list, opts)
     if not values.is_object(tag) then
       return nil, msg.must_be_type(prop, "List of Tag")
     end
-    for _, k in ipairs(values.sorted_keys(tag)) do
-      if k ~= "Key" and k ~= "Value" then
-        return nil, msg.schema(lid, msg.extraneous_key(path, k))
-      end
+    -- The first extraneous key in sorted_keys' order, without sorting them all.
+    local extra
+    for k in pairs(tag) do
+      if k ~= "Key" and k ~= "Value" and (extra == nil or values.key_before(k, extra)) then extra = k end
     end
+    if extra ~= nil then return nil, msg.schema(lid, msg.extraneous_key(path, extra)) end
     if values.is_absent(tag.Key) then
       return nil, msg.schema(lid, msg.required_key(path, "Key"))
     end

@@ -171,14 +171,22 @@ end
 ---Keys of a table, sorted (strings before numbers), for deterministic output.
 ---@param t table
 ---@return any[]
+---sorted_keys' order: whether key `a` comes before key `b` (strings before
+---numbers, then by value). One function for every sort, not a closure each.
+---@param a any
+---@param b any
+---@return boolean
+local function key_before(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta > tb end -- "string" > "number"
+  return a < b
+end
+M.key_before = key_before
+
 function M.sorted_keys(t)
   local keys = {}
   for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, function(a, b)
-    local ta, tb = type(a), type(b)
-    if ta ~= tb then return ta > tb end -- "string" > "number"
-    return a < b
-  end)
+  table.sort(keys, key_before)
   return keys
 end
 

@@ -92,6 +92,13 @@ struct StackInstanceRecord {
   // create for its own (recorded FAILED, not retried).
   std::string stack_name;
   std::string created_by_operation;
+  // The stack update an operation starts, likewise: that operation and the
+  // stack's newest event before the update, committed before the update
+  // starts, so that an operation resumed after a crash knows its update ran
+  // (the stack has newer events) and takes the stack's outcome instead of
+  // updating again: a failed update is recorded FAILED, not retried.
+  std::string updated_by_operation;
+  std::string event_before_update;
   std::vector<StackSetParameter> parameter_overrides;
   std::string status = "OUTDATED";          // CURRENT, OUTDATED, INOPERABLE
   std::string detailed_status = "PENDING";  // StackInstanceStatus.DetailedStatus

@@ -52,6 +52,8 @@ class OperationRun {
   Status WaitWhileInProgress(const std::string& stack_id, StackRecord* stack, bool* found);
   // The stack's operation to its end, then its record.
   Status RunStack(StackService& service, const std::string& stack_id, StackRecord* stack);
+  // The ID of the stack's newest event ("" when it has none).
+  Status NewestEventId(const std::string& stack_id, std::string* id);
   // AWS's reason for a failed instance stack.
   std::string FailureReason(StackService& service, const StackRecord& stack);
   OperationContext InstanceContext(const StackInstanceRecord& inst) const {
@@ -103,6 +105,16 @@ Status OperationRun::RunStack(StackService& service, const std::string& stack_id
   bool found = false;
   MS_RETURN_IF_ERROR(LoadStack(ctx_.db, stack_id, stack, &found));
   if (!found) return Status::Internal("stack set: stack " + stack_id + " is gone");
+  return Status::OK();
+}
+
+Status OperationRun::NewestEventId(const std::string& stack_id, std::string* id) {
+  PageRequest newest;
+  newest.limit = 1;
+  std::vector<StackEvent> events;
+  PageResult page;
+  MS_RETURN_IF_ERROR(LoadEventPage(ctx_.db, stack_id, newest, &events, &page));
+  *id = events.empty() ? "" : events[0].event_id;
   return Status::OK();
 }
 
@@ -203,6 +215,18 @@ Status OperationRun::CreateOrUpdate(StackInstanceRecord* inst, bool* ok, std::st
     if (Interrupted() && IsInProgress(stack.status)) return Status::OK();
     *ok = stack.status == StackStatus::kCreateComplete;
   } else {
+    std::string newest;
+    MS_RETURN_IF_ERROR(NewestEventId(stack.id, &newest));
+    // This operation's own update, run to its end before a restart: the
+    // instance's outcome is the stack's, the update not started again.
+    if (inst->updated_by_operation == op_.id && newest != inst->event_before_update) {
+      *ok = stack.status == StackStatus::kUpdateComplete;
+      if (!*ok) *reason = FailureReason(service, stack);
+      return Status::OK();
+    }
+    inst->updated_by_operation = op_.id;
+    inst->event_before_update = newest;
+    MS_RETURN_IF_ERROR(SaveStackInstance(ctx_.db, *inst));
     UpdateStackInput in;
     in.stack_name = stack.id;
     in.template_body = set_.template_body;

@@ -135,6 +135,8 @@ std::string InstanceJson(const StackInstanceRecord& i) {
   m.set("stack_id", Str(i.stack_id));
   m.set("stack_name", Str(i.stack_name));
   m.set("created_by_operation", Str(i.created_by_operation));
+  m.set("updated_by_operation", Str(i.updated_by_operation));
+  m.set("event_before_update", Str(i.event_before_update));
   m.set("overrides", ParamsToValue(i.parameter_overrides));
   m.set("status", Str(i.status));
   m.set("detailed_status", Str(i.detailed_status));
@@ -287,6 +289,8 @@ Status LoadStackInstances(Database* db, const std::string& set_id, std::vector<S
     i.stack_id = GetStr(m, "stack_id");
     i.stack_name = GetStr(m, "stack_name");
     i.created_by_operation = GetStr(m, "created_by_operation");
+    i.updated_by_operation = GetStr(m, "updated_by_operation");
+    i.event_before_update = GetStr(m, "event_before_update");
     i.parameter_overrides = ParamsFromValue(GetList(m, "overrides"));
     i.status = GetStr(m, "status");
     i.detailed_status = GetStr(m, "detailed_status");

@@ -85,6 +85,62 @@ std::string CrashedDuringCreate(Fixture& f, const Started& s, const std::string&
   return id;
 }
 
+const std::string kUpdateFails = R"({"Resources": {"Thing": {"Type": "Test::Fake::Thing"},
+                                                             "Bad": {"Type": "Test::Fake::Thing",
+                                                                     "Properties": {"CreateFails": "no"}}}})";
+
+// A set `name` of kWorks with its instance's stack made, then an
+// UpdateStackSet to `body`, its operation saved QUEUED as UpdateStackSet
+// leaves it. The update operation.
+Started CreatedThenUpdating(Fixture& f, const std::string& name, const std::string& body) {
+  const Started created = StartCreate(f, name, kWorks);
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), created.set_id, created.op_id).ok());
+  ms::StackSetService sets(f.service->context());
+  ms::UpdateStackSetInput update;
+  update.name = name;
+  update.template_body = body;
+  Started out;
+  REQUIRE(sets.Update(update, &out.set_id, &out.op_id).ok());
+  return out;
+}
+
+// The update operation as its thread leaves it once the instance's turn
+// began: RUNNING, its result RUNNING, the instance's marker (this operation,
+// the stack's newest event) committed; then, with `run_update`, the stack's
+// update started and run to its end, as StartUpdate and the crash recovery
+// do.
+void CrashedDuringUpdate(Fixture& f, const Started& s, const std::string& body, bool run_update) {
+  ms::StackSetOperationRecord op;
+  bool found = false;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  REQUIRE(found);
+  op.status = "RUNNING";
+  op.results[0].status = "RUNNING";
+  REQUIRE(ms::SaveStackSetOperation(f.db.get(), op).ok());
+  ms::StackInstanceRecord inst = Instance(f, s.set_id);
+  std::vector<ms::StackEvent> newest;
+  ms::PageResult page;
+  ms::PageRequest one;
+  one.limit = 1;
+  REQUIRE(ms::LoadEventPage(f.db.get(), inst.stack_id, one, &newest, &page).ok());
+  REQUIRE(newest.size() == 1);
+  inst.detailed_status = "RUNNING";
+  inst.updated_by_operation = s.op_id;
+  inst.event_before_update = newest[0].event_id;
+  REQUIRE(ms::SaveStackInstance(f.db.get(), inst).ok());
+  if (!run_update) return;
+
+  ms::OperationContext west = f.service->context();
+  west.region = "us-west-2";
+  ms::StackService service(west);
+  ms::UpdateStackInput in;
+  in.stack_name = inst.stack_id;
+  in.template_body = body;
+  std::string id;
+  REQUIRE(service.StartUpdate(in, &id).ok());
+  REQUIRE(service.Run(id).ok());
+}
+
 }  // namespace
 
 TEST_CASE("stack set operation: resumed after a crash, it finds the stack it created but had not recorded",
@@ -162,4 +218,51 @@ TEST_CASE("stack set operation: a later operation deletes an earlier one's faile
   CHECK(stack.status == ms::StackStatus::kDeleteComplete);
   REQUIRE(ms::LoadStack(f.db.get(), inst.stack_id, &stack, &found).ok());
   CHECK(stack.status == ms::StackStatus::kCreateComplete);
+}
+
+TEST_CASE("stack set operation: resumed after a crash, its own failed update is recorded FAILED, not run again",
+          "[stackset][crash]") {
+  Fixture f;
+  const Started s = CreatedThenUpdating(f, "update-failed", kUpdateFails);
+  CrashedDuringUpdate(f, s, kUpdateFails, /*run_update=*/true);
+  const std::string stack_id = Instance(f, s.set_id).stack_id;
+  ms::StackRecord stack;
+  bool found = false;
+  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
+  REQUIRE(stack.status == ms::StackStatus::kUpdateRollbackComplete);
+  const int calls = f.providers.calls();
+
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), s.set_id, s.op_id).ok());
+
+  ms::StackSetOperationRecord op;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  CHECK(op.status == "FAILED");
+  CHECK(op.results[0].status == "FAILED");
+  CHECK(op.results[0].reason == "ResourceLogicalId:Bad, ResourceType:Test::Fake::Thing, ResourceStatusReason:no.");
+  const ms::StackInstanceRecord inst = Instance(f, s.set_id);
+  CHECK(inst.stack_id == stack_id);
+  CHECK(inst.detailed_status == "FAILED");
+  CHECK(f.providers.calls() == calls);  // the update was not run again
+  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
+  CHECK(stack.status == ms::StackStatus::kUpdateRollbackComplete);
+}
+
+TEST_CASE("stack set operation: resumed after a crash before its update started, it runs the update", "[stackset][crash]") {
+  Fixture f;
+  const Started s = CreatedThenUpdating(f, "update-not-started", kUpdateFails);
+  CrashedDuringUpdate(f, s, kUpdateFails, /*run_update=*/false);
+  const std::string stack_id = Instance(f, s.set_id).stack_id;
+  const int calls = f.providers.calls();
+
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), s.set_id, s.op_id).ok());
+
+  ms::StackSetOperationRecord op;
+  bool found = false;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  CHECK(op.status == "FAILED");
+  CHECK(op.results[0].reason == "ResourceLogicalId:Bad, ResourceType:Test::Fake::Thing, ResourceStatusReason:no.");
+  CHECK(f.providers.calls() > calls);  // the update ran now
+  ms::StackRecord stack;
+  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
+  CHECK(stack.status == ms::StackStatus::kUpdateRollbackComplete);
 }

@@ -118,10 +118,20 @@ Status OperationRun::NewestEventId(const std::string& stack_id, std::string* id)
   return Status::OK();
 }
 
+// The first resource failure of the stack's last operation: its events
+// from the newest one that started an operation (the stack's own
+// CREATE_, UPDATE_ or DELETE_IN_PROGRESS), oldest first. An earlier
+// operation's failure is not this one's reason.
 std::string OperationRun::FailureReason(StackService& service, const StackRecord& stack) {
   std::vector<StackEvent> events;  // newest first
   if (service.Events(stack.id, &events).ok()) {
-    for (auto it = events.rbegin(); it != events.rend(); ++it) {
+    auto start = std::find_if(events.begin(), events.end(), [&](const StackEvent& e) {
+      return e.logical_id == stack.name && e.type == "AWS::CloudFormation::Stack" &&
+             (e.status == "CREATE_IN_PROGRESS" || e.status == "UPDATE_IN_PROGRESS" ||
+              e.status == "DELETE_IN_PROGRESS");
+    });
+    const auto oldest = start == events.end() ? events.rbegin() : std::make_reverse_iterator(start + 1);
+    for (auto it = oldest; it != events.rend(); ++it) {
       const bool resource = it->logical_id != stack.name;
       const bool failed = it->status.size() > 7 && it->status.compare(it->status.size() - 7, 7, "_FAILED") == 0;
       if (resource && failed) {

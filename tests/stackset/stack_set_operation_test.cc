@@ -266,3 +266,28 @@ TEST_CASE("stack set operation: resumed after a crash before its update started,
   REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
   CHECK(stack.status == ms::StackStatus::kUpdateRollbackComplete);
 }
+
+TEST_CASE("stack set operation: a failed instance's reason is its stack's last operation's, not an earlier one's",
+          "[stackset]") {
+  Fixture f;
+  const Started first = CreatedThenUpdating(f, "reasons", kUpdateFails);
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), first.set_id, first.op_id).ok());
+  ms::StackSetOperationRecord op;
+  bool found = false;
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), first.set_id, first.op_id, &op, &found).ok());
+  CHECK(op.results[0].reason == "ResourceLogicalId:Bad, ResourceType:Test::Fake::Thing, ResourceStatusReason:no.");
+
+  ms::StackSetService sets(f.service->context());
+  ms::UpdateStackSetInput update;
+  update.name = "reasons";
+  update.template_body = R"({"Resources": {"Thing": {"Type": "Test::Fake::Thing"},
+                                          "Worse": {"Type": "Test::Fake::Thing",
+                                                    "Properties": {"CreateFails": "again"}}}})";
+  std::string set_id, op_id;
+  REQUIRE(sets.Update(update, &set_id, &op_id).ok());
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), set_id, op_id).ok());
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), set_id, op_id, &op, &found).ok());
+  CHECK(op.status == "FAILED");
+  CHECK(op.results[0].reason == "ResourceLogicalId:Worse, ResourceType:Test::Fake::Thing, ResourceStatusReason:again.");
+  CHECK(Instance(f, set_id).reason == op.results[0].reason);
+}

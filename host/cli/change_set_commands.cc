@@ -25,6 +25,7 @@ struct ChangeSetArgs {
   std::string stack_name, change_set_name, change_set_type, description;
   std::string template_body, template_url;
   bool use_previous_template = false;
+  bool include_nested_stacks = false;  // create-change-set
   std::vector<std::string> parameters, capabilities, tags;
   bool disable_rollback = false;
   bool include_property_values = false;  // describe-change-set
@@ -49,6 +50,7 @@ int RunCreate(const ChangeSetArgs& a) {
   in.change_set_type = a.change_set_type;
   in.description = a.description;
   in.use_previous_template = a.use_previous_template;
+  in.include_nested_stacks = a.include_nested_stacks;
   in.capabilities = a.capabilities;
   Status s;
   if (!a.template_body.empty()) s = ReadTemplateBody(a.template_body, &in.template_body);
@@ -137,6 +139,8 @@ void AddChangeSetCommands(CLI::App& app, int* exit_code) {
   c->add_option("--template-body", create->template_body, "Template text, or file://PATH");
   c->add_option("--template-url", create->template_url, "An S3 URL of the template (the simulated S3), or file://PATH");
   c->add_flag("--use-previous-template", create->use_previous_template, "Keep the stack's current template");
+  c->add_flag("--include-nested-stacks", create->include_nested_stacks,
+              "Plan a change set for each nested stack too (DescribeChangeSet shows their ChangeSetId)");
   c->add_option("--parameters", create->parameters,
                 "ParameterKey=K,ParameterValue=V or ParameterKey=K,UsePreviousValue=true ... (or JSON)");
   c->add_option("--capabilities", create->capabilities, "CAPABILITY_IAM, CAPABILITY_NAMED_IAM, ...");

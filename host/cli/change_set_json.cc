@@ -29,6 +29,7 @@ Json ResourceChangeJson(const ChangeSetResourceChange& c) {
     details.push_back(dj);
   }
   rc["Details"] = details;
+  if (!c.change_set_id.empty()) rc["ChangeSetId"] = c.change_set_id;  // a nested stack's own change set
   if (!c.before_context.empty()) rc["BeforeContext"] = c.before_context;
   if (!c.after_context.empty()) rc["AfterContext"] = c.after_context;
   return Json{{"Type", "Resource"}, {"ResourceChange", rc}};
@@ -57,7 +58,9 @@ Json DescribeChangeSetJson(const ChangeSetRecord& cs) {
   Json changes = Json::array();
   for (const ChangeSetResourceChange& c : cs.changes) changes.push_back(ResourceChangeJson(c));
   j["Changes"] = changes;
-  j["IncludeNestedStacks"] = false;
+  j["IncludeNestedStacks"] = cs.include_nested;
+  if (!cs.parent_change_set_id.empty()) j["ParentChangeSetId"] = cs.parent_change_set_id;
+  if (!cs.root_change_set_id.empty()) j["RootChangeSetId"] = cs.root_change_set_id;
   return j;
 }
 
@@ -72,7 +75,9 @@ Json ChangeSetSummaryJson(const ChangeSetRecord& cs) {
   if (!cs.status_reason.empty()) j["StatusReason"] = cs.status_reason;
   j["CreationTime"] = CliTimestamp(cs.created_ms);
   if (!cs.description.empty()) j["Description"] = cs.description;
-  j["IncludeNestedStacks"] = false;
+  j["IncludeNestedStacks"] = cs.include_nested;
+  if (!cs.parent_change_set_id.empty()) j["ParentChangeSetId"] = cs.parent_change_set_id;
+  if (!cs.root_change_set_id.empty()) j["RootChangeSetId"] = cs.root_change_set_id;
   return j;
 }
 

@@ -51,27 +51,52 @@ ms::StackInstanceRecord Instance(Fixture& f, const std::string& set_id) {
   return instances[0];
 }
 
-// The operation as its thread leaves it once the instance's turn began:
-// RUNNING, its result RUNNING, the instance's stack name chosen and
-// committed; then the stack created in us-west-2 and run to its end, as
-// StartCreate and the crash recovery do. The stack's ID.
-std::string CrashedDuringCreate(Fixture& f, const Started& s, const std::string& body, bool record_stack_id) {
+ms::StackStatus StatusOf(Fixture& f, const std::string& stack_id) {
+  ms::StackRecord stack;
+  bool found = false;
+  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
+  REQUIRE(found);
+  return stack.status;
+}
+
+ms::StackSetOperationRecord Operation(Fixture& f, const std::string& set_id, const std::string& op_id) {
   ms::StackSetOperationRecord op;
   bool found = false;
-  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  REQUIRE(ms::LoadStackSetOperation(f.db.get(), set_id, op_id, &op, &found).ok());
   REQUIRE(found);
+  return op;
+}
+
+// The operation RUNNING and its result RUNNING, as its thread leaves them
+// once the instance's turn began; the instance, RUNNING (not saved yet).
+ms::StackInstanceRecord InstanceTurnBegan(Fixture& f, const Started& s) {
+  ms::StackSetOperationRecord op = Operation(f, s.set_id, s.op_id);
   op.status = "RUNNING";
   op.results[0].status = "RUNNING";
   REQUIRE(ms::SaveStackSetOperation(f.db.get(), op).ok());
   ms::StackInstanceRecord inst = Instance(f, s.set_id);
   inst.detailed_status = "RUNNING";
+  return inst;
+}
+
+// The instance's region, where its stack is.
+ms::OperationContext West(Fixture& f) {
+  ms::OperationContext west = f.service->context();
+  west.region = "us-west-2";
+  return west;
+}
+
+// The operation as its thread leaves it once the instance's turn began:
+// RUNNING, its result RUNNING, the instance's stack name chosen and
+// committed; then the stack created in us-west-2 and run to its end, as
+// StartCreate and the crash recovery do. The stack's ID.
+std::string CrashedDuringCreate(Fixture& f, const Started& s, const std::string& body, bool record_stack_id) {
+  ms::StackInstanceRecord inst = InstanceTurnBegan(f, s);
   inst.stack_name = "StackSet-made-before-the-crash";
   inst.created_by_operation = s.op_id;
   REQUIRE(ms::SaveStackInstance(f.db.get(), inst).ok());
 
-  ms::OperationContext west = f.service->context();
-  west.region = "us-west-2";
-  ms::StackService service(west);
+  ms::StackService service(West(f));
   ms::CreateStackInput in;
   in.stack_name = inst.stack_name;
   in.template_body = body;
@@ -92,9 +117,8 @@ const std::string kUpdateFails = R"({"Resources": {"Thing": {"Type": "Test::Fake
 // A set `name` of kWorks with its instance's stack made, then an
 // UpdateStackSet to `body`, its operation saved QUEUED as UpdateStackSet
 // leaves it. The update operation.
-Started CreatedThenUpdating(Fixture& f, const std::string& name, const std::string& body) {
-  const Started created = StartCreate(f, name, kWorks);
-  REQUIRE(ms::RunStackSetOperation(f.service->context(), created.set_id, created.op_id).ok());
+// UpdateStackSet of set `name` to `body`: its operation, saved QUEUED.
+Started StartUpdate(Fixture& f, const std::string& name, const std::string& body) {
   ms::StackSetService sets(f.service->context());
   ms::UpdateStackSetInput update;
   update.name = name;
@@ -104,35 +128,31 @@ Started CreatedThenUpdating(Fixture& f, const std::string& name, const std::stri
   return out;
 }
 
+Started CreatedThenUpdating(Fixture& f, const std::string& name, const std::string& body) {
+  const Started created = StartCreate(f, name, kWorks);
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), created.set_id, created.op_id).ok());
+  return StartUpdate(f, name, body);
+}
+
 // The update operation as its thread leaves it once the instance's turn
 // began: RUNNING, its result RUNNING, the instance's marker (this operation,
 // the stack's newest event) committed; then, with `run_update`, the stack's
 // update started and run to its end, as StartUpdate and the crash recovery
 // do.
 void CrashedDuringUpdate(Fixture& f, const Started& s, const std::string& body, bool run_update) {
-  ms::StackSetOperationRecord op;
-  bool found = false;
-  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
-  REQUIRE(found);
-  op.status = "RUNNING";
-  op.results[0].status = "RUNNING";
-  REQUIRE(ms::SaveStackSetOperation(f.db.get(), op).ok());
-  ms::StackInstanceRecord inst = Instance(f, s.set_id);
+  ms::StackInstanceRecord inst = InstanceTurnBegan(f, s);
   std::vector<ms::StackEvent> newest;
   ms::PageResult page;
   ms::PageRequest one;
   one.limit = 1;
   REQUIRE(ms::LoadEventPage(f.db.get(), inst.stack_id, one, &newest, &page).ok());
   REQUIRE(newest.size() == 1);
-  inst.detailed_status = "RUNNING";
   inst.updated_by_operation = s.op_id;
   inst.event_before_update = newest[0].event_id;
   REQUIRE(ms::SaveStackInstance(f.db.get(), inst).ok());
   if (!run_update) return;
 
-  ms::OperationContext west = f.service->context();
-  west.region = "us-west-2";
-  ms::StackService service(west);
+  ms::StackService service(West(f));
   ms::UpdateStackInput in;
   in.stack_name = inst.stack_id;
   in.template_body = body;
@@ -198,12 +218,9 @@ TEST_CASE("stack set operation: a later operation deletes an earlier one's faile
   const std::string failed_stack = Instance(f, s.set_id).stack_id;
   REQUIRE_FALSE(failed_stack.empty());
 
-  ms::StackSetService sets(f.service->context());
-  ms::UpdateStackSetInput update;
-  update.name = "retried";
-  update.template_body = kWorks;
-  std::string set_id, op_id;
-  REQUIRE(sets.Update(update, &set_id, &op_id).ok());
+  const Started update = StartUpdate(f, "retried", kWorks);
+  const std::string& set_id = update.set_id;
+  const std::string& op_id = update.op_id;
   REQUIRE(ms::RunStackSetOperation(f.service->context(), set_id, op_id).ok());
 
   ms::StackSetOperationRecord op;
@@ -226,16 +243,12 @@ TEST_CASE("stack set operation: resumed after a crash, its own failed update is 
   const Started s = CreatedThenUpdating(f, "update-failed", kUpdateFails);
   CrashedDuringUpdate(f, s, kUpdateFails, /*run_update=*/true);
   const std::string stack_id = Instance(f, s.set_id).stack_id;
-  ms::StackRecord stack;
-  bool found = false;
-  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
-  REQUIRE(stack.status == ms::StackStatus::kUpdateRollbackComplete);
+  REQUIRE(StatusOf(f, stack_id) == ms::StackStatus::kUpdateRollbackComplete);
   const int calls = f.providers.calls();
 
   REQUIRE(ms::RunStackSetOperation(f.service->context(), s.set_id, s.op_id).ok());
 
-  ms::StackSetOperationRecord op;
-  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  const ms::StackSetOperationRecord op = Operation(f, s.set_id, s.op_id);
   CHECK(op.status == "FAILED");
   CHECK(op.results[0].status == "FAILED");
   CHECK(op.results[0].reason == "ResourceLogicalId:Bad, ResourceType:Test::Fake::Thing, ResourceStatusReason:no.");
@@ -243,8 +256,7 @@ TEST_CASE("stack set operation: resumed after a crash, its own failed update is 
   CHECK(inst.stack_id == stack_id);
   CHECK(inst.detailed_status == "FAILED");
   CHECK(f.providers.calls() == calls);  // the update was not run again
-  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
-  CHECK(stack.status == ms::StackStatus::kUpdateRollbackComplete);
+  CHECK(StatusOf(f, stack_id) == ms::StackStatus::kUpdateRollbackComplete);
 }
 
 TEST_CASE("stack set operation: resumed after a crash before its update started, it runs the update", "[stackset][crash]") {
@@ -256,15 +268,11 @@ TEST_CASE("stack set operation: resumed after a crash before its update started,
 
   REQUIRE(ms::RunStackSetOperation(f.service->context(), s.set_id, s.op_id).ok());
 
-  ms::StackSetOperationRecord op;
-  bool found = false;
-  REQUIRE(ms::LoadStackSetOperation(f.db.get(), s.set_id, s.op_id, &op, &found).ok());
+  const ms::StackSetOperationRecord op = Operation(f, s.set_id, s.op_id);
   CHECK(op.status == "FAILED");
   CHECK(op.results[0].reason == "ResourceLogicalId:Bad, ResourceType:Test::Fake::Thing, ResourceStatusReason:no.");
   CHECK(f.providers.calls() > calls);  // the update ran now
-  ms::StackRecord stack;
-  REQUIRE(ms::LoadStack(f.db.get(), stack_id, &stack, &found).ok());
-  CHECK(stack.status == ms::StackStatus::kUpdateRollbackComplete);
+  CHECK(StatusOf(f, stack_id) == ms::StackStatus::kUpdateRollbackComplete);
 }
 
 TEST_CASE("stack set operation: a failed instance's reason is its stack's last operation's, not an earlier one's",
@@ -272,22 +280,15 @@ TEST_CASE("stack set operation: a failed instance's reason is its stack's last o
   Fixture f;
   const Started first = CreatedThenUpdating(f, "reasons", kUpdateFails);
   REQUIRE(ms::RunStackSetOperation(f.service->context(), first.set_id, first.op_id).ok());
-  ms::StackSetOperationRecord op;
-  bool found = false;
-  REQUIRE(ms::LoadStackSetOperation(f.db.get(), first.set_id, first.op_id, &op, &found).ok());
-  CHECK(op.results[0].reason == "ResourceLogicalId:Bad, ResourceType:Test::Fake::Thing, ResourceStatusReason:no.");
+  CHECK(Operation(f, first.set_id, first.op_id).results[0].reason ==
+        "ResourceLogicalId:Bad, ResourceType:Test::Fake::Thing, ResourceStatusReason:no.");
 
-  ms::StackSetService sets(f.service->context());
-  ms::UpdateStackSetInput update;
-  update.name = "reasons";
-  update.template_body = R"({"Resources": {"Thing": {"Type": "Test::Fake::Thing"},
-                                          "Worse": {"Type": "Test::Fake::Thing",
-                                                    "Properties": {"CreateFails": "again"}}}})";
-  std::string set_id, op_id;
-  REQUIRE(sets.Update(update, &set_id, &op_id).ok());
-  REQUIRE(ms::RunStackSetOperation(f.service->context(), set_id, op_id).ok());
-  REQUIRE(ms::LoadStackSetOperation(f.db.get(), set_id, op_id, &op, &found).ok());
+  const Started second = StartUpdate(f, "reasons", R"({"Resources": {"Thing": {"Type": "Test::Fake::Thing"},
+                                                          "Worse": {"Type": "Test::Fake::Thing",
+                                                                    "Properties": {"CreateFails": "again"}}}})");
+  REQUIRE(ms::RunStackSetOperation(f.service->context(), second.set_id, second.op_id).ok());
+  const ms::StackSetOperationRecord op = Operation(f, second.set_id, second.op_id);
   CHECK(op.status == "FAILED");
   CHECK(op.results[0].reason == "ResourceLogicalId:Worse, ResourceType:Test::Fake::Thing, ResourceStatusReason:again.");
-  CHECK(Instance(f, set_id).reason == op.results[0].reason);
+  CHECK(Instance(f, second.set_id).reason == op.results[0].reason);
 }

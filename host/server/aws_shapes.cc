@@ -383,24 +383,22 @@ Value ListsByShape(const ServiceModel& m, const ModelJson& shape, const Value& v
   const std::string type = TypeOf(shape);
   if (type == "list") {
     if (value.is_map() && value.map().empty()) return Value::MakeList();
-    if (!value.is_list()) return value;
+    auto member = shape.find("member");
+    if (!value.is_list() || member == shape.end()) return value;
     Value out = Value::MakeList();
-    const ModelJson& item = ShapeOf(m, shape["member"]);
+    const ModelJson& item = ShapeOf(m, *member);
     for (const Value& v : value.list()) out.mutable_list().push_back(ListsByShape(m, item, v));
     return out;
   }
   if (!value.is_map() || (type != "structure" && type != "map")) return value;
+  // A map's values share one shape; a structure's members each have theirs.
+  auto values = shape.find(type == "map" ? "value" : "members");
+  if (values == shape.end()) return value;
   Value out = Value::MakeMap();
-  auto members = shape.find("members");
   for (const Member& e : value.map()) {
-    const ModelJson* ref = nullptr;
-    if (type == "map") {
-      ref = &shape["value"];
-    } else if (members != shape.end()) {
-      auto it = members->find(e.key);
-      if (it != members->end()) ref = &*it;
-    }
-    out.mutable_map().push_back(Member{e.key, ref != nullptr ? ListsByShape(m, ShapeOf(m, *ref), e.value) : e.value});
+    auto ref = type == "map" ? values : values->find(e.key);
+    const bool known = type == "map" || ref != values->end();
+    out.mutable_map().push_back(Member{e.key, known ? ListsByShape(m, ShapeOf(m, *ref), e.value) : e.value});
   }
   return out;
 }

@@ -36,10 +36,10 @@ SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std:
 Value ShapedSimResult(const std::string& service, const std::string& action, const Value& result) {
   const ServiceModel* model = ServiceModels::Get().Find(service);
   const ModelJson* op = model != nullptr ? model->Operation(action) : nullptr;
-  auto output = op != nullptr ? op->find("output") : ModelJson::const_iterator();
-  const ModelJson* shape = op != nullptr && output != op->end() && output->is_string()
-                               ? model->Shape(output->get<std::string>())
-                               : nullptr;  // the model names the output shape
+  if (op == nullptr) return result;
+  auto output = op->find("output");  // the output shape's name
+  if (output == op->end() || !output->is_string()) return result;
+  const ModelJson* shape = model->Shape(output->get<std::string>());
   return shape != nullptr ? ListsByShape(*model, *shape, result) : result;
 }
 

@@ -12,24 +12,25 @@ local type, pairs, next, getmetatable, setmetatable, pcall =
       type, pairs, next, getmetatable, setmetatable, pcall
 local floor, huge = math.floor, math.huge
 
--- The null sentinel belongs to the host runtime. We look it up lazily (the
--- host may install it after the SDK is loaded) and through pcall, because a
--- strict sandbox may raise on reading an undefined global.
-local null_cache
-
-local function find_null()
+-- Field `name` of the host runtime's `moonstack` table (null, freeze,
+-- utf8_len), or nil without a host (plain luajit). Looked up when first
+-- needed (the host may install it after the SDK is loaded) and through
+-- pcall, because a strict sandbox may raise on reading an undefined global.
+local function host_field(name)
   local ok, m = pcall(function() return moonstack end) -- luacheck: ignore
-  if ok and type(m) == "table" and m.null ~= nil then return m.null end
+  if ok and type(m) == "table" and m[name] ~= nil then return m[name] end
   ok, m = pcall(function() return package.loaded.moonstack end)
-  if ok and type(m) == "table" and m.null ~= nil then return m.null end
+  if ok and type(m) == "table" and m[name] ~= nil then return m[name] end
   return nil
 end
+
+local null_cache
 
 ---The host's JSON-null sentinel, or nil when no host runtime is present
 ---(plain `luajit`, as in the SDK's own tests).
 ---@return any
 function M.null()
-  if null_cache == nil then null_cache = find_null() end
+  if null_cache == nil then null_cache = host_field("null") end
   return null_cache
 end
 
@@ -46,8 +47,8 @@ function M.set_null(sentinel) null_cache = sentinel end
 ---@param name string what an error names
 ---@return T
 function M.freeze(t, name)
-  local ok, m = pcall(function() return moonstack end) -- luacheck: ignore
-  if ok and type(m) == "table" and type(m.freeze) == "function" then return m.freeze(t, name) end
+  local freeze = host_field("freeze")
+  if type(freeze) == "function" then return freeze(t, name) end
   return t
 end
 
@@ -168,9 +169,6 @@ function M.is_plain(v, seen)
   return true
 end
 
----Keys of a table, sorted (strings before numbers), for deterministic output.
----@param t table
----@return any[]
 ---sorted_keys' order: whether key `a` comes before key `b` (strings before
 ---numbers, then by value). One function for every sort, not a closure each.
 ---@param a any
@@ -183,6 +181,9 @@ local function key_before(a, b)
 end
 M.key_before = key_before
 
+---Keys of a table, sorted (strings before numbers), for deterministic output.
+---@param t table
+---@return any[]
 function M.sorted_keys(t)
   local keys = {}
   for k in pairs(t) do keys[#keys + 1] = k end
@@ -222,22 +223,16 @@ function M.parse_number(s)
   return tonumber(sign .. digits .. exp)
 end
 
--- The host's counter (host/lua/string_lib.h), looked up once like the null
--- sentinel; false when there is none (plain luajit): gsub counts then.
+-- The host's counter (host/lua/string_lib.h), looked up once; false when
+-- there is none (plain luajit): gsub counts then.
 local host_utf8_len
-
-local function find_host_utf8_len()
-  local ok, m = pcall(function() return moonstack end) -- luacheck: ignore
-  if ok and type(m) == "table" and type(m.utf8_len) == "function" then return m.utf8_len end
-  return nil
-end
 
 ---Number of characters in a UTF-8 string (AWS length limits count
 ---characters, not bytes).
 ---@param s string
 ---@return integer
 function M.utf8_len(s)
-  if host_utf8_len == nil then host_utf8_len = find_host_utf8_len() or false end
+  if host_utf8_len == nil then host_utf8_len = host_field("utf8_len") or false end
   if host_utf8_len then return host_utf8_len(s) end
   local _, n = s:gsub("[^\128-\191]", "")
   return n

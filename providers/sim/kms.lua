@@ -32,9 +32,12 @@ local function alias_arn(env, name) return "arn:aws:kms:" .. env.region .. ":" .
 -- The region a key's or an alias's ARN names.
 local function region_of(arn) return type(arn) == "string" and arn:match("^arn:[^:]*:kms:([^:]*):") or nil end
 
+-- The record ID of alias `name` in the action's region.
+local function alias_id(env, name) return env.region .. ":" .. name end
+
 -- Alias `name` of the action's region -> its record and record ID, or nil.
 local function get_alias(env, name)
-  local id = env.region .. ":" .. name
+  local id = alias_id(env, name)
   local a = world.get("kms.alias", id)
   if a then return a, id end
   a = world.get("kms.alias", name)  -- written before aliases were per region
@@ -251,8 +254,8 @@ function A.CreateAlias(p, env)
     fail("An alias with the name " .. alias_arn(env, p.AliasName) .. " already exists", "AlreadyExistsException")
   end
   local k = usable(env, p.TargetKeyId)
-  put_alias(env.region .. ":" .. p.AliasName, { AliasName = p.AliasName, AliasArn = alias_arn(env, p.AliasName),
-                                               TargetKeyId = k.KeyId, CreationDate = env.now_ms / 1000 })
+  put_alias(alias_id(env, p.AliasName), { AliasName = p.AliasName, AliasArn = alias_arn(env, p.AliasName),
+                                         TargetKeyId = k.KeyId, CreationDate = env.now_ms / 1000 })
   return {}
 end
 

@@ -9,6 +9,7 @@
 #include "lua/marshal.h"
 #include "lua/readonly.h"
 #include "lua/runtime.h"
+#include "lua/world_ids.h"
 
 namespace ms::lua {
 namespace {
@@ -159,6 +160,23 @@ int Atomic(lua_State* L) {
   return lua_gettop(L);
 }
 
+// draw(alphabet, n) -> n characters of alphabet from the world's ID
+// generator; uniform() -> its next value in (0, 1). See world_ids.h.
+int Draw(lua_State* L) {
+  size_t size = 0;
+  const char* alphabet = luaL_checklstring(L, 1, &size);
+  const lua_Number n = luaL_checknumber(L, 2);
+  if (size == 0 || !(n >= 0 && n <= 4096)) return luaL_error(L, "world.draw: a non-empty alphabet and 0..4096 characters");
+  const std::string out = DrawFromWorld(Self(L)->world(), std::string_view(alphabet, size), static_cast<int>(n));
+  lua_pushlstring(L, out.data(), out.size());
+  return 1;
+}
+
+int Uniform(lua_State* L) {
+  lua_pushnumber(L, UniformFromWorld(Self(L)->world()));
+  return 1;
+}
+
 int NowMs(lua_State* L) {
   lua_pushnumber(L, static_cast<lua_Number>(Self(L)->now_ms()));
   return 1;
@@ -230,7 +248,8 @@ int Open(lua_State* L) {
   static const luaL_Reg kFunctions[] = {
       {"get", Get},   {"put", Put},           {"remove", Remove}, {"ids", Ids},
       {"live", Live}, {"referrers", Referrers}, {"kinds", Kinds}, {"atomic", Atomic},
-      {"now_ms", NowMs}, {"set_now_ms", SetNowMs}, {"read_blob", ReadBlob}, {nullptr, nullptr},
+      {"now_ms", NowMs}, {"set_now_ms", SetNowMs}, {"read_blob", ReadBlob},
+      {"draw", Draw}, {"uniform", Uniform}, {nullptr, nullptr},
   };
   lua_newtable(L);
   for (const luaL_Reg* f = kFunctions; f->name; ++f) {

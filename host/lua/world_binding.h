@@ -12,6 +12,8 @@
 //   atomic(fn, ...)               -> fn(...)'s results, the world locked meanwhile
 //   now_ms() / set_now_ms(ms)     the clock of the current call
 //   read_blob(id, offset, length) -> bytes of a blob a record's "Blobs" names (world.h)
+//   draw(alphabet, n)             -> n characters from the world's ID generator
+//   uniform()                     -> its next value in (0, 1) (world_ids.h)
 //
 // The World is shared by every worker; each Runtime has its own binding (its
 // own clock: the engine sets it to the hook's ctx.now_ms before each call).

@@ -85,6 +85,20 @@ function M.restore(state)
   return setmetatable({ s1 = state.s1, s2 = state.s2 }, Ids)
 end
 
+---A generator whose state lives elsewhere: `chars(alphabet, n)` and
+---`next()` draw from it (the host's world keeps the simulated cloud's
+---generator: moonstack.world's draw and uniform). It has every ID method of
+---a generator made by new(); state() has no meaning for it.
+---@param chars fun(alphabet: string, n: integer): string
+---@param next fun(): number
+---@return moonstack.Ids
+function M.backed(chars, next)
+  return setmetatable({
+    chars = function(_, alphabet, n) return chars(alphabet, n) end,
+    next = function() return next() end,
+  }, Ids)
+end
+
 ---Next value, uniform in (0, 1).
 ---@return number
 function Ids:next()
@@ -132,20 +146,27 @@ local function draw(g, alphabet, n)
   return table.concat(out)
 end
 
+---`n` characters of `alphabet`, each alphabet[floor(next() * #alphabet) + 1]:
+---what every ID below is made of.
+---@param alphabet string
+---@param n integer
+---@return string
+function Ids:chars(alphabet, n) return draw(self, alphabet, n) end
+
 ---`n` lowercase hex digits.
 ---@param n integer
 ---@return string
-function Ids:hex(n) return draw(self, HEX, n) end
+function Ids:hex(n) return self:chars(HEX, n) end
 
 ---`n` characters of [A-Z0-9] (IAM unique IDs).
 ---@param n integer
 ---@return string
-function Ids:upper_alnum(n) return draw(self, UPPER_ALNUM, n) end
+function Ids:upper_alnum(n) return self:chars(UPPER_ALNUM, n) end
 
 ---`n` decimal digits.
 ---@param n integer
 ---@return string
-function Ids:digits(n) return draw(self, DIGITS, n) end
+function Ids:digits(n) return self:chars(DIGITS, n) end
 
 ---An EC2-style ID: prefix, "-", 17 lowercase hex digits. The first digit is
 ---"0", as in every 17-digit ID AWS hands out today (i-0abc..., vpc-0abc...):

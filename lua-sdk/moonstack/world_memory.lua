@@ -19,6 +19,12 @@
 --                                    touch the world meanwhile (re-entrant)
 --   W.now_ms()                    -> the clock of the current call
 --   W.read_blob(id, offset, length) -> bytes of a blob a record's "Blobs" list names
+--   W.draw(alphabet, n)           -> n characters from the world's ID generator
+--   W.uniform()                   -> its next value in (0, 1): the generator is
+--                                    moonstack.ids's, its state the record
+--                                    ("sim", "ids") = ids:state() (default seed
+--                                    "moonstack" without one); the host's is
+--                                    C++ (host/lua/world_ids.h), the same sequence
 --   W.set_now_ms(ms)              (tests only: the host sets the clock per call)
 --   W.add_blob(bytes)             -> id (tests only: `serve` writes blobs from HTTP bodies)
 --   W.reset()                     (tests only: forget everything)
@@ -26,6 +32,7 @@
 -- A record that is not live (a terminated instance, still describable) does
 -- not count as a dependent and is not "left in the world".
 
+local ids = require("moonstack.ids")
 local values = require("moonstack.values")
 
 local M = {}
@@ -111,6 +118,17 @@ function M.new()
     blobs[#blobs + 1] = bytes
     return #blobs
   end
+
+  -- The ID generator: restored from its record, advanced, written back.
+  local function with_generator(fn)
+    local state = W.get("sim", "ids")
+    local g = state and ids.restore(state) or ids.new()
+    local result = fn(g)
+    W.put("sim", "ids", g:state())
+    return result
+  end
+  function W.draw(alphabet, n) return with_generator(function(g) return g:chars(alphabet, n) end) end
+  function W.uniform() return with_generator(function(g) return g:next() end) end
 
   function W.atomic(fn, ...) return fn(...) end
   function W.now_ms() return now end

@@ -26,6 +26,19 @@ T.case("IAM unique IDs: 4-letter prefix + 17 of [A-Z0-9], 21 characters", functi
   end
 end)
 
+T.case("a backed generator draws every ID from its two functions, as new() would", function()
+  local inner = ids.new("backed")
+  local calls = 0
+  local g = ids.backed(function(alphabet, n) calls = calls + 1; return inner:chars(alphabet, n) end,
+                       function() calls = calls + 1; return inner:next() end)
+  local expect = ids.new("backed")
+  H.eq(g:security_group(), expect:security_group())
+  H.eq(g:role_id(), expect:role_id())
+  H.eq(g:uuid(), expect:uuid())
+  H.eq(g:account(), expect:account())
+  H.eq(calls, 9, "sg 1 draw, role 1, uuid 1 uniform + 5 draws, account 1")
+end)
+
 T.case("generic draws", function()
   local g = ids.new("g")
   H.match(g:hex(8), "^" .. ("[0-9a-f]"):rep(8) .. "$")

@@ -43,32 +43,17 @@ S.SERVICES = { "ec2", "iam", "ssm", "cloudformation", "custom_resources", "elast
 ---@param code string
 function S.fail(message, code) errors.fail(message, code) end
 
--- The world's ID generator: its state is a world record, so every worker
--- draws from one sequence and a replay with the same seed gives the same IDs.
--- Inside an action (S.call) the generator is read once and written back once
--- when the action ends (`in_action`): a launch of 100 instances draws ~500
--- IDs. The action holds the world (world.atomic), so no other worker draws
--- meanwhile, and nothing outlives the action in this worker's Lua state.
-local in_action = nil  -- { g = generator or nil } while an S.call runs
-
-local function load_generator()
-  local state = world.get("sim", "ids")
-  return state and ids.restore(state) or ids.new("moonstack")
-end
+-- The world's ID generator: its state is a world record ("sim", "ids"), so
+-- every worker draws from one sequence and a replay with the same seed gives
+-- the same IDs. The world draws (world.draw, world.uniform: in C++ under the
+-- host, host/lua/world_ids.h), each draw one step on the record: no action
+-- reads, restores and writes back the generator itself.
+local generator = ids.backed(world.draw, world.uniform)
 
 local function new_id(kind, ...)
-  local g
-  if in_action then
-    in_action.g = in_action.g or load_generator()
-    g = in_action.g
-  else
-    g = load_generator()
-  end
-  local method = g[kind]
+  local method = generator[kind]
   if type(method) ~= "function" then error("sim: no ID kind " .. tostring(kind), 2) end
-  local id = method(g, ...)
-  if not in_action then world.put("sim", "ids", g:state()) end
-  return id
+  return method(generator, ...)
 end
 S.new_id = new_id
 
@@ -108,6 +93,7 @@ local function service(name)
 end
 
 local run_action  -- below S.call
+local in_action = false  -- true while an S.call's action runs (an action's action runs inside it)
 
 ---Runs one action atomically.
 ---@param svc string "ec2", "iam", "ssm", "cloudformation"
@@ -147,12 +133,10 @@ function run_action(mod, action, fn, params, env)
   end
   return world.atomic(function()
     env.now_ms = world.now_ms()
-    if in_action then return fn(params or {}, env) end  -- an action's action: the outer one saves
-    in_action = {}
+    if in_action then return fn(params or {}, env) end  -- an action's action
+    in_action = true
     local ok, result = pcall(fn, params or {}, env)
-    local drawn = in_action.g
-    in_action = nil
-    if drawn then world.put("sim", "ids", drawn:state()) end  -- also after a failure: the IDs were drawn
+    in_action = false
     if not ok then error(result, 0) end
     return result
   end)

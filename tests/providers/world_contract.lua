@@ -52,6 +52,23 @@ return function(W)
   local ok2 = pcall(W.put, "k", "id", "not a table")
   check(not ok2, "put refuses data that is not a table")
 
+  -- The ID generator: moonstack.ids's sequence, its state the record
+  -- ("sim", "ids"); the default seed without one.
+  local ids = require("moonstack.ids")
+  local HEX, ALNUM = "0123456789abcdef", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+  local expect = ids.new()
+  check(W.draw(HEX, 16) == expect:hex(16), "a world without a generator draws from the default seed")
+  W.put("sim", "ids", ids.new("replay"):state())
+  expect = ids.new("replay")
+  check(W.draw(HEX, 16) == expect:hex(16), "draw continues the record's sequence")
+  check(W.draw(ALNUM, 17) == expect:upper_alnum(17), "in any alphabet")
+  check(W.uniform() == expect:next(), "uniform is the sequence's next value")
+  local state = W.get("sim", "ids")
+  check(state.s1 == expect:state().s1 and state.s2 == expect:state().s2, "the record holds the state after the draws")
+  check(W.draw(HEX, 0) == "", "no characters")
+  check(W.draw("x", 3) == "xxx", "a one-letter alphabet")
+  W.remove("sim", "ids")
+
   W.set_now_ms(1234)
   check(W.now_ms() == 1234, "the clock")
   return true

@@ -48,19 +48,15 @@ State Load(const World& world) {
   const WorldRecord* r = world.Find(kKind, kId);
   const Value* s1 = r != nullptr ? r->value().find("s1") : nullptr;
   const Value* s2 = r != nullptr ? r->value().find("s2") : nullptr;
-  const double d1 = s1 != nullptr ? s1->as_double().value_or(0) : 0;
-  const double d2 = s2 != nullptr ? s2->as_double().value_or(0) : 0;
-  if (d1 >= 1 && d1 < kM1 && d2 >= 1 && d2 < kM2) {
-    return State{static_cast<int64_t>(d1), static_cast<int64_t>(d2)};
-  }
+  // Integers, as ids:state() writes them (whole doubles keep integer text).
+  const int64_t n1 = s1 != nullptr ? s1->as_integer().value_or(0) : 0;
+  const int64_t n2 = s2 != nullptr ? s2->as_integer().value_or(0) : 0;
+  if (n1 >= 1 && n1 < kM1 && n2 >= 1 && n2 < kM2) return State{n1, n2};
   return Seeded("moonstack");
 }
 
 void Save(World* world, const State& s) {
-  Value data = Value::MakeMap();
-  data.set("s1", Value::Double(static_cast<double>(s.s1)));
-  data.set("s2", Value::Double(static_cast<double>(s.s2)));
-  world->Put(kKind, kId, WorldRecord(std::move(data)));
+  world->Put(kKind, kId, WorldRecord(Value::MakeMap({{"s1", Value::Integer(s.s1)}, {"s2", Value::Integer(s.s2)}})));
 }
 
 }  // namespace

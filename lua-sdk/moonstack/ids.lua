@@ -201,8 +201,12 @@ end
 function Ids:uuid()
   local v = self:int(4) + 1 -- RFC 4122 variant: the 17th hex digit is 8, 9, a or b
   local variant = ("89ab"):sub(v, v)
-  return self:hex(8) .. "-" .. self:hex(4) .. "-4" .. self:hex(3) .. "-" .. variant .. self:hex(3)
-      .. "-" .. self:hex(12)
+  -- The digits of 8-4-3 and 3-12 drawn as two runs of 15: the same
+  -- sequence as one draw per group, in two calls (a backed generator's
+  -- draws cross into the host).
+  local a, b = self:hex(15), self:hex(15)
+  return a:sub(1, 8) .. "-" .. a:sub(9, 12) .. "-4" .. a:sub(13, 15) .. "-" .. variant .. b:sub(1, 3)
+      .. "-" .. b:sub(4, 15)
 end
 
 ---A 12-digit AWS account ID.

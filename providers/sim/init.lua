@@ -158,8 +158,11 @@ function S.client(ctx, caller)
   local client = {}
   for _, name in ipairs(S.SERVICES) do
     client[name] = setmetatable({}, {
-      __index = function(_, action)
-        return function(params) return S.call(name, action, params, opts) end
+      -- Made once per action name and kept: hooks call the same few.
+      __index = function(service, action)
+        local call = function(params) return S.call(name, action, params, opts) end
+        rawset(service, action, call)
+        return call
       end,
     })
   end

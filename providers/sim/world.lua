@@ -60,6 +60,7 @@ end
 function W.with_account(acct, fn, ...)
   local previous = account
   if acct == DEFAULT_ACCOUNT or acct == "" then acct = nil end
+  if acct == previous then return fn(...) end  -- the scope it has already: nothing to restore
   account = acct
   local results = { pcall(fn, ...) }
   account = previous

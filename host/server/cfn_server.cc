@@ -299,8 +299,13 @@ Status Serve(const ServeOptions& options) {
     const std::string account = AccountFromAuthorization(req.get_header_value("Authorization"), StackScope().account);
     // An edited provider's schema (its attributes: Fn::GetAtt's checks) is
     // what this request validates against, as its operation's sessions
-    // reload its code.
-    sessions.ReloadChanged();
+    // reload its code. A Describe* or List* request validates nothing: it
+    // does not stat every provider file (a client polling a create every
+    // 10 ms, a 300-page event listing).
+    auto action = params.find("Action");
+    const bool reads_only = action != params.end() && (action->second.rfind("Describe", 0) == 0 ||
+                                                       action->second.rfind("List", 0) == 0);
+    if (!reads_only) sessions.ReloadChanged();
     Reply(res, api.Handle(QueryRequest(std::move(params)), region, account, request_id), request_id);
   });
 

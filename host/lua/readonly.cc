@@ -4,6 +4,7 @@
 
 #include <lua.hpp>
 
+#include "lua/chunk_cache.h"
 #include "lua/error.h"
 
 namespace ms::lua {
@@ -383,7 +384,7 @@ void InstallViewAwareFunctions(lua_State* L) {
   lua_setmetatable(L, -2);
   lua_rawset(L, LUA_REGISTRYINDEX);
 
-  if (luaL_loadbufferx(L, kViewAwareFunctions, sizeof kViewAwareFunctions - 1, kHostChunkName, "t") != 0) {
+  if (LoadTextChunk(L, std::string(kViewAwareFunctions, sizeof kViewAwareFunctions - 1), kHostChunkName) != 0) {
     lua_error(L);
   }
   lua_pushcfunction(L, Viewed);

@@ -8,6 +8,7 @@
 
 #include <lua.hpp>
 
+#include "lua/chunk_cache.h"
 #include "lua/error.h"
 #include "lua/isolation.h"
 #include "lua/limits.h"
@@ -119,7 +120,7 @@ return guarded_resume, wrap, guarded_xpcall
 void InstallLuaWrappers(lua_State* L) {
   lua_getglobal(L, "coroutine");
   int co = lua_gettop(L);
-  if (luaL_loadbufferx(L, kLuaWrappers, sizeof kLuaWrappers - 1, kHostChunkName, "t") != 0) {
+  if (LoadTextChunk(L, std::string(kLuaWrappers, sizeof kLuaWrappers - 1), kHostChunkName) != 0) {
     lua_error(L);
   }
   lua_pushcfunction(L, CheckCStackFunction);
@@ -363,7 +364,7 @@ int Sandbox::Require(lua_State* L) {
     if (!ReadModuleFile(found.path, kMaxModuleBytes, &source, &error)) {
       return luaL_error(L, "error loading module '%s': %s", name, error.c_str());
     }
-    if (luaL_loadbufferx(L, source.data(), source.size(), found.chunkname.c_str(), "t") != 0) {
+    if (LoadTextChunk(L, source, found.chunkname) != 0) {
       return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name,
                         found.chunkname.c_str() + 1, lua_tostring(L, -1));
     }

@@ -223,6 +223,33 @@ TEST_CASE("require detects loops and retries a module that failed to load", "[lu
   CHECK(rt->Require("good").error->message.find("module 'good' not found") != std::string::npos);
 }
 
+TEST_CASE("a module compiled by one runtime loads in the next as compiled and an edited one is compiled again", "[lua]") {
+  TempTree tree;
+  tree.Write("root/shared_chunk.lua",
+             "local M = {}\n"
+             "function M.answer() return 41 + 1 end\n"
+             "function M.fail() error('boom') end\n"
+             "return M\n");
+  for (int i = 0; i < 2; ++i) {  // the second runtime loads what the first compiled (host/lua/chunk_cache.h)
+    auto rt = NewRuntime({tree.root()});
+    CHECK(Run(*rt, "return require('shared_chunk').answer()").str() == "42");
+    CallResult r = rt->Eval("require('shared_chunk').fail()", "=test");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error->message == "boom");
+    CHECK(r.error->location == tree.root() + "/shared_chunk.lua:3");  // the cached chunk keeps its lines
+  }
+  tree.Write("root/shared_chunk.lua", "return { answer = function() return 7 end }\n");
+  auto rt = NewRuntime({tree.root()});
+  CHECK(Run(*rt, "return require('shared_chunk').answer()").str() == "7");
+  // A file holding bytecode is still refused, however often it is loaded.
+  tree.Write("root/shared_bytecode.lua", "\x1bLJ\x02\x00\x00");
+  for (int i = 0; i < 2; ++i) {
+    CallResult r = NewRuntime({tree.root()})->Require("shared_bytecode");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error->message.find("wrong mode") != std::string::npos);
+  }
+}
+
 TEST_CASE("the guarded library functions still behave as before", "[lua]") {
   auto rt = NewRuntime();
   CHECK(Run(*rt, "return (('hello world'):gsub('o', function(c) return c:upper() end))").str() ==

@@ -268,6 +268,9 @@ class ProviderRuntime {
   virtual ~ProviderRuntime() = default;
   // Thread-safe: each engine worker takes its own session.
   virtual Status NewSession(std::unique_ptr<ProviderSession>* out) = 0;
+  // A session for a scheduler worker, which runs hooks: a runtime that keeps
+  // sessions lends it the one that has run the most (server/session_pool.h).
+  virtual Status NewHookSession(std::unique_ptr<ProviderSession>* out) { return NewSession(out); }
   // The types some provider implements, sorted.
   virtual std::vector<std::string> Types() const = 0;
   // A type's schema, or nullptr when no provider implements it. A pointer

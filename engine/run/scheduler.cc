@@ -403,7 +403,7 @@ struct Scheduler::Impl {
       std::unique_ptr<ProviderSession> s;
       Status st;
       try {
-        st = runtime->NewSession(&s);
+        st = runtime->NewHookSession(&s);
       } catch (const std::exception& e) {
         st = Status::Internal(e.what());
       } catch (...) {

@@ -5,8 +5,8 @@ namespace ms::server {
 // A pooled session lent to one worker; back to the pool when the worker drops it.
 class SessionPool::Lent : public ProviderSession {
  public:
-  Lent(SessionPool* pool, std::unique_ptr<ProviderSession> session) : pool_(pool), s_(std::move(session)) {}
-  ~Lent() override { pool_->GiveBack(std::move(s_)); }
+  Lent(SessionPool* pool, Idle idle) : pool_(pool), s_(std::move(idle.session)), calls_(idle.calls) {}
+  ~Lent() override { pool_->GiveBack(Idle{std::move(s_), calls_}); }
 
   void NextOperation() override { s_->NextOperation(); }
   const TypeSchema* Schema(std::string_view type) override { return s_->Schema(type); }
@@ -17,7 +17,10 @@ class SessionPool::Lent : public ProviderSession {
                       const Value& new_value, const HookContext& ctx, UpdateBehavior* out) override {
     return s_->DecideUpdate(type, property, old_value, new_value, ctx, out);
   }
-  HookOutcome Call(const HookCall& call) override { return s_->Call(call); }
+  HookOutcome Call(const HookCall& call) override {
+    ++calls_;
+    return s_->Call(call);
+  }
   void TakeLog(std::vector<ProviderLogLine>* lines, int64_t* dropped) override { s_->TakeLog(lines, dropped); }
   bool ValueExists(std::string_view aws_type, std::string_view value, std::string_view region,
                    std::string_view account) override {
@@ -44,43 +47,53 @@ class SessionPool::Lent : public ProviderSession {
  private:
   SessionPool* pool_;
   std::unique_ptr<ProviderSession> s_;
+  uint64_t calls_;  // hooks the session has run, lent before included
 };
 
 Status SessionPool::Warm(size_t n) {
   for (size_t i = 0; i < n; ++i) {
     std::unique_ptr<ProviderSession> s;
     MS_RETURN_IF_ERROR(inner_->NewSession(&s));
-    GiveBack(std::move(s));
+    GiveBack(Idle{std::move(s), 0});
   }
   return Status::OK();
 }
 
-Status SessionPool::NewSession(std::unique_ptr<ProviderSession>* out) {
-  std::unique_ptr<ProviderSession> s;
+Status SessionPool::NewSession(std::unique_ptr<ProviderSession>* out) { return Lend(false, out); }
+
+Status SessionPool::NewHookSession(std::unique_ptr<ProviderSession>* out) { return Lend(true, out); }
+
+Status SessionPool::Lend(bool for_hooks, std::unique_ptr<ProviderSession>* out) {
+  Idle idle;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!idle_.empty()) {
-      s = std::move(idle_.back());
-      idle_.pop_back();
+      // Ties: the last given back.
+      size_t pick = idle_.size() - 1;
+      for (size_t i = idle_.size(); i-- > 0;) {
+        if (for_hooks ? idle_[i].calls > idle_[pick].calls : idle_[i].calls < idle_[pick].calls) pick = i;
+      }
+      idle = std::move(idle_[pick]);
+      idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(pick));
     }
   }
-  if (s == nullptr) {
-    MS_RETURN_IF_ERROR(inner_->NewSession(&s));
+  if (idle.session == nullptr) {
+    MS_RETURN_IF_ERROR(inner_->NewSession(&idle.session));
   } else {
-    s->NextOperation();  // a kept session: its providers' files may have changed since
+    idle.session->NextOperation();  // a kept session: its providers' files may have changed since
   }
-  *out = std::make_unique<Lent>(this, std::move(s));
+  *out = std::make_unique<Lent>(this, std::move(idle));
   return Status::OK();
 }
 
-void SessionPool::GiveBack(std::unique_ptr<ProviderSession> session) {
+void SessionPool::GiveBack(Idle idle) {
   // What a request's validation or planning printed and nobody took is not
   // the next operation's to log.
   std::vector<ProviderLogLine> untaken;
   int64_t dropped = 0;
-  session->TakeLog(&untaken, &dropped);
+  idle.session->TakeLog(&untaken, &dropped);
   std::lock_guard<std::mutex> lock(mu_);
-  if (idle_.size() < keep_) idle_.push_back(std::move(session));
+  if (idle_.size() < keep_) idle_.push_back(std::move(idle));
 }
 
 }  // namespace ms::server

@@ -76,3 +76,28 @@ TEST_CASE("the session pool lends kept sessions to the next operation, one borro
   REQUIRE(pool.NewSession(&f).ok());
   CHECK(runtime.made == 4);  // only 2 were kept
 }
+
+TEST_CASE("the session pool lends a worker the session that ran the most hooks and other borrowers the one that ran the fewest", "[server]") {
+  CountingRuntime runtime;
+  ms::server::SessionPool pool(&runtime, 2);
+  REQUIRE(pool.Warm(2).ok());
+  std::string busy, idle;
+  {
+    // An operation: its own checks borrow one session, its worker the other.
+    std::unique_ptr<ms::ProviderSession> checks, worker;
+    REQUIRE(pool.NewSession(&checks).ok());
+    REQUIRE(pool.NewHookSession(&worker).ok());
+    idle = Who(*checks);  // one hook
+    for (int i = 0; i < 3; ++i) busy = Who(*worker);  // three: it has loaded more providers
+    REQUIRE(busy != idle);
+    worker.reset();  // the worker's comes back first, the checks' last
+  }
+  // The next operation's worker asks first: it gets the busy session, not
+  // the one given back last.
+  std::unique_ptr<ms::ProviderSession> worker, checks;
+  REQUIRE(pool.NewHookSession(&worker).ok());
+  REQUIRE(pool.NewSession(&checks).ok());
+  CHECK(Who(*worker) == busy);
+  CHECK(Who(*checks) == idle);
+  CHECK(runtime.made == 2);
+}

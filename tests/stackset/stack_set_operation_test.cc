@@ -114,9 +114,6 @@ const std::string kUpdateFails = R"({"Resources": {"Thing": {"Type": "Test::Fake
                                                              "Bad": {"Type": "Test::Fake::Thing",
                                                                      "Properties": {"CreateFails": "no"}}}})";
 
-// A set `name` of kWorks with its instance's stack made, then an
-// UpdateStackSet to `body`, its operation saved QUEUED as UpdateStackSet
-// leaves it. The update operation.
 // UpdateStackSet of set `name` to `body`: its operation, saved QUEUED.
 Started StartUpdate(Fixture& f, const std::string& name, const std::string& body) {
   ms::StackSetService sets(f.service->context());
@@ -128,6 +125,9 @@ Started StartUpdate(Fixture& f, const std::string& name, const std::string& body
   return out;
 }
 
+// A set `name` of kWorks with its instance's stack made, then an
+// UpdateStackSet to `body`, its operation saved QUEUED as UpdateStackSet
+// leaves it. The update operation.
 Started CreatedThenUpdating(Fixture& f, const std::string& name, const std::string& body) {
   const Started created = StartCreate(f, name, kWorks);
   REQUIRE(ms::RunStackSetOperation(f.service->context(), created.set_id, created.op_id).ok());

@@ -1,5 +1,7 @@
 #include "lua/limits.h"
 
+#include "lua/call_watchdog.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -30,6 +32,16 @@ size_t CountedBytes(lua_State* L) {
 
 void CountHook(lua_State* L, lua_Debug*);
 
+// lua_sethook on `ls`'s state; under the watchdog's lock where the watchdog
+// may install hooks on it too.
+void SetHook(LimitState* ls, lua_Hook hook, int mask, int count) {
+  if (ls->hard_memory) {
+    CallWatchdog::Instance().SetHook(ls->state, hook, mask, count);
+  } else {
+    lua_sethook(ls->state, hook, mask, count);
+  }
+}
+
 // Aborts the running call for `why` (unless an abort is already under way)
 // and raises the abort's interned message.
 void RaiseAbort(lua_State* L, LimitState* ls, Abort why) {
@@ -37,27 +49,43 @@ void RaiseAbort(lua_State* L, LimitState* ls, Abort why) {
     ls->abort = why;
     // From now on every instruction raises: a pcall in provider code gets
     // control back only until its next instruction.
-    lua_sethook(L, CountHook, LUA_MASKCOUNT, 1);
+    SetHook(ls, CountHook, LUA_MASKCOUNT, 1);
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX,
               ls->abort == Abort::kMemory ? ls->memory_message_ref : ls->deadline_message_ref);
   lua_error(L);
 }
 
-// The count hook. Cheap on the common path: one clock read every
-// `hook_instructions` instructions.
+// The count hook: installed by the watchdog at the deadline or by a refused
+// allocation (hard cap), or every `hook_instructions` instructions (soft cap).
 void CountHook(lua_State* L, lua_Debug*) {
   LimitState* ls = LimitStateOf(L);
-  if (ls == nullptr || ls->call_depth == 0) return;
+  if (ls == nullptr) return;
+  if (ls->call_depth == 0) {
+    if (ls->hard_memory) SetHook(ls, nullptr, 0, 0);
+    return;
+  }
   if (ls->abort == Abort::kNone) {
     if (ls->refused || (!ls->hard_memory && CountedBytes(L) > ls->limits.memory_bytes)) {
       RaiseAbort(L, ls, Abort::kMemory);
     } else if (Clock::now() >= ls->deadline) {
       RaiseAbort(L, ls, Abort::kDeadline);
+    } else if (ls->hard_memory) {
+      // In time after all: the deadline moved (ExtendDeadline) after the
+      // watchdog fired. Run without the hook again, watched to the new one.
+      SetHook(ls, nullptr, 0, 0);
+      CallWatchdog::Instance().Arm(ls->state, ls->deadline, CountHook);
     }
     return;
   }
   RaiseAbort(L, ls, ls->abort);
+}
+
+// A refused allocation fails the call: the hook aborts it at its next
+// instruction even if provider code catches LuaJIT's "not enough memory".
+void Refuse(LimitState* ls) {
+  ls->refused = true;
+  if (ls->call_depth > 0 && ls->state != nullptr) SetHook(ls, CountHook, LUA_MASKCOUNT, 1);
 }
 
 void SetMessage(lua_State* L, int* ref, const std::string& text) {
@@ -103,13 +131,13 @@ void* LimitedAlloc(void* ud, void* ptr, size_t osize, size_t nsize) {
   if (nsize > osize) {
     size_t room = ls->limits.memory_bytes > ls->used ? ls->limits.memory_bytes - ls->used : 0;
     if (nsize - osize > room) {
-      ls->refused = true;
+      Refuse(ls);
       return nullptr;  // LuaJIT raises LUA_ERRMEM ("not enough memory")
     }
   }
   void* p = std::realloc(ptr, nsize);
   if (p == nullptr) {
-    ls->refused = true;
+    Refuse(ls);
     return nullptr;
   }
   ls->used = ls->used - osize + nsize;
@@ -130,14 +158,14 @@ void InstallLimits(lua_State* L, LimitState* ls) {
   lua_pushlightuserdata(L, &g_limit_state_key);
   lua_pushlightuserdata(L, ls);
   lua_rawset(L, LUA_REGISTRYINDEX);
+  ls->state = L;
   RefreshLimitMessages(L, ls);
-  lua_sethook(L, CountHook, LUA_MASKCOUNT, ls->limits.hook_instructions);
 }
 
 void RefreshLimitMessages(lua_State* L, LimitState* ls) {
   SetMessage(L, &ls->deadline_message_ref, DeadlineMessage(ls->limits));
   SetMessage(L, &ls->memory_message_ref, MemoryMessage(ls->limits));
-  if (ls->call_depth == 0) lua_sethook(L, CountHook, LUA_MASKCOUNT, ls->limits.hook_instructions);
+  if (ls->call_depth == 0 && !ls->hard_memory) lua_sethook(L, CountHook, LUA_MASKCOUNT, ls->limits.hook_instructions);
 }
 
 void BeginCall(lua_State* L, LimitState* ls, uintptr_t c_stack_base) {
@@ -147,11 +175,14 @@ void BeginCall(lua_State* L, LimitState* ls, uintptr_t c_stack_base) {
   ls->c_stack_overflow = false;
   ls->deadline = Clock::now() + ls->limits.deadline;
   ls->c_stack_base = c_stack_base;
+  if (ls->hard_memory) CallWatchdog::Instance().Arm(ls->state, ls->deadline, CountHook);
 }
 
 void EndCall(lua_State* L, LimitState* ls) {
   if (--ls->call_depth > 0) return;
-  if (ls->abort != Abort::kNone) {
+  if (ls->hard_memory) {
+    CallWatchdog::Instance().Disarm(ls->state);  // and removes its hook, an abort's too
+  } else if (ls->abort != Abort::kNone) {
     lua_sethook(L, CountHook, LUA_MASKCOUNT, ls->limits.hook_instructions);
   }
   ls->abort = Abort::kNone;
@@ -168,7 +199,10 @@ bool CallOverdue(lua_State* L) {
 
 void ExtendDeadline(lua_State* L, std::chrono::steady_clock::duration d) {
   LimitState* ls = LimitStateOf(L);
-  if (ls != nullptr && ls->call_depth > 0 && ls->abort == Abort::kNone) ls->deadline += d;
+  if (ls != nullptr && ls->call_depth > 0 && ls->abort == Abort::kNone) {
+    ls->deadline += d;
+    if (ls->hard_memory) CallWatchdog::Instance().Arm(ls->state, ls->deadline, CountHook);
+  }
 }
 
 void CheckDeadline(lua_State* L) {

@@ -9,9 +9,14 @@
 //   what a few thousand instructions allocate); Runtime::hard_memory_cap() says
 //   which one is in force.
 // - Deadline: the JIT compiler is off for the whole state, so every instruction
-//   runs in the interpreter and the count hook (every `hook_instructions`
-//   instructions) reads a monotonic clock. LuaJIT does not run hooks inside
-//   compiled traces, which is why the JIT must stay off.
+//   runs in the interpreter, where hooks run (LuaJIT does not run hooks inside
+//   compiled traces, which is why the JIT must stay off). A call runs without a
+//   hook: it arms the process's watchdog (call_watchdog.h), whose thread
+//   installs a count hook on a call still running at its deadline. The hook
+//   finds the call overdue and aborts it. A refused allocation installs the
+//   hook at once. Only with the soft memory cap (no LimitedAlloc) does the count
+//   hook stay installed, every `hook_instructions` instructions, reading the
+//   clock and the state's memory count itself.
 // - Once a limit is hit the call is *aborted*: the hook then fires on every
 //   instruction and raises again, so `pcall` in provider code cannot swallow
 //   the abort (it gets control back only to be interrupted at its next
@@ -45,8 +50,8 @@ struct Limits {
   // C stack one call may use below the point where it entered the runtime.
   // Worker threads need at least this plus ~256 KiB of stack.
   size_t c_stack_bytes = size_t{1} << 20;
-  // How often (in VM instructions) the hook looks at the clock: the deadline
-  // is overshot by at most this many instructions.
+  // With the soft memory cap only: how often (in VM instructions) the count
+  // hook looks at the clock and the memory count.
   int hook_instructions = 1000;
 };
 
@@ -60,7 +65,8 @@ enum class Abort : uint8_t { kNone, kDeadline, kMemory };
 // Owned by the Runtime; its address is the allocator's userdata.
 struct LimitState {
   Limits limits;
-  bool hard_memory = false;  // LimitedAlloc is the state's allocator
+  bool hard_memory = false;  // LimitedAlloc is the state's allocator; the watchdog keeps the deadline
+  lua_State* state = nullptr;  // the state (its main thread) once InstallLimits ran
   size_t used = 0;           // bytes currently allocated (hard mode)
   bool refused = false;      // an allocation was refused during this call
   bool c_stack_overflow = false;  // CheckCStack raised during this call
@@ -81,16 +87,17 @@ void* LimitedAlloc(void* ud, void* ptr, size_t osize, size_t nsize);
 // The LimitState of `L`, or nullptr when the state has none.
 LimitState* LimitStateOf(lua_State* L);
 
-// Installs the count hook and anchors the abort messages; also registers
-// `ls` so LimitStateOf works when LimitedAlloc is not the allocator.
-// Must run in protected mode (it allocates).
+// Anchors the abort messages and, with the soft memory cap, installs the
+// count hook; also registers `ls` so LimitStateOf works when LimitedAlloc is
+// not the allocator. Must run in protected mode (it allocates).
 void InstallLimits(lua_State* L, LimitState* ls);
 
 // Re-interns the abort messages after the limits changed. Protected mode.
 void RefreshLimitMessages(lua_State* L, LimitState* ls);
 
-// Begin/end of an outermost call: sets the deadline and the C stack base;
-// End resets the abort state and the hook frequency.
+// Begin/end of an outermost call: sets the deadline (arming the watchdog)
+// and the C stack base; End disarms it, resets the abort state and removes
+// the hook an abort installed (the soft cap's: back to its frequency).
 void BeginCall(lua_State* L, LimitState* ls, uintptr_t c_stack_base);
 void EndCall(lua_State* L, LimitState* ls);
 

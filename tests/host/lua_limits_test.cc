@@ -4,7 +4,11 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 
+#include <lua.hpp>
+
+#include "lua/limits.h"
 #include "lua/runtime.h"
 
 using ms::Value;
@@ -46,6 +50,34 @@ void StillWorks(Runtime& rt) {
   INFO((r.ok() ? std::string() : r.error->Diagnostic()));
   REQUIRE(r.ok());
   CHECK(r.value().str() == "100");
+}
+
+// package.loaded["test.wait"]: wait_then_extend(ms) sleeps `ms` and moves
+// the call's deadline later by the time it slept (as a Lambda invocation
+// does, lambda_binding.cc); hooked() tells whether a hook is installed.
+int WaitThenExtend(lua_State* L) {
+  auto begin = Clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(luaL_checkinteger(L, 1)));
+  ExtendDeadline(L, Clock::now() - begin);
+  return 0;
+}
+int Hooked(lua_State* L) {
+  lua_pushboolean(L, lua_gethook(L) != nullptr);
+  return 1;
+}
+void InstallWait(Runtime& rt) {
+  auto open = [](lua_State* L) -> int {
+    lua_newtable(L);
+    lua_pushcfunction(L, WaitThenExtend);
+    lua_setfield(L, -2, "wait_then_extend");
+    lua_pushcfunction(L, Hooked);
+    lua_setfield(L, -2, "hooked");
+    lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "test.wait");
+    return 0;
+  };
+  REQUIRE(lua_cpcall(rt.state(), open, nullptr) == 0);
 }
 
 }  // namespace
@@ -94,6 +126,33 @@ TEST_CASE("pcall in provider code cannot swallow the deadline", "[lua]") {
   Fails(*rt, "local t = setmetatable({}, { __tostring = function(t) return tostring(t) end }) "
              "return tostring(t)",
         LuaErrorKind::kDeadline);
+  StillWorks(*rt);
+}
+
+TEST_CASE("a call in time runs without a hook and a moved deadline is kept", "[lua]") {
+  auto rt = LimitedRuntime();  // 500 ms
+  InstallWait(*rt);
+  // No hook while in time (call_watchdog.h): the interpreter runs at full speed.
+  CallResult r = rt->Eval("return require('test.wait').hooked()", "=in_time");
+  REQUIRE(r.ok());
+  CHECK(r.value().ToJson() == "false");
+  // The watchdog fires during the wait; the moved deadline makes that call
+  // in time after all, so it runs on, without the hook again.
+  r = rt->Eval("local w = require('test.wait') w.wait_then_extend(700) "
+               "local x = 0 for i = 1, 100000 do x = x + 1 end return w.hooked() and -1 or x", "=extended");
+  INFO((r.ok() ? std::string() : r.error->Diagnostic()));
+  REQUIRE(r.ok());
+  CHECK(r.value().ToJson() == "100000");
+  // ... and it is still watched to its new deadline: 500 ms of its own.
+  auto start = Clock::now();
+  LuaError e = Fails(*rt, "require('test.wait').wait_then_extend(700) while true do end", LuaErrorKind::kDeadline);
+  auto took = Clock::now() - start;
+  CHECK(e.message == "provider call exceeded its deadline of 500 ms");
+  CHECK(took >= std::chrono::milliseconds(1200));
+  // An aborted call leaves no hook behind.
+  r = rt->Eval("return require('test.wait').hooked()", "=after");
+  REQUIRE(r.ok());
+  CHECK(r.value().ToJson() == "false");
   StillWorks(*rt);
 }
 

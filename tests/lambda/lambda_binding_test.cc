@@ -50,7 +50,7 @@ TEST_CASE("lambda binding: the function's time is outside the Lua call's deadlin
       Code = { ZipFile = "import time\ndef handler(e, c):\n    time.sleep(0.8)\n    return {'slept': True}\n" } }))").ok());
   auto r = rt->Eval(R"(
     local out = require("sim").call("lambda", "Invoke", { FunctionName = "slow" })
-    for _ = 1, 200000 do end  -- Lua work after the call: the count hook looks at the clock again
+    for _ = 1, 200000 do end  -- Lua work after the call: the hook the watchdog installed during it finds the call in time
     return out.Payload
   )");
   INFO(r.status().message());

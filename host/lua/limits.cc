@@ -135,7 +135,9 @@ void* LimitedAlloc(void* ud, void* ptr, size_t osize, size_t nsize) {
       return nullptr;  // LuaJIT raises LUA_ERRMEM ("not enough memory")
     }
   }
-  void* p = std::realloc(ptr, nsize);
+  // A new block through malloc: jemalloc's fast path (its realloc of NULL
+  // is not, and LuaJIT allocates hundreds of blocks per provider hook).
+  void* p = ptr == nullptr ? std::malloc(nsize) : std::realloc(ptr, nsize);
   if (p == nullptr) {
     Refuse(ls);
     return nullptr;

@@ -6,7 +6,6 @@
 -- real CloudFormation handler would; this module adds no back door.
 
 local sim = require("sim")
-local world = require("sim.world")
 local tags = require("moonstack.tags")
 local values = require("moonstack.values")
 local errors = require("moonstack.errors")
@@ -80,13 +79,14 @@ end
 ---CloudFormation's generated physical name: "<stack>-<logical id>-<13
 ---random upper-case letters and digits>", cut to `max` characters by
 ---shortening the stack and logical parts. The random part comes from the
----world's ID generator, so a replay names things the same way.
+---world's ID generator, so a replay names things the same way (a draw takes
+---the world's lock itself: no world.atomic around it).
 ---@param ctx table
 ---@param max integer?
 ---@return string
 function M.physical_name(ctx, max)
   max = max or 255
-  local suffix = world.atomic(function() return sim.new_id("user_id") end):sub(5, 17)
+  local suffix = sim.new_id("user_id"):sub(5, 17)
   local stack = tostring(ctx.stack_name or "stack")
   local logical = tostring(ctx.logical_id or "Resource")
   local room = max - #suffix - 2

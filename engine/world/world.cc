@@ -66,13 +66,15 @@ bool World::Remove(const std::string& kind, const std::string& id) {
   return true;
 }
 
-std::vector<std::string> World::Ids(const std::string& kind, bool live_only) const {
+std::vector<std::string> World::Ids(const std::string& kind, bool live_only, std::string_view prefix) const {
   auto lock = Lock();
   std::vector<std::string> out;
   auto k = kinds_.find(kind);
   if (k == kinds_.end()) return out;
-  for (const auto& [id, r] : k->second) {
-    if (r.live || !live_only) out.push_back(id);
+  const auto& records = k->second;
+  for (auto it = records.lower_bound(std::string(prefix)); it != records.end(); ++it) {
+    if (it->first.compare(0, prefix.size(), prefix) != 0) break;  // past the ids with the prefix
+    if (it->second.live || !live_only) out.push_back(it->first);
   }
   return out;
 }

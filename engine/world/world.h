@@ -29,6 +29,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -103,8 +104,10 @@ class World {
   void Put(const std::string& kind, const std::string& id, WorldRecord record);
   bool Remove(const std::string& kind, const std::string& id);
 
-  // Sorted ids of a kind (only live ones when live_only).
-  std::vector<std::string> Ids(const std::string& kind, bool live_only = false) const;
+  // Sorted ids of a kind (only live ones when live_only) that start with
+  // `prefix`: O(log n + the ids returned), the records of a kind being
+  // ordered by id (a log group's streams, "<group key>:<stream>").
+  std::vector<std::string> Ids(const std::string& kind, bool live_only = false, std::string_view prefix = {}) const;
   // Kinds that hold at least one record, sorted.
   std::vector<std::string> Kinds() const;
   // Live records whose refs name `id`, sorted by kind then id.

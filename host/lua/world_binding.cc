@@ -105,7 +105,8 @@ int Remove(lua_State* L) {
 int Ids(lua_State* L) {
   WorldBinding* b = Self(L);
   const std::string kind = CheckString(L, 1, "ids", "kind");
-  PushStrings(L, b->world()->Ids(kind, lua_toboolean(L, 2) != 0));
+  const std::string prefix = lua_isnoneornil(L, 3) ? std::string() : CheckString(L, 3, "ids", "prefix");
+  PushStrings(L, b->world()->Ids(kind, lua_toboolean(L, 2) != 0, prefix));
   return 1;
 }
 

@@ -8,7 +8,7 @@
 --                                  replaces the record; refs say which other
 --                                  records it depends on (its referrers index)
 --   W.remove(kind, id)            -> true if it existed
---   W.ids(kind [, live_only])     -> sorted ids of a kind
+--   W.ids(kind [, live_only [, prefix]]) -> sorted ids of a kind (starting with prefix)
 --   W.kinds()                     -> sorted kinds that hold at least one record
 --                                    (live or not): how tools such as the
 --                                    contract kit enumerate the whole world
@@ -68,10 +68,10 @@ function M.new()
     return true
   end
 
-  function W.ids(kind, live_only)
+  function W.ids(kind, live_only, prefix)
     local out = {}
     for id, r in pairs(kinds[kind] or {}) do
-      if r.live or not live_only then out[#out + 1] = id end
+      if (r.live or not live_only) and (prefix == nil or id:sub(1, #prefix) == prefix) then out[#out + 1] = id end
     end
     table.sort(out)
     return out

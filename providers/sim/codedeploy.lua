@@ -104,10 +104,7 @@ function A.GetApplication(p, env) return { application = load_app(env, p.applica
 function A.DeleteApplication(p, env)
   local name = required(p.applicationName, "applicationName")
   world.remove(APP, akey(env, name))
-  local prefix = akey(env, name) .. ":"
-  for _, k in ipairs(world.ids(GROUP)) do
-    if k:sub(1, #prefix) == prefix then world.remove(GROUP, k) end
-  end
+  for _, k in ipairs(world.ids(GROUP, false, akey(env, name) .. ":")) do world.remove(GROUP, k) end
   -- Its deployments' history goes with it.
   for _, k in ipairs(world.ids(DEP)) do
     local d = world.get(DEP, k)

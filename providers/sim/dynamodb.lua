@@ -180,9 +180,7 @@ function A.DescribeTable(p, env) return { Table = description(require_table(env,
 ---ListTables -> { TableNames } of this region, sorted.
 function A.ListTables(_, env)
   local out, prefix = {}, env.region .. "/"
-  for _, key in ipairs(world.ids(TABLE)) do
-    if key:sub(1, #prefix) == prefix then out[#out + 1] = key:sub(#prefix + 1) end
-  end
+  for _, key in ipairs(world.ids(TABLE, false, prefix)) do out[#out + 1] = key:sub(#prefix + 1) end
   return { TableNames = out }
 end
 

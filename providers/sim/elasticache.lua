@@ -191,11 +191,9 @@ function A.DescribeReplicationGroups(p, env)
     out[1] = view(rec)
   else
     local prefix = env.region .. ":"
-    for _, k in ipairs(world.ids(KIND, true)) do
-      if k:sub(1, #prefix) == prefix then
-        local rec = load(env, k:sub(#prefix + 1))
-        if rec then out[#out + 1] = view(rec) end
-      end
+    for _, k in ipairs(world.ids(KIND, true, prefix)) do
+      local rec = load(env, k:sub(#prefix + 1))
+      if rec then out[#out + 1] = view(rec) end
     end
   end
   return { ReplicationGroups = out }

@@ -200,11 +200,10 @@ function A.ListVersionsByFunction(p, env)
   return { Versions = out }
 end
 
+-- A function's aliases, in name order: the ids under its key.
 local function aliases_of(env, name)
-  local prefix, out = fkey(env, name) .. ":", {}
-  for _, k in ipairs(world.ids(ALIAS, true)) do
-    if k:sub(1, #prefix) == prefix then out[#out + 1] = world.get(ALIAS, k) end
-  end
+  local out = {}
+  for _, k in ipairs(world.ids(ALIAS, true, fkey(env, name) .. ":")) do out[#out + 1] = world.get(ALIAS, k) end
   return out
 end
 

@@ -64,13 +64,10 @@ function A.CreateLogGroup(p, env)
   return {}
 end
 
--- The keys of a group's streams, in name order.
+-- The keys of a group's streams, in name order: those under the group's
+-- key (a range of the world's ordered ids, not a walk of every stream).
 local function stream_keys(env, group)
-  local prefix, out = key(env, group) .. ":", {}
-  for _, k in ipairs(world.ids(STREAM, true)) do
-    if k:sub(1, #prefix) == prefix then out[#out + 1] = k end
-  end
-  return out
+  return world.ids(STREAM, true, key(env, group) .. ":")
 end
 
 function A.DeleteLogGroup(p, env)
@@ -213,9 +210,7 @@ end
 function A.DescribeLogGroups(p, env)
   local prefix = key(env, p.logGroupNamePrefix or "")
   local out = {}
-  for _, k in ipairs(world.ids(GROUP, true)) do
-    if k:sub(1, #prefix) == prefix then out[#out + 1] = view(env, world.get(GROUP, k)) end
-  end
+  for _, k in ipairs(world.ids(GROUP, true, prefix)) do out[#out + 1] = view(env, world.get(GROUP, k)) end
   return { logGroups = out }
 end
 

@@ -110,8 +110,8 @@ end
 
 function A.ListTopics(_, env)
   local prefix, out = env.region .. ":", {}
-  for _, k in ipairs(world.ids(TOPIC, true)) do
-    if k:sub(1, #prefix) == prefix then out[#out + 1] = { TopicArn = A.topic_arn(env.region, env.account, k:sub(#prefix + 1)) } end
+  for _, k in ipairs(world.ids(TOPIC, true, prefix)) do
+    out[#out + 1] = { TopicArn = A.topic_arn(env.region, env.account, k:sub(#prefix + 1)) }
   end
   return { Topics = out }
 end

@@ -164,8 +164,8 @@ end
 function A.ListQueues(p, env)
   local prefix = env.region .. ":" .. (p.QueueNamePrefix or "")
   local out = {}
-  for _, k in ipairs(world.ids(QUEUE, true)) do
-    if k:sub(1, #prefix) == prefix then out[#out + 1] = A.queue_url(env.region, env.account, k:sub(#env.region + 2)) end
+  for _, k in ipairs(world.ids(QUEUE, true, prefix)) do
+    out[#out + 1] = A.queue_url(env.region, env.account, k:sub(#env.region + 2))
   end
   return { QueueUrls = out }
 end

@@ -325,12 +325,13 @@ local function metadata(env, rec)
   }
 end
 
--- Every parameter name of this region, sorted, with the listed public ones.
-local function all_names(env)
+-- The parameter names of this region that start with `start` (all when
+-- nil), sorted: a range of the world's ordered ids ("<region>:<name>").
+local function all_names(env, start)
   local prefix = env.region .. ":"
   local names = {}
-  for _, id in ipairs(world.ids("ssm.parameter", true)) do
-    if id:sub(1, #prefix) == prefix then names[#names + 1] = id:sub(#prefix + 1) end
+  for _, id in ipairs(world.ids("ssm.parameter", true, prefix .. (start or ""))) do
+    names[#names + 1] = id:sub(#prefix + 1)
   end
   return names
 end
@@ -391,7 +392,7 @@ function A.GetParametersByPath(p, env)
   end
   local recursive = p.Recursive == true or p.Recursive == "true"
   local out = {}
-  for _, name in ipairs(all_names(env)) do
+  for _, name in ipairs(all_names(env, path:sub(-1) == "/" and path or path .. "/")) do
     if under_path(name, path, recursive) then
       local rec = load_param(key(env, name))
       out[#out + 1] = parameter_view(env, rec, rec.History[#rec.History])

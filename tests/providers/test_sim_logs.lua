@@ -61,4 +61,27 @@ T.case("log streams: events in order, filtered, gone with their group", function
   H.eq(#logs.DescribeLogStreams({ logGroupName = "/g" }).logStreams, 0)
 end)
 
+T.case("a group's streams are its own: not a group's whose name it begins", function()
+  local _, sim = fresh()
+  local logs = sim.client().logs
+  for _, g in ipairs({ "/g", "/g2", "/g/sub" }) do
+    logs.CreateLogGroup({ logGroupName = g })
+    logs.CreateLogStream({ logGroupName = g, logStreamName = "s-" .. g })
+  end
+  logs.CreateLogStream({ logGroupName = "/g", logStreamName = "a" })
+  local function streams(g)
+    local out = {}
+    for _, s in ipairs(logs.DescribeLogStreams({ logGroupName = g }).logStreams) do out[#out + 1] = s.logStreamName end
+    return out
+  end
+  H.same(streams("/g"), { "a", "s-/g" })
+  H.same(streams("/g2"), { "s-/g2" })
+  logs.DeleteLogGroup({ logGroupName = "/g" })
+  H.same(streams("/g2"), { "s-/g2" })
+  H.same(streams("/g/sub"), { "s-/g/sub" })
+  local names = {}
+  for _, g in ipairs(logs.DescribeLogGroups({ logGroupNamePrefix = "/g" }).logGroups) do names[#names + 1] = g.logGroupName end
+  H.same(names, { "/g/sub", "/g2" })
+end)
+
 return T

@@ -37,6 +37,19 @@ return function(W)
   check(same_list(W.ids("ec2.instance", true), {}), "live_only ids")
   check(same_list(W.ids("ec2.instance"), { "i-1" }), "all ids")
 
+  -- A prefix: the ids that start with it (a log group's streams), sorted.
+  W.put("logs.stream", "g:b", {})
+  W.put("logs.stream", "g:a", {})
+  W.put("logs.stream", "g2:a", {})
+  W.put("logs.stream", "f:z", {})
+  W.put("logs.stream", "g:c", {}, { live = false })
+  check(same_list(W.ids("logs.stream", false, "g:"), { "g:a", "g:b", "g:c" }), "ids with a prefix")
+  check(same_list(W.ids("logs.stream", true, "g:"), { "g:a", "g:b" }), "live ids with a prefix")
+  check(same_list(W.ids("logs.stream", false, "g"), { "g2:a", "g:a", "g:b", "g:c" }), "a prefix of several")
+  check(same_list(W.ids("logs.stream", false, "h:"), {}), "a prefix no id has")
+  check(same_list(W.ids("logs.stream", false, ""), { "f:z", "g2:a", "g:a", "g:b", "g:c" }), "the empty prefix")
+  for _, id in ipairs(W.ids("logs.stream")) do W.remove("logs.stream", id) end
+
   check(W.remove("ec2.subnet", "subnet-b") == true, "remove says it existed")
   check(W.remove("ec2.subnet", "subnet-b") == false, "remove of a missing record")
   check(#W.referrers("vpc-1") == 1, "a removed record is no referrer")

@@ -66,13 +66,16 @@ bool World::Remove(const std::string& kind, const std::string& id) {
   return true;
 }
 
-std::vector<std::string> World::Ids(const std::string& kind, bool live_only, std::string_view prefix) const {
+std::vector<std::string> World::Ids(const std::string& kind, bool live_only, std::string_view prefix,
+                                    std::string_view after, size_t limit) const {
   auto lock = Lock();
   std::vector<std::string> out;
   auto k = kinds_.find(kind);
   if (k == kinds_.end()) return out;
   const auto& records = k->second;
-  for (auto it = records.lower_bound(std::string(prefix)); it != records.end(); ++it) {
+  auto it = records.lower_bound(std::string(std::max(prefix, after)));
+  if (it != records.end() && !after.empty() && it->first == after) ++it;  // strictly after it
+  for (; it != records.end() && (limit == 0 || out.size() < limit); ++it) {
     if (it->first.compare(0, prefix.size(), prefix) != 0) break;  // past the ids with the prefix
     if (it->second.live || !live_only) out.push_back(it->first);
   }

@@ -105,9 +105,12 @@ class World {
   bool Remove(const std::string& kind, const std::string& id);
 
   // Sorted ids of a kind (only live ones when live_only) that start with
-  // `prefix`: O(log n + the ids returned), the records of a kind being
-  // ordered by id (a log group's streams, "<group key>:<stream>").
-  std::vector<std::string> Ids(const std::string& kind, bool live_only = false, std::string_view prefix = {}) const;
+  // `prefix` and sort after `after` (empty: from the first), at most `limit`
+  // of them (0: all): O(log n + the ids returned), the records of a kind
+  // being ordered by id (a log group's streams, "<group key>:<stream>"; a
+  // bucket's objects listed a page at a time, "<bucket>/<key>").
+  std::vector<std::string> Ids(const std::string& kind, bool live_only = false, std::string_view prefix = {},
+                               std::string_view after = {}, size_t limit = 0) const;
   // Kinds that hold at least one record, sorted.
   std::vector<std::string> Kinds() const;
   // Live records whose refs name `id`, sorted by kind then id.

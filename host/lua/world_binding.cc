@@ -106,7 +106,11 @@ int Ids(lua_State* L) {
   WorldBinding* b = Self(L);
   const std::string kind = CheckString(L, 1, "ids", "kind");
   const std::string prefix = lua_isnoneornil(L, 3) ? std::string() : CheckString(L, 3, "ids", "prefix");
-  PushStrings(L, b->world()->Ids(kind, lua_toboolean(L, 2) != 0, prefix));
+  const std::string after = lua_isnoneornil(L, 4) ? std::string() : CheckString(L, 4, "ids", "after");
+  const lua_Number limit = lua_isnoneornil(L, 5) ? 0 : luaL_checknumber(L, 5);
+  if (!(limit >= 0)) return luaL_error(L, "world.ids: limit must be a count (0: all)");
+  PushStrings(L, b->world()->Ids(kind, lua_toboolean(L, 2) != 0, prefix, after,
+                                 limit >= 1e9 ? 0 : static_cast<size_t>(limit)));
   return 1;
 }
 

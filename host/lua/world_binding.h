@@ -5,7 +5,8 @@
 //   get(kind, id)                 -> a copy of the record's data, or nil
 //   put(kind, id, data [, opts])  opts: { refs = {ids...}, live = bool }
 //   remove(kind, id)              -> true if it existed
-//   ids(kind [, live_only [, prefix]]) -> sorted ids (those starting with prefix: O(log n + k))
+//   ids(kind [, live_only [, prefix [, after [, limit]]]]) -> sorted ids (those starting with
+//                                 prefix, after `after`, at most limit: O(log n + k))
 //   live(kind, id)                -> bool
 //   referrers(id)                 -> { {kind=, id=}, ... } of live records naming id
 //   kinds()                       -> sorted kinds that hold records

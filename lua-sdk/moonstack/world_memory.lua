@@ -8,7 +8,8 @@
 --                                  replaces the record; refs say which other
 --                                  records it depends on (its referrers index)
 --   W.remove(kind, id)            -> true if it existed
---   W.ids(kind [, live_only [, prefix]]) -> sorted ids of a kind (starting with prefix)
+--   W.ids(kind [, live_only [, prefix [, after [, limit]]]]) -> sorted ids of a kind (starting with
+--                                    prefix, sorting after `after`, at most limit; 0: all)
 --   W.kinds()                     -> sorted kinds that hold at least one record
 --                                    (live or not): how tools such as the
 --                                    contract kit enumerate the whole world
@@ -68,12 +69,18 @@ function M.new()
     return true
   end
 
-  function W.ids(kind, live_only, prefix)
+  function W.ids(kind, live_only, prefix, after, limit)
     local out = {}
     for id, r in pairs(kinds[kind] or {}) do
-      if (r.live or not live_only) and (prefix == nil or id:sub(1, #prefix) == prefix) then out[#out + 1] = id end
+      if (r.live or not live_only) and (prefix == nil or id:sub(1, #prefix) == prefix)
+          and (after == nil or id > after) then
+        out[#out + 1] = id
+      end
     end
     table.sort(out)
+    if limit ~= nil and limit > 0 then
+      for i = #out, limit + 1, -1 do out[i] = nil end
+    end
     return out
   end
 

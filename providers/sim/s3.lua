@@ -305,26 +305,24 @@ function A.DeleteObjects(p)
   return { Deleted = deleted, Errors = {} }
 end
 
--- ListObjectsV2: the bucket's objects in key order (the referrers index
--- sorts them), from StartAfter / ContinuationToken (the last key returned),
--- Prefix-filtered, at most MaxKeys (default 1,000).
+-- ListObjectsV2: the bucket's objects in key order, from StartAfter /
+-- ContinuationToken (the last key returned), Prefix-filtered, at most
+-- MaxKeys (default 1,000). A page is a range of the world's ordered object
+-- ids ("<bucket>/<key>"): O(log n + MaxKeys), however big the bucket.
 function A.ListObjectsV2(p)
   local b = load_bucket(p.Bucket)
   local prefix = p.Prefix or ""
   local after = p.ContinuationToken or p.StartAfter
   local max = tonumber(p.MaxKeys) or 1000
+  local base = object_key(b.Name, "")
   local contents, truncated, last = {}, false, nil
-  for _, r in ipairs(world.referrers(A.bucket_arn(b.Name))) do
-    if r.kind == OBJECT then
-      local key = r.id:sub(#b.Name + 2)
-      if key:sub(1, #prefix) == prefix and (after == nil or key > after) then
-        if #contents >= max then truncated = true; break end
-        local o = world.get(OBJECT, r.id)
-        contents[#contents + 1] = { Key = key, Size = o.Size or #bodies.read(o), ETag = o.ETag, LastModified = o.LastModified,
-                                    StorageClass = "STANDARD" }
-        last = key
-      end
-    end
+  for _, id in ipairs(world.ids(OBJECT, true, base .. prefix, after and base .. after or nil, max + 1)) do
+    if #contents >= max then truncated = true; break end
+    local key = id:sub(#base + 1)
+    local o = world.get(OBJECT, id)
+    contents[#contents + 1] = { Key = key, Size = o.Size or #bodies.read(o), ETag = o.ETag, LastModified = o.LastModified,
+                                StorageClass = "STANDARD" }
+    last = key
   end
   return { Name = b.Name, Prefix = prefix, KeyCount = #contents, MaxKeys = max, IsTruncated = truncated,
            Contents = contents, NextContinuationToken = truncated and last or nil }

@@ -74,7 +74,7 @@ function W.account() return account or DEFAULT_ACCOUNT end
 function W.get(kind, id) return raw.get(scoped(kind), id) end
 function W.put(kind, id, data, opts) return raw.put(scoped(kind), id, data, opts) end
 function W.remove(kind, id) return raw.remove(scoped(kind), id) end
-function W.ids(kind, live_only, prefix) return raw.ids(scoped(kind), live_only, prefix) end
+function W.ids(kind, live_only, prefix, after, limit) return raw.ids(scoped(kind), live_only, prefix, after, limit) end
 function W.live(kind, id) return raw.live(scoped(kind), id) end
 
 -- The referrers index is by ID, and two accounts may have records naming

@@ -209,4 +209,36 @@ T.case("bodies: binary ones round-trip through base64 (padding, chunk edges); Mi
   H.truthy(os.clock() - cpu < 0.3, "seconds for a 3 MiB put and get: " .. (os.clock() - cpu))
 end)
 
+T.case("ListObjectsV2 pages through a bucket in key order, its objects only", function()
+  local c = s3()
+  c.CreateBucket({ Bucket = "data" })
+  c.CreateBucket({ Bucket = "data2" })  -- its keys sort among data's ("data/..." < "data2/...")
+  local want = {}
+  for i = 1, 25 do
+    local key = string.format("k%02d", i)
+    c.PutObject({ Bucket = "data", Key = key, Body = "x" })
+    c.PutObject({ Bucket = "data2", Key = key, Body = "y" })
+    want[#want + 1] = key
+  end
+  local got, pages, token = {}, 0, nil
+  repeat
+    local page = c.ListObjectsV2({ Bucket = "data", MaxKeys = 10, ContinuationToken = token })
+    pages = pages + 1
+    for _, o in ipairs(page.Contents) do got[#got + 1] = o.Key end
+    H.eq(page.KeyCount, #page.Contents)
+    token = page.NextContinuationToken
+    H.eq(page.IsTruncated, token ~= nil)
+  until token == nil
+  H.same(got, want)
+  H.eq(pages, 3)
+  -- Exactly MaxKeys left: not truncated.
+  local last = c.ListObjectsV2({ Bucket = "data", StartAfter = "k15", MaxKeys = 10 })
+  H.eq(last.KeyCount, 10)
+  H.eq(last.IsTruncated, false)
+  -- StartAfter between keys and before the prefix; a prefix within the bucket.
+  H.eq(c.ListObjectsV2({ Bucket = "data", StartAfter = "k09z" }).Contents[1].Key, "k10")
+  H.eq(c.ListObjectsV2({ Bucket = "data", Prefix = "k2", StartAfter = "a" }).KeyCount, 6)
+  H.eq(c.ListObjectsV2({ Bucket = "data", Prefix = "k2", StartAfter = "k3" }).KeyCount, 0)
+end)
+
 return T

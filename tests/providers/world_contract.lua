@@ -48,6 +48,13 @@ return function(W)
   check(same_list(W.ids("logs.stream", false, "g"), { "g2:a", "g:a", "g:b", "g:c" }), "a prefix of several")
   check(same_list(W.ids("logs.stream", false, "h:"), {}), "a prefix no id has")
   check(same_list(W.ids("logs.stream", false, ""), { "f:z", "g2:a", "g:a", "g:b", "g:c" }), "the empty prefix")
+  check(same_list(W.ids("logs.stream", false, "g:", "g:a"), { "g:b", "g:c" }), "after an id (strictly)")
+  check(same_list(W.ids("logs.stream", false, "g:", "g:ab"), { "g:b", "g:c" }), "after a key between ids")
+  check(same_list(W.ids("logs.stream", false, "g:", "f"), { "g:a", "g:b", "g:c" }), "after a key before the prefix")
+  check(same_list(W.ids("logs.stream", false, "g:", "h"), {}), "after a key past the prefix")
+  check(same_list(W.ids("logs.stream", false, "", "g2:a", 2), { "g:a", "g:b" }), "after, at most a limit")
+  check(same_list(W.ids("logs.stream", true, "g:", nil, 1), { "g:a" }), "a limit of live ids")
+  check(same_list(W.ids("logs.stream", false, "g:", nil, 0), { "g:a", "g:b", "g:c" }), "limit 0: all")
   for _, id in ipairs(W.ids("logs.stream")) do W.remove("logs.stream", id) end
 
   check(W.remove("ec2.subnet", "subnet-b") == true, "remove says it existed")

@@ -1,11 +1,11 @@
 #include "lua/limits.h"
 
-#include "lua/call_watchdog.h"
-
 #include <cstdio>
 #include <cstdlib>
 
 #include <lua.hpp>
+
+#include "lua/call_watchdog.h"
 
 namespace ms::lua {
 namespace {

@@ -313,10 +313,10 @@ function A.ListObjectsV2(p)
   local b = load_bucket(p.Bucket)
   local prefix = p.Prefix or ""
   local after = p.ContinuationToken or p.StartAfter
-  local max = tonumber(p.MaxKeys) or 1000
+  local max = math.floor(tonumber(p.MaxKeys) or 1000)  -- an integer, as S3 models it
   local base = object_key(b.Name, "")
   local contents, truncated, last = {}, false, nil
-  for _, id in ipairs(world.ids(OBJECT, true, base .. prefix, after and base .. after or nil, max + 1)) do
+  for _, id in ipairs(world.ids(OBJECT, true, base .. prefix, after and base .. after or nil, math.max(max, 0) + 1)) do
     if #contents >= max then truncated = true; break end
     local key = id:sub(#base + 1)
     local o = world.get(OBJECT, id)

@@ -156,6 +156,35 @@ TEST_CASE("a call in time runs without a hook and a moved deadline is kept", "[l
   StillWorks(*rt);
 }
 
+TEST_CASE("two runtimes overdue at once on two threads each fail at their own deadline", "[lua]") {
+  // The watchdog sleeps until the earliest deadline it watches: a shorter
+  // one armed later must wake it (call_watchdog.cc).
+  // No Catch assertion runs off the test's thread (they are not thread-safe).
+  auto runaway = [](std::chrono::milliseconds deadline, CallResult* result, Clock::duration* took) {
+    RuntimeOptions o;
+    o.limits.deadline = deadline;
+    ms::Status status;
+    auto rt = Runtime::Create(o, &status);
+    if (!rt) return;  // *result keeps no error: the REQUIREs below fail
+    auto start = Clock::now();
+    *result = rt->Eval("while true do end", "=runaway");
+    *took = Clock::now() - start;
+  };
+  CallResult slow, fast;
+  Clock::duration slow_took{}, fast_took{};
+  std::thread slow_thread([&] { runaway(std::chrono::milliseconds(2000), &slow, &slow_took); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the slow call is armed first
+  runaway(std::chrono::milliseconds(100), &fast, &fast_took);
+  slow_thread.join();
+  REQUIRE(fast.error.has_value());
+  CHECK(fast.error->message == "provider call exceeded its deadline of 100 ms");
+  CHECK(fast_took >= std::chrono::milliseconds(100));
+  CHECK(fast_took < std::chrono::milliseconds(1500));  // not held to the slow call's deadline (loose: CI is busy)
+  REQUIRE(slow.error.has_value());
+  CHECK(slow.error->message == "provider call exceeded its deadline of 2 s");
+  CHECK(slow_took >= std::chrono::milliseconds(2000));
+}
+
 TEST_CASE("the deadline is configurable", "[lua]") {
   auto rt = LimitedRuntime();
   Limits l = rt->limits();

@@ -56,19 +56,16 @@ struct CallWatchdog::Impl {
   }
 };
 
+CallWatchdog::CallWatchdog() : d_(new Impl()) {}
+
 CallWatchdog& CallWatchdog::Instance() {
   // Never destroyed: its detached thread may run while the process exits.
   static CallWatchdog* instance = new CallWatchdog();
   return *instance;
 }
 
-CallWatchdog::Impl* CallWatchdog::impl() {
-  static Impl* impl = new Impl();
-  return impl;
-}
-
 void CallWatchdog::Arm(lua_State* L, Clock::time_point deadline, WatchdogHook hook) {
-  Impl* d = impl();
+  Impl* d = d_;
   std::lock_guard<std::mutex> lock(d->mu);
   if (!d->started) {
     d->started = true;
@@ -86,7 +83,7 @@ void CallWatchdog::Arm(lua_State* L, Clock::time_point deadline, WatchdogHook ho
 }
 
 void CallWatchdog::Disarm(lua_State* L) {
-  Impl* d = impl();
+  Impl* d = d_;
   std::lock_guard<std::mutex> lock(d->mu);
   for (size_t i = 0; i < d->armed.size(); ++i) {
     if (d->armed[i].L != L) continue;
@@ -98,7 +95,7 @@ void CallWatchdog::Disarm(lua_State* L) {
 }
 
 void CallWatchdog::SetHook(lua_State* L, WatchdogHook hook, int mask, int count) {
-  Impl* d = impl();
+  Impl* d = d_;
   std::lock_guard<std::mutex> lock(d->mu);
   lua_sethook(L, hook, mask, count);
   if (Impl::Entry* e = d->Find(L)) e->hooked = hook != nullptr;

@@ -51,9 +51,9 @@ class CallWatchdog {
   CallWatchdog& operator=(const CallWatchdog&) = delete;
 
  private:
-  CallWatchdog() = default;
   struct Impl;
-  Impl* impl();
+  CallWatchdog();
+  Impl* const d_;  // never freed, like the instance
 };
 
 }  // namespace ms::lua

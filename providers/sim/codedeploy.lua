@@ -7,7 +7,9 @@
 --
 -- Records: "codedeploy.application" "<region>:<name>",
 -- "codedeploy.deployment_group" "<region>:<application>:<group>",
--- "codedeploy.deployment" "<region>:<d-XXXXXXXXX>".
+-- "codedeploy.deployment" "<region>:<d-XXXXXXXXX>", and its place under its
+-- group, "codedeploy.deployment_of_group" "<region>:<application>:<group>:<d-…>"
+-- (no data: an application's deployments are a range of ids).
 --
 -- A deployment (CreateDeployment with an AppSpecContent revision naming the
 -- function, alias, CurrentVersion and TargetVersion; this sim takes the
@@ -45,6 +47,10 @@ local transitions = require("sim.transitions")
 local A = {}
 
 local APP, GROUP, DEP = "codedeploy.application", "codedeploy.deployment_group", "codedeploy.deployment"
+-- A deployment's place under its group (region:app:group:deploymentId, no
+-- data): what lists an application's or a group's deployments and deletes
+-- them with it, a range of the world's ids rather than a walk of every one.
+local DEP_OF_GROUP = "codedeploy.deployment_of_group"
 local HOOKS = { "BeforeAllowTraffic", "AfterAllowTraffic" }
 
 -- Lambda deployment configurations: first percentage, step, minutes between.
@@ -64,6 +70,20 @@ local function sim() return require("sim") end
 local function akey(env, app) return env.region .. ":" .. app end
 local function gkey(env, app, group) return env.region .. ":" .. app .. ":" .. group end
 local function dkey(env, id) return env.region .. ":" .. id end
+local function ikey(env, d) return gkey(env, d.applicationName, d.deploymentGroupName) .. ":" .. d.deploymentId end
+
+-- An application's deployments (one group's, given `group`). A name may
+-- hold ':', so the range under "app:" can hold app "app:x"'s too: each is
+-- checked against its record.
+local function deployments_under(env, app, group)
+  local out = {}
+  local under = group ~= nil and gkey(env, app, group) or akey(env, app)
+  for _, k in ipairs(world.ids(DEP_OF_GROUP, false, under .. ":")) do
+    local d = world.get(DEP, dkey(env, k:match("[^:]*$")))
+    if d and d.applicationName == app and (group == nil or d.deploymentGroupName == group) then out[#out + 1] = d end
+  end
+  return out
+end
 
 local function required(v, field)
   if type(v) ~= "string" or v == "" then
@@ -106,9 +126,9 @@ function A.DeleteApplication(p, env)
   world.remove(APP, akey(env, name))
   for _, k in ipairs(world.ids(GROUP, false, akey(env, name) .. ":")) do world.remove(GROUP, k) end
   -- Its deployments' history goes with it.
-  for _, k in ipairs(world.ids(DEP)) do
-    local d = world.get(DEP, k)
-    if d.applicationName == name and k:sub(1, #env.region + 1) == env.region .. ":" then world.remove(DEP, k) end
+  for _, d in ipairs(deployments_under(env, name)) do
+    world.remove(DEP, dkey(env, d.deploymentId))
+    world.remove(DEP_OF_GROUP, ikey(env, d))
   end
   return {}
 end
@@ -291,6 +311,7 @@ function A.CreateDeployment(p, env)
   start_phase(env, d, "BeforeAllowTraffic", env.now_ms)
   advance(env, d, env.now_ms)
   world.put(DEP, dkey(env, id), d, { live = false }) -- history, not a resource
+  world.put(DEP_OF_GROUP, ikey(env, d), {}, { live = false })
   return { deploymentId = id }
 end
 
@@ -330,14 +351,21 @@ function A.PutLifecycleEventHookExecutionStatus(p, env)
   return { lifecycleEventHookExecutionId = found.lifecycleEventHookExecutionId }
 end
 
+---ListDeployments: the region's deployments, or an application's, or one of
+---its groups' (a range of the index under it), in deployment-ID order.
 function A.ListDeployments(p, env)
   local out = {}
-  for _, k in ipairs(world.ids(DEP)) do
-    local d = world.get(DEP, k)
-    if k:sub(1, #env.region + 1) == env.region .. ":"
-        and (p.applicationName == nil or d.applicationName == p.applicationName)
-        and (p.deploymentGroupName == nil or d.deploymentGroupName == p.deploymentGroupName) then
+  if p.applicationName ~= nil then
+    for _, d in ipairs(deployments_under(env, p.applicationName, p.deploymentGroupName)) do
       out[#out + 1] = d.deploymentId
+    end
+    table.sort(out)
+  else
+    for _, k in ipairs(world.ids(DEP, false, env.region .. ":")) do
+      local d = world.get(DEP, k)
+      if p.deploymentGroupName == nil or d.deploymentGroupName == p.deploymentGroupName then
+        out[#out + 1] = d.deploymentId
+      end
     end
   end
   return { deployments = out }

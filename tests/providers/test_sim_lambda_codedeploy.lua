@@ -105,4 +105,35 @@ T.case("a hook's result: reported by the function, else by itself after hook_sec
   H.eq(l.GetAlias({ FunctionName = "f", Name = "live" }).FunctionVersion, "2")
 end)
 
+T.case("codedeploy: deployments are listed by application and group and deleted with their application only", function()
+  local world = fresh()
+  local l, cd = aws().lambda, aws().codedeploy
+  l.CreateFunction({ FunctionName = "f", Role = ROLE, Code = { ZipFile = "a" } })
+  l.PublishVersion({ FunctionName = "f" })
+  l.CreateAlias({ FunctionName = "f", Name = "live", FunctionVersion = "1" })
+  local spec = { Resources = { { f = { Type = "AWS::Lambda::Function",
+    Properties = { Name = "f", Alias = "live", CurrentVersion = "1", TargetVersion = "1" } } } } }
+  local function deploy(app, group)
+    return cd.CreateDeployment({ applicationName = app, deploymentGroupName = group,
+      revision = { revisionType = "AppSpecContent", appSpecContent = { content = spec } } }).deploymentId
+  end
+  -- "app:2" begins with "app:": its deployments are not app's.
+  for _, app in ipairs({ "app", "app:2" }) do
+    cd.CreateApplication({ applicationName = app, computePlatform = "Lambda" })
+    cd.CreateDeploymentGroup({ applicationName = app, deploymentGroupName = "g", serviceRoleArn = ROLE })
+  end
+  cd.CreateDeploymentGroup({ applicationName = "app", deploymentGroupName = "h", serviceRoleArn = ROLE })
+  local a1, a2, b, other = deploy("app", "g"), deploy("app", "h"), deploy("app:2", "g"), deploy("app", "g")
+  local function sorted(t) table.sort(t); return t end
+  H.same(cd.ListDeployments({ applicationName = "app" }).deployments, sorted({ a1, a2, other }))
+  H.same(cd.ListDeployments({ applicationName = "app", deploymentGroupName = "g" }).deployments, sorted({ a1, other }))
+  H.same(cd.ListDeployments({ applicationName = "app:2" }).deployments, { b })
+  H.same(cd.ListDeployments({}).deployments, sorted({ a1, a2, b, other }))
+  cd.DeleteApplication({ applicationName = "app" })
+  H.same(cd.ListDeployments({}).deployments, { b })
+  H.raises(function() cd.GetDeployment({ deploymentId = a1 }) end, "The deployment " .. a1 .. " could not be found.")
+  H.eq(cd.GetDeployment({ deploymentId = b }).deploymentInfo.applicationName, "app:2")
+  H.same(world.ids("codedeploy.deployment_of_group"), { "us-east-1:app:2:g:" .. b })
+end)
+
 return T

@@ -113,7 +113,8 @@ return function(A, L)
     return out
   end
 
-  -- The mappings of one function (the referrers index), or of one source and function.
+  -- The mappings of one function (the referrers index), of one source (the
+  -- pair index under it), or all of them.
   function A.ListEventSourceMappings(p, env)
     local out = {}
     if p.FunctionName then
@@ -124,11 +125,14 @@ return function(A, L)
           if p.EventSourceArn == nil or m.EventSourceArn == p.EventSourceArn then out[#out + 1] = view(env, m) end
         end
       end
-    else
-      for _, uuid in ipairs(world.ids(MAPPING, true)) do
-        local m = world.get(MAPPING, uuid)
-        if p.EventSourceArn == nil or m.EventSourceArn == p.EventSourceArn then out[#out + 1] = view(env, m) end
+    elseif p.EventSourceArn ~= nil then
+      -- The source's mappings: the pairs under it, a range of ids.
+      for _, pair in ipairs(world.ids(PAIR, false, tostring(p.EventSourceArn) .. "|")) do
+        local m = world.get(MAPPING, world.get(PAIR, pair).UUID)
+        if m and m.EventSourceArn == p.EventSourceArn then out[#out + 1] = view(env, m) end
       end
+    else
+      for _, uuid in ipairs(world.ids(MAPPING, true)) do out[#out + 1] = view(env, world.get(MAPPING, uuid)) end
     end
     return { EventSourceMappings = out }
   end

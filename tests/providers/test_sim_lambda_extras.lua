@@ -69,4 +69,28 @@ T.case("event source mappings need the function and the queue; one per pair", fu
   aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q })  -- the pair is free again
 end)
 
+T.case("event source mappings listed by source: that queue's only, not one whose name it begins", function()
+  local aws = setup()
+  aws.lambda.CreateFunction({ FunctionName = "g", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "a" } })
+  local q, q2 = "arn:aws:sqs:us-east-1:123456789012:jobs", "arn:aws:sqs:us-east-1:123456789012:jobs2"
+  aws.sqs.CreateQueue({ QueueName = "jobs" })
+  aws.sqs.CreateQueue({ QueueName = "jobs2" })
+  local f_q = aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q }).UUID
+  local g_q = aws.lambda.CreateEventSourceMapping({ FunctionName = "g", EventSourceArn = q }).UUID
+  local f_q2 = aws.lambda.CreateEventSourceMapping({ FunctionName = "f", EventSourceArn = q2 }).UUID
+  local function uuids(p)
+    local out = {}
+    for _, m in ipairs(aws.lambda.ListEventSourceMappings(p).EventSourceMappings) do out[#out + 1] = m.UUID end
+    table.sort(out)
+    return out
+  end
+  local function sorted(t) table.sort(t); return t end
+  H.same(uuids({ EventSourceArn = q }), sorted({ f_q, g_q }))
+  H.same(uuids({ EventSourceArn = q2 }), { f_q2 })
+  H.same(uuids({ EventSourceArn = q, FunctionName = "g" }), { g_q })
+  H.same(uuids({}), sorted({ f_q, g_q, f_q2 }))
+  aws.lambda.DeleteEventSourceMapping({ UUID = g_q })
+  H.same(uuids({ EventSourceArn = q }), { f_q })
+end)
+
 return T

@@ -1,7 +1,8 @@
--- sim.kms: the simulated AWS KMS — keys (kind "kms.key", by key ID) and
--- aliases (kind "kms.alias", by "<region>:<name>", refs its target key so a
--- key's aliases are its referrers). Keys hold no key material: nothing
--- encrypts.
+-- sim.kms: the simulated AWS KMS — keys (kind "kms.key", by key ID, and
+-- their place in their region, "kms.key_of_region" "<region>:<key ID>", no
+-- data: a region's keys are a range of ids) and aliases (kind "kms.alias",
+-- by "<region>:<name>", refs its target key so a key's aliases are its
+-- referrers). Keys hold no key material: nothing encrypts.
 --
 -- KMS is regional: a key and an alias belong to the region their ARNs
 -- name, and an action sees only its own region's. A key's ID is unique
@@ -84,6 +85,8 @@ local function usable(env, key_id)
   return k
 end
 
+local KEY_OF_REGION = "kms.key_of_region"
+
 local function put_key(k) world.put("kms.key", k.KeyId, k, { live = k.KeyState ~= "PendingDeletion" }) end
 
 local function metadata(k)
@@ -137,6 +140,7 @@ function A.CreateKey(p, env)
     Policy = p.Policy, Tags = check_tags(p.Tags), KeyRotationEnabled = false,
   }
   put_key(k)
+  world.put(KEY_OF_REGION, env.region .. ":" .. id, {}, { live = false })
   return { KeyMetadata = metadata(k) }
 end
 
@@ -282,18 +286,21 @@ function A.DeleteAlias(p, env)
 end
 
 ---ListKeys: every key of the region, pending deletion too (AWS lists those
----until they are deleted), in ID order; one page.
+---until they are deleted), in ID order; one page. The region's range of
+---KEY_OF_REGION, not every key of every region.
 function A.ListKeys(_, env)
   local out = {}
-  for _, id in ipairs(world.ids("kms.key")) do
-    local k = get_key(env, id)
-    if k then out[#out + 1] = { KeyId = k.KeyId, KeyArn = k.Arn } end
+  local prefix = env.region .. ":"
+  for _, k in ipairs(world.ids(KEY_OF_REGION, false, prefix)) do
+    local key = get_key(env, k:sub(#prefix + 1))
+    if key then out[#out + 1] = { KeyId = key.KeyId, KeyArn = key.Arn } end
   end
   return { Keys = out, Truncated = false }
 end
 
 ---ListAliases: KeyId (its aliases, through the key's referrers) or every
----alias of the region.
+---alias of the region: its range of ids, and those recorded by their bare
+---name (before aliases were per region, all "alias/…") in its ARN's region.
 function A.ListAliases(p, env)
   local names = {}
   if p.KeyId then
@@ -301,7 +308,8 @@ function A.ListAliases(p, env)
       if r.kind == "kms.alias" then names[#names + 1] = r.id end
     end
   else
-    names = world.ids("kms.alias", true)
+    names = world.ids("kms.alias", true, env.region .. ":")
+    for _, n in ipairs(world.ids("kms.alias", true, "alias/")) do names[#names + 1] = n end
   end
   local out = {}
   for _, n in ipairs(names) do

@@ -14,7 +14,8 @@
 --   StopExecution { executionArn, error, cause } -> { stopDate }
 --   ListExecutions { stateMachineArn, statusFilter } -> { executions }
 --
--- Records: "states.machine" <ARN> (refs: none); "states.execution" <ARN>
+-- Records: "states.machine" <ARN> (refs: none; a region's are the range of
+-- ids under "arn:aws:states:<region>:<account>:stateMachine:"); "states.execution" <ARN>
 -- (refs: its machine, so ListExecutions reads the referrers index);
 -- "states.running" <execution ARN> while it runs, so the background work
 -- (sim/background.lua) touches running executions only.
@@ -113,9 +114,11 @@ function A.DeleteStateMachine(p)
   return {}
 end
 
-function A.ListStateMachines()
+-- The region's machines (AWS lists the caller's region only): their ARNs
+-- are a range of ids, read as one.
+function A.ListStateMachines(_, env)
   local out = {}
-  for _, arn in ipairs(world.ids(MACHINE)) do
+  for _, arn in ipairs(world.ids(MACHINE, false, machine_arn(env, ""))) do
     local m = world.get(MACHINE, arn)
     out[#out + 1] = { stateMachineArn = arn, name = m.name, type = m.type, creationDate = seconds(m.creationMs) }
   end

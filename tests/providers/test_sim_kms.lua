@@ -38,6 +38,33 @@ T.case("ListKeys: every key with its ARN, one pending deletion too", function()
   H.same(keys, want)
 end)
 
+T.case("ListKeys and ListAliases read their region's range: not another region's keys, not a key's record", function()
+  local world, sim = fresh()
+  local west = { region = "eu-west-1" }
+  local k1 = sim.call("kms", "CreateKey", {}).KeyMetadata
+  local k2 = sim.call("kms", "CreateKey", {}, west).KeyMetadata
+  sim.call("kms", "CreateAlias", { AliasName = "alias/a", TargetKeyId = k1.KeyId })
+  sim.call("kms", "CreateAlias", { AliasName = "alias/b", TargetKeyId = k2.KeyId }, west)
+  H.same(world.ids("kms.key_of_region"), { "eu-west-1:" .. k2.KeyId, "us-east-1:" .. k1.KeyId })
+  -- What a listing reads: the region's index range, never the kind's every id.
+  local raw = require("moonstack.world")
+  local ids = raw.ids
+  local read = {}
+  raw.ids = function(kind, live, prefix, ...)
+    read[#read + 1] = kind .. " " .. tostring(prefix)
+    return ids(kind, live, prefix, ...)
+  end
+  local ok, err = pcall(function()
+    H.same(sim.call("kms", "ListKeys", {}, west).Keys, { { KeyId = k2.KeyId, KeyArn = k2.Arn } })
+    local aliases = sim.call("kms", "ListAliases", {}).Aliases
+    H.eq(#aliases, 1)
+    H.eq(aliases[1].AliasArn, "arn:aws:kms:us-east-1:123456789012:alias/a")
+  end)
+  raw.ids = ids
+  assert(ok, err)
+  H.same(read, { "kms.key_of_region eu-west-1:", "kms.alias us-east-1:", "kms.alias alias/" })
+end)
+
 T.case("aliases: the alias/ prefix, a target that exists, unique names; keys found by alias", function()
   local _, sim = fresh()
   local k = sim.call("kms", "CreateKey", {}).KeyMetadata

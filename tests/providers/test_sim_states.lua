@@ -184,6 +184,26 @@ T.case("Pass, Choice, Wait, lambda:invoke with Parameters and ResultPath, Succee
   H.eq(d.stopDate, 1030)
 end)
 
+T.case("ListStateMachines: the region's machines only, in ARN order", function()
+  local _, sim = fresh()
+  local def = util.json({ StartAt = "p", States = { p = { Type = "Pass", End = true } } })
+  local west = { region = "eu-west-1" }
+  sim.call("states", "CreateStateMachine", { name = "m", roleArn = ROLE, definition = def })
+  sim.call("states", "CreateStateMachine", { name = "m2", roleArn = ROLE, definition = def })
+  sim.call("states", "CreateStateMachine", { name = "m", roleArn = ROLE, definition = def }, west)
+  local function names(env)
+    local out = {}
+    for _, m in ipairs(sim.call("states", "ListStateMachines", {}, env).stateMachines) do
+      out[#out + 1] = m.stateMachineArn
+    end
+    return out
+  end
+  H.same(names(), { "arn:aws:states:us-east-1:123456789012:stateMachine:m",
+                    "arn:aws:states:us-east-1:123456789012:stateMachine:m2" })
+  H.same(names(west), { "arn:aws:states:eu-west-1:123456789012:stateMachine:m" })
+  H.same(names({ region = "ap-south-1" }), {})
+end)
+
 T.case("errors: bad definitions, unknown machines and executions, duplicate names, StopExecution", function()
   local aws, world, arn = setup(WAITER)
   H.eq(H.raises(function() aws.states.CreateStateMachine { name = "bad", roleArn = ROLE, definition = "{" } end,

@@ -26,6 +26,19 @@ local world = require("sim.world")
 local A = {}
 
 local KIND = "cloudformation.custom_request"
+-- The requests not answered yet, by "<PostedMs, 15 digits>:<RequestId>"
+-- (no data): ListRequests reads them in order, never the answered ones,
+-- which stay for GetResponse.
+local PENDING = "cloudformation.custom_request_pending"
+
+local function pending_id(rec) return string.format("%015d", rec.PostedMs) .. ":" .. rec.Request.RequestId end
+
+-- Records an answer and takes the request off the pending list.
+local function answer(request_id, rec, response, now_ms)
+  if rec.Request and rec.PostedMs then world.remove(PENDING, pending_id(rec)) end
+  rec.Response, rec.RespondedMs = response, now_ms
+  world.put(KIND, request_id, rec)
+end
 local ENDPOINT_KIND, ENDPOINT_ID = "moonstack.endpoint", "server"
 -- The path a ResponseURL has on the server (host/server/cfn_server.cc routes it).
 A.RESPONSE_PATH = "/moonstack/custom-resource-response/"
@@ -56,23 +69,19 @@ function A.PostRequest(p, env)
   if base == "" then fail("No endpoint answers custom-resource requests", "ValidationError") end
   req.ResponseURL = base .. A.RESPONSE_PATH .. req.RequestId
   if not world.get(KIND, req.RequestId) then
-    world.put(KIND, req.RequestId, { Request = req, PostedMs = env.now_ms })
+    local rec = { Request = req, PostedMs = env.now_ms }
+    world.put(KIND, req.RequestId, rec)
+    world.put(PENDING, pending_id(rec), {}, { live = false })
   end
   return { ResponseURL = req.ResponseURL }
 end
 
 function A.ListRequests()
-  local pending = {}
-  for _, id in ipairs(world.ids(KIND)) do
-    local rec = world.get(KIND, id)
-    if rec and rec.Response == nil then pending[#pending + 1] = rec end
-  end
-  table.sort(pending, function(a, b)
-    if a.PostedMs ~= b.PostedMs then return a.PostedMs < b.PostedMs end
-    return a.Request.RequestId < b.Request.RequestId
-  end)
   local out = {}
-  for i, rec in ipairs(pending) do out[i] = rec.Request end
+  for _, id in ipairs(world.ids(PENDING)) do
+    local rec = world.get(KIND, id:match("^%d+:(.*)$"))
+    if rec and rec.Response == nil then out[#out + 1] = rec.Request end
+  end
   return { Requests = out }
 end
 
@@ -82,9 +91,7 @@ function A.Respond(p, env)
   if not rec then fail("Access Denied", "AccessDenied") end
   if rec.Response ~= nil then fail("This request has been answered already", "AccessDenied") end
   if type(p.Response) ~= "table" then fail("The response must be a JSON object", "MalformedResponse") end
-  rec.Response = p.Response
-  rec.RespondedMs = env.now_ms
-  world.put(KIND, p.RequestId, rec)
+  answer(p.RequestId, rec, p.Response, env.now_ms)
   return {}
 end
 
@@ -94,10 +101,7 @@ function A.Deliver(p, env)
     fail("The response must be a JSON object with a RequestId", "MalformedResponse")
   end
   local rec = world.get(KIND, response.RequestId) or {}
-  if rec.Response == nil then
-    rec.Response, rec.RespondedMs = response, env.now_ms
-    world.put(KIND, response.RequestId, rec)
-  end
+  if rec.Response == nil then answer(response.RequestId, rec, response, env.now_ms) end
   return {}
 end
 

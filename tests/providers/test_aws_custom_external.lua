@@ -92,4 +92,36 @@ T.case("no response within ServiceTimeout: CloudFormation's no-response failure,
   H.eq(world.now_ms(), 1000000 + 60 * 1000)
 end)
 
+
+T.case("ListRequests: the unanswered requests oldest first, read from their own list (answered ones stay for GetResponse)", function()
+  local world, sim = fresh()
+  local cr = sim.client().custom_resources
+  cr.SetEndpoint({ Url = "http://127.0.0.1:4581" })
+  local function post(id, at)
+    world.set_now_ms(at)
+    cr.PostRequest({ Request = { RequestId = id, RequestType = "Create" } })
+  end
+  post("c", 1000)
+  post("a", 2000)
+  post("b", 2000)
+  post("d", 3000)
+  post("a", 4000)  -- posted again (a retried call): still its first posting
+  local function ids()
+    local out = {}
+    for _, r in ipairs(cr.ListRequests({}).Requests) do out[#out + 1] = r.RequestId end
+    return out
+  end
+  H.same(ids(), { "c", "a", "b", "d" })
+  cr.Respond({ RequestId = "a", Response = { Status = "SUCCESS" } })
+  cr.Deliver({ Response = { RequestId = "d", Status = "FAILED", Reason = "no" } })
+  H.same(ids(), { "c", "b" })
+  H.same(world.ids("cloudformation.custom_request_pending"), { "000000000001000:c", "000000000002000:b" })
+  H.same(cr.GetResponse({ RequestId = "a" }).Response, { Status = "SUCCESS" })
+  H.same(cr.GetResponse({ RequestId = "d" }).Response, { RequestId = "d", Status = "FAILED", Reason = "no" })
+  -- A response for a request never posted here is kept, and lists nothing.
+  cr.Deliver({ Response = { RequestId = "z", Status = "SUCCESS" } })
+  H.same(ids(), { "c", "b" })
+  H.same(cr.GetResponse({ RequestId = "z" }).Response, { RequestId = "z", Status = "SUCCESS" })
+end)
+
 return T

@@ -21,6 +21,8 @@
 --   (NoSuchKey), The bucket policy does not exist (NoSuchBucketPolicy), The TagSet does not
 --   exist (NoSuchTagSet), The server side encryption configuration was not found
 --   (ServerSideEncryptionConfigurationNotFoundError)                 S3 API reference, Error codes
+-- Another account's request on a bucket is decided by the bucket policy
+-- (sim/s3_access.lua): Access Denied (AccessDenied, 403) unless it grants it.
 -- Since 2023 S3 encrypts every bucket with SSE-S3 by default: GetBucketEncryption of a bucket
 -- nobody configured answers AES256 (S3 user guide, "default encryption").
 
@@ -28,6 +30,7 @@ local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 local bodies = require("sim.s3_body")
 local md5 = require("sim.md5")
+local access = require("sim.s3_access")
 
 local A = {}
 
@@ -64,6 +67,21 @@ local function load_bucket(name)
   return b
 end
 
+-- Bucket `name` as `env`'s account may use it for `action` (on object `key`).
+local function bucket_for(name, env, action, key)
+  local b = load_bucket(name)
+  access.check(b, env.account, action, key)
+  return b
+end
+
+---The account that owns bucket `name`, or nil when there is none. (Not an
+---action: the host reads a TemplateURL's object as its owner, since the
+---engine's read carries no account; see lua-sdk/moonstack/host.lua.)
+function A.owner_of(name)
+  local b = type(name) == "string" and world.get(BUCKET, name)
+  return b and b.Owner or nil
+end
+
 local function save_bucket(b) world.put(BUCKET, b.Name, b) end
 
 function A.CreateBucket(p, env)
@@ -90,13 +108,13 @@ function A.CreateBucket(p, env)
   return { Location = "/" .. name }
 end
 
-function A.HeadBucket(p)
-  local b = load_bucket(p.Bucket)
+function A.HeadBucket(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:ListBucket")
   return { BucketRegion = b.Region }
 end
 
-function A.GetBucketLocation(p)
-  local b = load_bucket(p.Bucket)
+function A.GetBucketLocation(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:GetBucketLocation")
   -- us-east-1 is the one region S3 answers as no constraint at all.
   return { LocationConstraint = b.Region ~= "us-east-1" and b.Region or nil }
 end
@@ -115,8 +133,8 @@ local forget_upload
 
 -- Multipart uploads in progress do not keep a bucket (S3 deletes it and
 -- them); their parts are forgotten with it.
-function A.DeleteBucket(p)
-  local b = load_bucket(p.Bucket)
+function A.DeleteBucket(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:DeleteBucket")
   if (b.ObjectCount or 0) > 0 then fail("The bucket you tried to delete is not empty", "BucketNotEmpty") end
   for _, r in ipairs(world.referrers(A.bucket_arn(b.Name))) do
     if r.kind == UPLOAD then forget_upload(r.id, world.get(UPLOAD, r.id)) end
@@ -127,11 +145,12 @@ end
 
 -- Bucket settings: versioning, encryption, tags, policy ---------------------------------
 
--- An action that sets one field of the bucket record to what `value_of(p)`
--- returns (nil clears it; value_of raises S3's error for a bad request).
-local function set_field(field, value_of)
-  return function(p)
-    local b = load_bucket(p.Bucket)
+-- An action (policy action `action`) that sets one field of the bucket
+-- record to what `value_of(p)` returns (nil clears it; value_of raises S3's
+-- error for a bad request).
+local function set_field(field, action, value_of)
+  return function(p, env)
+    local b = bucket_for(p.Bucket, env, action)
     b[field] = value_of(p)
     save_bucket(b)
     return {}
@@ -143,54 +162,54 @@ local function malformed()
   fail("The XML you provided was not well-formed or did not validate against our published schema", "MalformedXML")
 end
 
-A.PutBucketVersioning = set_field("Versioning", function(p)
+A.PutBucketVersioning = set_field("Versioning", "s3:PutBucketVersioning", function(p)
   local status = (p.VersioningConfiguration or {}).Status
   if status ~= "Enabled" and status ~= "Suspended" then malformed() end
   return status
 end)
 
-function A.GetBucketVersioning(p)
-  return { Status = load_bucket(p.Bucket).Versioning }
+function A.GetBucketVersioning(p, env)
+  return { Status = bucket_for(p.Bucket, env, "s3:GetBucketVersioning").Versioning }
 end
 
-A.PutBucketEncryption = set_field("Encryption", function(p)
+A.PutBucketEncryption = set_field("Encryption", "s3:PutEncryptionConfiguration", function(p)
   local c = p.ServerSideEncryptionConfiguration
   if type(c) ~= "table" or type(c.Rules) ~= "table" or #c.Rules == 0 then malformed() end
   return c
 end)
-A.DeleteBucketEncryption = set_field("Encryption", clear)
+A.DeleteBucketEncryption = set_field("Encryption", "s3:PutEncryptionConfiguration", clear)
 
-function A.GetBucketEncryption(p)
-  local b = load_bucket(p.Bucket)
+function A.GetBucketEncryption(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:GetEncryptionConfiguration")
   return { ServerSideEncryptionConfiguration = b.Encryption or {
     Rules = { { ApplyServerSideEncryptionByDefault = { SSEAlgorithm = "AES256" }, BucketKeyEnabled = false } },
   } }
 end
 
-A.PutBucketTagging = set_field("Tags", function(p)
+A.PutBucketTagging = set_field("Tags", "s3:PutBucketTagging", function(p)
   local set = {}
   for i, t in ipairs((p.Tagging or {}).TagSet or {}) do set[i] = { Key = t.Key, Value = t.Value } end
   return set
 end)
-A.DeleteBucketTagging = set_field("Tags", clear)
+A.DeleteBucketTagging = set_field("Tags", "s3:PutBucketTagging", clear)
 
-function A.GetBucketTagging(p)
-  local b = load_bucket(p.Bucket)
+function A.GetBucketTagging(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:GetBucketTagging")
   if not b.Tags or #b.Tags == 0 then fail("The TagSet does not exist", "NoSuchTagSet") end
   return { TagSet = util.as_list(b.Tags) }
 end
 
 -- A JSON text as S3 takes it, or the document itself (from a provider).
-A.PutBucketPolicy = set_field("Policy", function(p)
+A.PutBucketPolicy = set_field("Policy", "s3:PutBucketPolicy", function(p)
   if type(p.Policy) ~= "table" and (type(p.Policy) ~= "string" or not p.Policy:match("^%s*{")) then
     fail("Policies must be valid JSON and the first byte must be '{'", "MalformedPolicy")
   end
   return p.Policy
 end)
-A.DeleteBucketPolicy = set_field("Policy", clear)
+A.DeleteBucketPolicy = set_field("Policy", "s3:DeleteBucketPolicy", clear)
 
-function A.GetBucketPolicy(p)
-  local b = load_bucket(p.Bucket)
+function A.GetBucketPolicy(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:GetBucketPolicy")
   if not b.Policy then fail("The bucket policy does not exist", "NoSuchBucketPolicy") end
   return { Policy = b.Policy }
 end
@@ -198,6 +217,9 @@ end
 -- Objects -------------------------------------------------------------------------------
 
 local function object_key(bucket, key) return bucket .. "/" .. key end
+
+-- The request's object key, when it names one.
+local function key_of(p) return type(p.Key) == "string" and p.Key or nil end
 
 local function check_key(key)
   if type(key) ~= "string" or key == "" or #key > 1024 then
@@ -240,15 +262,15 @@ local function body_of(p)
 end
 
 function A.PutObject(p, env)
-  local b = load_bucket(p.Bucket)
+  local b = bucket_for(p.Bucket, env, "s3:PutObject", key_of(p))
   check_key(p.Key)
   local fields, size, etag = body_of(p)
   store_object(b, p.Key, fields, size, etag, p, env)
   return { ETag = etag }
 end
 
-local function load_object(p)
-  local b = load_bucket(p.Bucket)
+local function load_object(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:GetObject", key_of(p))
   local o = type(p.Key) == "string" and world.get(OBJECT, object_key(b.Name, p.Key))
   if not o then fail("The specified key does not exist.", "NoSuchKey") end
   return o
@@ -259,13 +281,13 @@ local function head(o)
            Metadata = o.Metadata }
 end
 
-function A.HeadObject(p) return head(load_object(p)) end
+function A.HeadObject(p, env) return head(load_object(p, env)) end
 
 -- A blob-backed body is answered as BodyBlob, the blobs to stream
 -- (`serve` does, applying a Range header); a Lua caller reads it with
 -- s3_body.result_bytes.
-function A.GetObject(p)
-  local o = load_object(p)
+function A.GetObject(p, env)
+  local o = load_object(p, env)
   if p.IfMatch and p.IfMatch ~= "*" and p.IfMatch:gsub('"', "") ~= o.ETag:gsub('"', "") then
     fail("At least one of the pre-conditions you specified did not hold", "PreconditionFailed")
   end
@@ -287,30 +309,36 @@ local function remove_object(b, key)
   return false
 end
 
-function A.DeleteObject(p)
-  local b = load_bucket(p.Bucket)
+function A.DeleteObject(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:DeleteObject", key_of(p))
   check_key(p.Key)
   if remove_object(b, p.Key) then save_bucket(b) end
   return {}
 end
 
-function A.DeleteObjects(p)
+-- Each key is its own DeleteObject: one another account may not delete is
+-- an error of the answer (S3's per-key Errors), not the request's.
+function A.DeleteObjects(p, env)
   local b = load_bucket(p.Bucket)
-  local deleted = {}
+  local deleted, errors = {}, {}
   for _, o in ipairs((p.Delete or {}).Objects or {}) do
-    remove_object(b, o.Key)
-    deleted[#deleted + 1] = { Key = o.Key }
+    if pcall(access.check, b, env.account, "s3:DeleteObject", o.Key) then
+      remove_object(b, o.Key)
+      deleted[#deleted + 1] = { Key = o.Key }
+    else
+      errors[#errors + 1] = { Key = o.Key, Code = "AccessDenied", Message = "Access Denied" }
+    end
   end
   save_bucket(b)
-  return { Deleted = deleted, Errors = {} }
+  return { Deleted = deleted, Errors = errors }
 end
 
 -- ListObjectsV2: the bucket's objects in key order, from StartAfter /
 -- ContinuationToken (the last key returned), Prefix-filtered, at most
 -- MaxKeys (default 1,000). A page is a range of the world's ordered object
 -- ids ("<bucket>/<key>"): O(log n + MaxKeys), however big the bucket.
-function A.ListObjectsV2(p)
-  local b = load_bucket(p.Bucket)
+function A.ListObjectsV2(p, env)
+  local b = bucket_for(p.Bucket, env, "s3:ListBucket")
   local prefix = p.Prefix or ""
   local after = p.ContinuationToken or p.StartAfter
   local max = math.floor(tonumber(p.MaxKeys) or 1000)  -- an integer, as S3 models it
@@ -339,15 +367,15 @@ local function no_upload()
     .. "completed.", "NoSuchUpload")
 end
 
-local function load_upload(p)
-  load_bucket(p.Bucket)
+local function load_upload(p, env, action)
+  bucket_for(p.Bucket, env, action, key_of(p))
   local u = type(p.UploadId) == "string" and world.get(UPLOAD, p.UploadId)
   if not u or u.Bucket ~= p.Bucket or u.Key ~= p.Key then no_upload() end
   return u
 end
 
 function A.CreateMultipartUpload(p, env)
-  load_bucket(p.Bucket)
+  bucket_for(p.Bucket, env, "s3:PutObject", key_of(p))
   check_key(p.Key)
   local id = env.new_id("hex", 32)
   world.put(UPLOAD, id, { Bucket = p.Bucket, Key = p.Key, ContentType = p.ContentType, Metadata = p.Metadata,
@@ -355,8 +383,8 @@ function A.CreateMultipartUpload(p, env)
   return { Bucket = p.Bucket, Key = p.Key, UploadId = id }
 end
 
-function A.UploadPart(p)
-  local u = load_upload(p)
+function A.UploadPart(p, env)
+  local u = load_upload(p, env, "s3:PutObject")
   local n = tonumber(p.PartNumber)
   if not n or n < 1 or n > 10000 or n % 1 ~= 0 then
     fail("Part number must be an integer between 1 and 10000, inclusive", "InvalidArgument")
@@ -391,7 +419,7 @@ local MIN_PART = 5 * 1024 * 1024  -- every part but the last (S3's multipart lim
 -- when a part was given as a string. Its ETag is S3's: the MD5 of the
 -- parts' binary MD5s, "-" and the number of parts.
 function A.CompleteMultipartUpload(p, env)
-  local u = load_upload(p)
+  local u = load_upload(p, env, "s3:PutObject")
   local parts = util.as_list((p.MultipartUpload or {}).Parts)
   if #parts == 0 then
     fail("You must specify at least one part", "InvalidRequest")
@@ -441,8 +469,8 @@ function A.CompleteMultipartUpload(p, env)
   return { Location = "/" .. p.Bucket .. "/" .. p.Key, Bucket = p.Bucket, Key = p.Key, ETag = etag }
 end
 
-function A.AbortMultipartUpload(p)
-  forget_upload(p.UploadId, load_upload(p))
+function A.AbortMultipartUpload(p, env)
+  forget_upload(p.UploadId, load_upload(p, env, "s3:AbortMultipartUpload"))
   return {}
 end
 

@@ -48,7 +48,11 @@ T.case("the default account keeps the kinds and keys it had before accounts", fu
   sim.client().s3.CreateBucket({ Bucket = "data-bucket" })
   H.same(world.ids("sqs.queue"), { "us-east-1:q" })
   H.same(world.ids("ssm.parameter"), { "us-east-1:/p" })
-  sim.client({ account = B }).s3.PutObject({ Bucket = "data-bucket", Key = "k", Body = "b" })
+  -- Another account may not write it (no bucket policy grants it: sim/s3_access.lua).
+  local e = H.raises(function() sim.client({ account = B }).s3.PutObject({ Bucket = "data-bucket", Key = "k", Body = "b" }) end,
+    "Access Denied")
+  H.eq(e.code, "AccessDenied")
+  sim.client().s3.PutObject({ Bucket = "data-bucket", Key = "k", Body = "b" })
   H.same(world.ids("s3.bucket"), { "data-bucket" })  -- S3 is one namespace for every account
   H.same(world.ids("s3.object"), { "data-bucket/k" })
   for _, kind in ipairs(world.kinds()) do H.falsy(kind:match("^%d+/"), kind) end

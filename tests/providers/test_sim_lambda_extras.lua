@@ -93,4 +93,46 @@ T.case("event source mappings listed by source: that queue's only, not one whose
   H.same(uuids({ EventSourceArn = q }), { f_q })
 end)
 
+T.case("Invoke of code in S3: another account's object it may not read is Lambda's access-denied text", function()
+  local _, sim = fresh()
+  local ran = {}
+  -- A runner that records the zip it was given (the host's runs it: host/lambda/).
+  package.loaded["moonstack.lambda"] = { runner = function()
+    return {
+      decode_json = function(text) return text end,
+      run = function(spec)
+        ran[#ran + 1] = spec.zip
+        return { ran = true, payload = "null", log = "", responses = {}, handler_ms = 1, duration_ms = 1,
+                 max_memory_mb = 30, cold_start = false, log_stream_name = "" }
+      end,
+    }
+  end }
+  local function invoke_error(client, name)
+    local ok, e = pcall(client.lambda.Invoke, { FunctionName = name })
+    H.eq(ok, false, name)
+    return e
+  end
+  local other = sim.client({ account = "222222222222" })
+  other.s3.CreateBucket({ Bucket = "their-code" })
+  other.s3.PutObject({ Bucket = "their-code", Key = "fn.zip", Body = "PK\3\4zip" })
+  local own = sim.client()
+  for name, key in pairs({ theirs = "fn.zip", missing = "nope.zip" }) do
+    own.lambda.CreateFunction({ FunctionName = name, Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.12",
+      Handler = "index.handler", Code = { S3Bucket = "their-code", S3Key = key } })
+  end
+  local e = invoke_error(own, "theirs")
+  H.eq(e.message, "Your access has been denied by S3, please make sure your request credentials have permission to "
+    .. "GetObject for their-code/fn.zip. S3 Error Code: AccessDenied. S3 Error Message: Access Denied")
+  H.eq(e.code, "AccessDeniedException")
+  -- Granted by the bucket policy, it runs; a key that is not there is S3's NoSuchKey in Lambda's words.
+  other.s3.PutBucketPolicy({ Bucket = "their-code", Policy = [[{"Statement": [{"Effect": "Allow",
+    "Principal": {"AWS": "123456789012"}, "Action": "s3:GetObject", "Resource": "arn:aws:s3:::their-code/*"}]}]] })
+  own.lambda.Invoke({ FunctionName = "theirs" })
+  e = invoke_error(own, "missing")
+  package.loaded["moonstack.lambda"] = nil
+  H.eq(e.message, "Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error Message: The specified key does not exist.")
+  H.eq(e.code, "InvalidParameterValueException")
+  H.same(ran, { "PK\3\4zip" })
+end)
+
 return T

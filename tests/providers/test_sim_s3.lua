@@ -241,4 +241,81 @@ T.case("ListObjectsV2 pages through a bucket in key order, its objects only", fu
   H.eq(c.ListObjectsV2({ Bucket = "data", Prefix = "k2", StartAfter = "k3" }).KeyCount, 0)
 end)
 
+local OWNER, OTHER, THIRD = "123456789012", "222222222222", "333333333333"
+
+-- A bucket of OWNER with an object, and OTHER's client.
+local function shared_bucket(policy)
+  local _, _, sim = s3()
+  local own = sim.client().s3
+  own.CreateBucket({ Bucket = "owned" })
+  own.PutObject({ Bucket = "owned", Key = "a/x", Body = "x" })
+  if policy then own.PutBucketPolicy({ Bucket = "owned", Policy = policy }) end
+  return own, sim.client({ account = OTHER }).s3, sim
+end
+
+-- fn(params) fails with S3's Access Denied.
+local function denied(fn, params)
+  local e = H.raises(function() fn(params) end, "Access Denied")
+  H.eq(e.code, "AccessDenied")
+end
+
+T.case("another account's bucket: Access Denied for every action without a policy granting it", function()
+  local own, other = shared_bucket()
+  for _, call in ipairs({
+    function() other.HeadBucket({ Bucket = "owned" }) end,
+    function() other.GetBucketLocation({ Bucket = "owned" }) end,
+    function() other.ListObjectsV2({ Bucket = "owned" }) end,
+    function() other.GetObject({ Bucket = "owned", Key = "a/x" }) end,
+    function() other.HeadObject({ Bucket = "owned", Key = "a/x" }) end,
+    function() other.PutObject({ Bucket = "owned", Key = "b", Body = "b" }) end,
+    function() other.DeleteObject({ Bucket = "owned", Key = "a/x" }) end,
+    function() other.CreateMultipartUpload({ Bucket = "owned", Key = "m" }) end,
+    function() other.PutBucketTagging({ Bucket = "owned", Tagging = { TagSet = {} } }) end,
+    function() other.GetBucketPolicy({ Bucket = "owned" }) end,
+    function() other.PutBucketPolicy({ Bucket = "owned", Policy = "{}" }) end,
+    function() other.DeleteBucket({ Bucket = "owned" }) end,
+  }) do denied(call) end
+  -- Per key in DeleteObjects: the answer's Errors, nothing deleted.
+  H.same(other.DeleteObjects({ Bucket = "owned", Delete = { Objects = { { Key = "a/x" } } } }),
+    { Deleted = {}, Errors = { { Key = "a/x", Code = "AccessDenied", Message = "Access Denied" } } })
+  H.eq(own.GetObject({ Bucket = "owned", Key = "a/x" }).Body, "x")
+  H.same(own.HeadBucket({ Bucket = "owned" }), { BucketRegion = "us-east-1" })
+  -- A bucket that does not exist is still NoSuchBucket to anyone.
+  H.raises(function() other.HeadBucket({ Bucket = "nobody-has-it" }) end, "The specified bucket does not exist")
+end)
+
+T.case("a bucket policy grants another account what it names: its actions on its resources; a Deny wins", function()
+  local own, other, sim = shared_bucket([[{"Version": "2012-10-17", "Statement": [
+    {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::222222222222:root"},
+     "Action": ["s3:Get*", "s3:ListBucket"], "Resource": ["arn:aws:s3:::owned", "arn:aws:s3:::owned/*"]},
+    {"Effect": "Allow", "Principal": {"AWS": ["arn:aws:iam::222222222222:role/writer"]},
+     "Action": "S3:PutObject", "Resource": "arn:aws:s3:::owned/a/*"},
+    {"Effect": "Deny", "Principal": "*", "Action": "s3:GetObject", "Resource": "arn:aws:s3:::owned/a/secret?"},
+    {"Effect": "Deny", "Principal": "*", "Action": "s3:*", "Resource": "arn:aws:s3:::owned/*",
+     "Condition": {"Bool": {"aws:SecureTransport": "false"}}}]}]])
+  H.eq(other.GetObject({ Bucket = "owned", Key = "a/x" }).Body, "x")
+  H.same(other.HeadBucket({ Bucket = "owned" }), { BucketRegion = "us-east-1" })
+  H.eq(other.ListObjectsV2({ Bucket = "owned" }).KeyCount, 1)
+  -- PutObject under a/ only (a role of the account stands for the account); Action is case-blind.
+  other.PutObject({ Bucket = "owned", Key = "a/y", Body = "y" })
+  other.PutObject({ Bucket = "owned", Key = "a/secret1", Body = "s" })
+  denied(other.PutObject, { Bucket = "owned", Key = "b/y", Body = "y" })
+  -- The explicit Deny ("?": one character) wins over the Allow, for the owner too.
+  denied(other.GetObject, { Bucket = "owned", Key = "a/secret1" })
+  denied(own.GetObject, { Bucket = "owned", Key = "a/secret1" })
+  H.raises(function() other.GetObject({ Bucket = "owned", Key = "a/secret12" }) end, "The specified key does not exist.")
+  -- A third account is named by no statement; the conditional Deny decides nothing.
+  denied(sim.client({ account = THIRD }).s3.GetObject, { Bucket = "owned", Key = "a/x" })
+  H.eq(own.GetObject({ Bucket = "owned", Key = "a/x" }).Body, "x")
+  -- The policy's own actions stay the owner's, even where a Deny names it.
+  own.PutBucketPolicy({ Bucket = "owned", Policy = [[{"Statement": [{"Effect": "Deny", "Principal": "*",
+    "Action": "s3:*", "Resource": ["arn:aws:s3:::owned", "arn:aws:s3:::owned/*"]}]}]] })
+  denied(own.GetObject, { Bucket = "owned", Key = "a/x" })
+  denied(own.HeadBucket, { Bucket = "owned" })
+  H.match(own.GetBucketPolicy({ Bucket = "owned" }).Policy, '"Deny"')
+  own.DeleteBucketPolicy({ Bucket = "owned" })
+  H.eq(own.GetObject({ Bucket = "owned", Key = "a/x" }).Body, "x")
+  denied(other.GetObject, { Bucket = "owned", Key = "a/x" })
+end)
+
 return T

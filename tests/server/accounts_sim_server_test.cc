@@ -2,7 +2,8 @@
 // boto3 clients of two accounts (12-digit access key IDs) create the same
 // SQS queue, SSM parameter, IAM role and security group side by side and
 // each lists only its own; an S3 bucket name one account holds is refused
-// to the other with S3's BucketAlreadyExists; a stack of one account that
+// to the other with S3's BucketAlreadyExists, and its objects with Access
+// Denied unless the bucket policy grants them; a stack of one account that
 // names a resource only the other has fails as on AWS.
 #include <catch2/catch.hpp>
 
@@ -52,6 +53,15 @@ s3[A].create_bucket(Bucket='taken-name')
 out['b_bucket'] = error(s3[B].create_bucket, Bucket='taken-name')
 out['a_again'] = s3[A].create_bucket(Bucket='taken-name')['Location']
 out['buckets'] = [[b['Name'] for b in s3[k].list_buckets()['Buckets']] for k in (A, B)]
+s3[A].put_object(Bucket='taken-name', Key='shared/x', Body=b'x')
+out['b_head'] = error(s3[B].head_bucket, Bucket='taken-name')
+out['b_get'] = error(s3[B].get_object, Bucket='taken-name', Key='shared/x')
+s3[A].put_bucket_policy(Bucket='taken-name', Policy=json.dumps({'Version': '2012-10-17', 'Statement': [
+    {'Effect': 'Allow', 'Principal': {'AWS': 'arn:aws:iam::' + B + ':root'}, 'Action': 's3:GetObject',
+     'Resource': 'arn:aws:s3:::taken-name/shared/*'}]}))
+out['b_get_granted'] = s3[B].get_object(Bucket='taken-name', Key='shared/x')['Body'].read().decode()
+out['b_put_not_granted'] = error(s3[B].put_object, Bucket='taken-name', Key='shared/y', Body=b'y')
+out['b_policy'] = error(s3[B].get_bucket_policy, Bucket='taken-name')
 print(json.dumps(out))
 )");
   CHECK(r["queues"] == json::parse(R"(["https://sqs.us-east-1.amazonaws.com/111111111111/jobs",
@@ -80,6 +90,13 @@ print(json.dumps(out))
       "Status": 409})"));
   CHECK(r["a_again"] == "/taken-name");
   CHECK(r["buckets"] == json::parse(R"([["taken-name"], []])"));
+  // Another account's bucket: S3's 403 (a HEAD has no body: botocore names it by the status),
+  // then what the bucket policy grants, and nothing more.
+  CHECK(r["b_head"] == json::parse(R"({"Code": "403", "Message": "Forbidden", "Status": 403})"));
+  CHECK(r["b_get"] == json::parse(R"({"Code": "AccessDenied", "Message": "Access Denied", "Status": 403})"));
+  CHECK(r["b_get_granted"] == "x");
+  CHECK(r["b_put_not_granted"] == json::parse(R"({"Code": "AccessDenied", "Message": "Access Denied", "Status": 403})"));
+  CHECK(r["b_policy"] == json::parse(R"({"Code": "AccessDenied", "Message": "Access Denied", "Status": 403})"));
 }
 
 TEST_CASE("boto3: a stack of one account naming another account's resources fails as on AWS", "[server][regions][accounts]") {
@@ -116,6 +133,12 @@ policy_body = json.dumps({'Resources': {'Policy': {'Type': 'AWS::SQS::QueuePolic
     'Queues': [queue], 'PolicyDocument': {'Version': '2012-10-17', 'Statement': []}}}}})
 cfb.create_stack(StackName='policy', TemplateBody=policy_body)
 out['b_policy'] = events('policy')
+# A template in B's own bucket: B's stack reads it by its TemplateURL.
+s3b = client('s3', B)
+s3b.create_bucket(Bucket='b-templates')
+s3b.put_object(Bucket='b-templates', Key='t.json', Body=json.dumps({'Resources': {'T': {'Type': 'AWS::SNS::Topic'}}}))
+cfb.create_stack(StackName='by-url', TemplateURL='https://b-templates.s3.amazonaws.com/t.json')
+out['b_by_url'] = [e[1] for e in events('by-url') if e[0] == 'by-url']
 print(json.dumps(out))
 )");
   CHECK(r["b_ssm"] == json::parse(R"({"Code": "ValidationError",
@@ -132,6 +155,7 @@ print(json.dumps(out))
       ["policy", "ROLLBACK_IN_PROGRESS", "The following resource(s) failed to create: [Policy]. "],
       ["Policy", "DELETE_COMPLETE", ""],
       ["policy", "ROLLBACK_COMPLETE", ""]])"));
+  CHECK(r["b_by_url"] == json::parse(R"(["CREATE_IN_PROGRESS", "CREATE_COMPLETE"])"));
 }
 
 TEST_CASE("serve: a function of another account than the default makes its SDK calls in its account", "[server][lambda][accounts]") {

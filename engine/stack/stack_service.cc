@@ -54,6 +54,21 @@ Status CheckNotificationArns(const std::vector<std::string>& arns) {
   return errors.ToStatus();
 }
 
+// A template with a Transform (AWS::LanguageExtensions) is processed before
+// it is created from: CreateStack and UpdateStack require the caller to
+// acknowledge that with CAPABILITY_AUTO_EXPAND (AWS's
+// InsufficientCapabilitiesException); a change set, reviewed before it runs,
+// and a nested stack, created by its parent's operation, do not ask.
+Status CheckAutoExpand(const std::string& body, const std::vector<std::string>& capabilities) {
+  std::shared_ptr<const Template> tmpl;
+  MS_RETURN_IF_ERROR(CachedTemplate(body, &tmpl));  // the same parse CheckTemplate finds in the cache
+  if (tmpl->transforms.empty()) return Status::OK();
+  if (std::find(capabilities.begin(), capabilities.end(), "CAPABILITY_AUTO_EXPAND") != capabilities.end()) {
+    return Status::OK();
+  }
+  return Status::InsufficientCapabilities("Requires capabilities : [CAPABILITY_AUTO_EXPAND]");
+}
+
 }  // namespace
 
 Status CheckTemplate(const OperationContext& ctx, const std::string& body, const std::vector<ParameterInput>& params,
@@ -108,6 +123,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   pseudo.account_id = ctx_.account_id;
   pseudo.stack_name = in.stack_name;
   // Parsed once through the cache: the stack's first update finds it there.
+  if (in.parent_id.empty()) MS_RETURN_IF_ERROR(CheckAutoExpand(in.template_body, in.capabilities));
   CheckedTemplate checked;
   MS_RETURN_IF_ERROR(CheckTemplate(ctx_, in.template_body, in.parameters, {}, in.capabilities, pseudo, &checked));
   const TemplateSummary& summary = checked.summary;
@@ -174,6 +190,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pseudo.account_id = ctx_.account_id;
   pseudo.stack_name = s.name;
   pseudo.stack_id = s.id;
+  if (in.change_set_id.empty() && s.parent_id.empty()) MS_RETURN_IF_ERROR(CheckAutoExpand(body, in.capabilities));
   CheckedTemplate checked;  // an unchanged template is not parsed again
   MS_RETURN_IF_ERROR(CheckTemplate(ctx_, body, in.parameters, previous, in.capabilities, pseudo, &checked));
   const std::shared_ptr<const Template>& tmpl = checked.tmpl;

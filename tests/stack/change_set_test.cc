@@ -407,3 +407,56 @@ TEST_CASE("a stack in review (a CREATE change set not executed) can be deleted",
                        });
   CHECK(h.providers.log().empty());
 }
+
+TEST_CASE("a template with a Transform: create-stack and update-stack need CAPABILITY_AUTO_EXPAND, a change set does not",
+          "[changeset][stack]") {
+  Harness h;
+  auto with_transform = [](const std::string& value) {
+    return R"({"Transform": "AWS::LanguageExtensions", "Resources": {
+      "A": {"Type": "Test::Upd::Thing", "Properties": {"Name": {"Fn::Join": ["", [")" + value + R"("]]}}}}})";
+  };
+  ms::CreateStackInput in;
+  in.stack_name = "expand";
+  in.template_body = with_transform("v1");
+  std::string id;
+  Status refused = h.service->StartCreate(in, &id);
+  CHECK(refused.code() == Status::Code::kInsufficientCapabilities);
+  CHECK(refused.message() == "Requires capabilities : [CAPABILITY_AUTO_EXPAND]");
+  StackRecord none;
+  CHECK(!h.service->FindStack("expand", &none).ok());  // nothing created
+  // Missing both, the transform's capability is asked for first.
+  in.template_body = R"({"Transform": ["AWS::LanguageExtensions"], "Resources": {"R": {"Type": "AWS::IAM::Role",
+    "Properties": {"AssumeRolePolicyDocument": {}}}}})";
+  CHECK(h.service->StartCreate(in, &id).message() == "Requires capabilities : [CAPABILITY_AUTO_EXPAND]");
+  in.capabilities = {"CAPABILITY_AUTO_EXPAND"};
+  CHECK(h.service->StartCreate(in, &id).message() == "Requires capabilities : [CAPABILITY_IAM]");
+
+  in.template_body = with_transform("v1");
+  REQUIRE(h.service->StartCreate(in, &id).ok());
+  REQUIRE(h.service->Run(id).ok());
+  CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("CREATE_COMPLETE"));
+
+  // update-stack: refused without it (the template it keeps counts too), runs with it.
+  Status update = h.StartUpdate("expand", with_transform("v2"));
+  CHECK(update.message() == "Requires capabilities : [CAPABILITY_AUTO_EXPAND]");
+  CHECK(h.StartUpdate("expand", "").message() == "Requires capabilities : [CAPABILITY_AUTO_EXPAND]");
+  ms::UpdateStackInput u;
+  u.stack_name = "expand";
+  u.template_body = with_transform("v2");
+  u.capabilities = {"CAPABILITY_AUTO_EXPAND"};
+  REQUIRE(h.service->StartUpdate(u, &id).ok());
+  REQUIRE(h.service->Run(id).ok());
+  CHECK(ms::StackStatusName(h.Stack(id).status) == std::string("UPDATE_COMPLETE"));
+
+  // A change set is reviewed before it runs: no capability asked, and executing it runs the update.
+  Status cs = h.CreateChangeSet("expand", "v3", with_transform("v3"));
+  INFO(cs.message());
+  REQUIRE(cs.ok());
+  CHECK(h.Execute("expand", "v3") == Lines{
+                                         "expand UPDATE_IN_PROGRESS User Initiated",
+                                         "A UPDATE_IN_PROGRESS",
+                                         "A UPDATE_COMPLETE",
+                                         "expand UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+                                         "expand UPDATE_COMPLETE",
+                                     });
+}

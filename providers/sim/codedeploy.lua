@@ -72,6 +72,14 @@ local function gkey(env, app, group) return env.region .. ":" .. app .. ":" .. g
 local function dkey(env, id) return env.region .. ":" .. id end
 local function ikey(env, d) return gkey(env, d.applicationName, d.deploymentGroupName) .. ":" .. d.deploymentId end
 
+-- A state saved before deployments were kept under their group gets the
+-- index once: "<region>:<d-id>" and the deployment's application and group.
+A.BACKFILL = { { base = DEP, index = DEP_OF_GROUP, id = function(id, d)
+  local region, did = id:match("^([^:]*):(d%-.*)$")
+  if not region or type(d.applicationName) ~= "string" or type(d.deploymentGroupName) ~= "string" then return nil end
+  return region .. ":" .. d.applicationName .. ":" .. d.deploymentGroupName .. ":" .. did
+end } }
+
 -- An application's deployments (one group's, given `group`). A name may
 -- hold ':', so the range under "app:" can hold app "app:x"'s too: each is
 -- checked against its record.

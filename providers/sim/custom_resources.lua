@@ -33,6 +33,15 @@ local PENDING = "cloudformation.custom_request_pending"
 
 local function pending_id(rec) return string.format("%015d", rec.PostedMs) .. ":" .. rec.Request.RequestId end
 
+-- A state saved before the pending list was kept gets it once (its unanswered requests).
+A.BACKFILL = { { base = KIND, index = PENDING, id = function(_, rec)
+  if rec.Response ~= nil or type(rec.PostedMs) ~= "number" or type(rec.Request) ~= "table"
+      or type(rec.Request.RequestId) ~= "string" then
+    return nil
+  end
+  return pending_id(rec)
+end } }
+
 -- Records an answer and takes the request off the pending list.
 local function answer(request_id, rec, response, now_ms)
   if rec.Request and rec.PostedMs then world.remove(PENDING, pending_id(rec)) end

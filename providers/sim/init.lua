@@ -89,6 +89,8 @@ local function service(name)
     error(mod, 0)
   end
   loaded[name] = mod
+  -- A state saved before the service kept an index gets it once (sim/indexes.lua).
+  require("sim.indexes").backfill(mod)
   return mod
 end
 

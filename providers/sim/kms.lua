@@ -87,6 +87,12 @@ end
 
 local KEY_OF_REGION = "kms.key_of_region"
 
+-- A state saved before keys were listed by region gets their index once.
+A.BACKFILL = { { base = "kms.key", index = KEY_OF_REGION, id = function(id, k)
+  local region = region_of(k.Arn)
+  return region and (region .. ":" .. id) or nil
+end } }
+
 local function put_key(k) world.put("kms.key", k.KeyId, k, { live = k.KeyState ~= "PendingDeletion" }) end
 
 local function metadata(k)

@@ -35,6 +35,12 @@ local access = require("sim.s3_access")
 local A = {}
 
 local BUCKET, OBJECT = "s3.bucket", "s3.object"
+-- Each bucket's place among its owner's, "<account>:<name>" (no data): an
+-- account's buckets are a range of ids, not a walk of every account's.
+local BUCKET_OF_OWNER = "s3.bucket_of_owner"
+A.BACKFILL = { { base = BUCKET, index = BUCKET_OF_OWNER, id = function(name, b)
+  return type(b.Owner) == "string" and (b.Owner .. ":" .. name) or nil
+end } }
 local UPLOAD, PART = "s3.upload", "s3.part"  -- multipart uploads in progress, and their parts
 
 local function fail(message, code) require("sim").fail(message, code) end
@@ -105,6 +111,7 @@ function A.CreateBucket(p, env)
   local region = (p.CreateBucketConfiguration or {}).LocationConstraint or env.region
   save_bucket({ Name = name, Owner = env.account, Region = region, CreationDate = util.iso8601(env.now_ms),
                 ObjectCount = 0 })
+  world.put(BUCKET_OF_OWNER, env.account .. ":" .. name, {}, { live = false })
   return { Location = "/" .. name }
 end
 
@@ -119,12 +126,14 @@ function A.GetBucketLocation(p, env)
   return { LocationConstraint = b.Region ~= "us-east-1" and b.Region or nil }
 end
 
--- Every bucket of the caller: a listing, so it walks the buckets (as S3 does).
+-- Every bucket of the caller, in name order: its range of BUCKET_OF_OWNER.
 function A.ListBuckets(_, env)
   local out = {}
-  for _, name in ipairs(world.ids(BUCKET, true)) do
+  local prefix = env.account .. ":"
+  for _, k in ipairs(world.ids(BUCKET_OF_OWNER, false, prefix)) do
+    local name = k:sub(#prefix + 1)
     local b = world.get(BUCKET, name)
-    if b.Owner == env.account then out[#out + 1] = { Name = name, CreationDate = b.CreationDate } end
+    if b and b.Owner == env.account then out[#out + 1] = { Name = name, CreationDate = b.CreationDate } end
   end
   return { Buckets = out, Owner = { ID = env.account } }
 end
@@ -140,6 +149,7 @@ function A.DeleteBucket(p, env)
     if r.kind == UPLOAD then forget_upload(r.id, world.get(UPLOAD, r.id)) end
   end
   world.remove(BUCKET, b.Name)
+  if b.Owner then world.remove(BUCKET_OF_OWNER, b.Owner .. ":" .. b.Name) end
   return {}
 end
 

@@ -1,6 +1,6 @@
 -- Index records written once into a state saved before a service kept them
 -- (sim/indexes.lua): a region's KMS keys, an application's CodeDeploy
--- deployments, the unanswered custom-resource requests.
+-- deployments, the unanswered custom-resource requests, an account's S3 buckets.
 local H = require("harness")
 local T = H.suite("sim indexes")
 local indexes = require("sim.indexes")
@@ -15,6 +15,8 @@ local function old_state(world)
     world.put("codedeploy.deployment", "us-east-1:d-OLD000001", { deploymentId = "d-OLD000001", applicationName = "app",
       deploymentGroupName = "g", status = "Succeeded" }, { live = false })
     world.put("cloudformation.custom_request", "r-waiting", { Request = { RequestId = "r-waiting" }, PostedMs = 5 })
+    world.put("s3.bucket", "old-bucket", { Name = "old-bucket", Owner = "222222222222", Region = "us-east-1",
+                                           CreationDate = "2026-01-01T00:00:00.000Z", ObjectCount = 0 })
     world.put("cloudformation.custom_request", "r-answered", { Request = { RequestId = "r-answered" }, PostedMs = 1,
                                                               Response = { Status = "SUCCESS" } })
   end)
@@ -29,6 +31,8 @@ T.case("a state saved before the indexes gets them when its service loads: every
   local requests = sim.call("custom_resources", "ListRequests", {}).Requests
   H.eq(#requests, 1)
   H.eq(requests[1].RequestId, "r-waiting")
+  H.same(sim.call("s3", "ListBuckets", {}, { account = "222222222222" }).Buckets,
+    { { Name = "old-bucket", CreationDate = "2026-01-01T00:00:00.000Z" } })
   indexes.backfill(require("sim.codedeploy"))
   H.same(world.ids("kms.key_of_region"), { "us-east-1:k-east" })
   H.same(world.ids("222222222222/kms.key_of_region"), { "eu-west-1:k-b" })
@@ -48,7 +52,7 @@ end)
 T.case("a fresh state is left as it was: nothing to fill, no mark", function()
   local world = fresh()
   local before = world.kinds()
-  for _, name in ipairs({ "kms", "codedeploy", "custom_resources" }) do indexes.backfill(require("sim." .. name)) end
+  for _, name in ipairs({ "kms", "codedeploy", "custom_resources", "s3" }) do indexes.backfill(require("sim." .. name)) end
   H.same(world.kinds(), before)
   H.eq(world.get("sim", "backfilled:kms.key_of_region"), nil)
 end)

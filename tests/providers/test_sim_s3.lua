@@ -318,4 +318,32 @@ T.case("a bucket policy grants another account what it names: its actions on its
   denied(other.GetObject, { Bucket = "owned", Key = "a/x" })
 end)
 
+T.case("ListBuckets: the caller's buckets in name order, read as its range (not every account's)", function()
+  local _, world, sim = s3()
+  local mine, theirs = sim.client().s3, sim.client({ account = OTHER }).s3
+  for _, n in ipairs({ "b-two", "b-one" }) do mine.CreateBucket({ Bucket = n }) end
+  theirs.CreateBucket({ Bucket = "b-theirs" })
+  local raw = require("moonstack.world")
+  local ids, read = raw.ids, {}
+  raw.ids = function(kind, live, prefix, ...)
+    read[#read + 1] = kind .. " " .. tostring(prefix)
+    return ids(kind, live, prefix, ...)
+  end
+  local ok, listed = pcall(function()
+    local out = {}
+    for _, c in ipairs({ mine, theirs }) do
+      local names = {}
+      for _, b in ipairs(c.ListBuckets({}).Buckets) do names[#names + 1] = b.Name end
+      out[#out + 1] = names
+    end
+    return out
+  end)
+  raw.ids = ids
+  assert(ok, listed)
+  H.same(listed, { { "b-one", "b-two" }, { "b-theirs" } })
+  H.same(read, { "s3.bucket_of_owner 123456789012:", "s3.bucket_of_owner 222222222222:" })
+  mine.DeleteBucket({ Bucket = "b-one" })
+  H.same(world.ids("s3.bucket_of_owner"), { "123456789012:b-two", "222222222222:b-theirs" })
+end)
+
 return T

@@ -204,8 +204,8 @@ Status Walker::CallFunction(std::string_view name, const Value& arg, int depth, 
   bool transform_arg = arg.is_map() && arg.map().size() == 1 && arg.map()[0].key == "Fn::Transform";
   if (name == "Fn::Transform" || transform_arg) {  // (ours)
     return Status::Validation(
-        "Template error: Fn::Transform is not supported: moonstack does not run macros or "
-        "AWS::Include");
+        "Template error: Fn::Transform is not supported: moonstack does not run macros (AWS::Include runs "
+        "when a stack or a change set is created or updated)");
   }
   const FunctionInfo* f = FindFunction(name);
   if (f == nullptr || (f->language_extensions && !language_extensions())) return Unsupported(name);

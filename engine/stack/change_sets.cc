@@ -11,6 +11,7 @@
 #include "plan/planner.h"
 #include "records/stack_name.h"
 #include "stack/import_operation.h"
+#include "stack/include_transform.h"
 #include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
@@ -79,7 +80,9 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
       return Status::Validation("You cannot specify both usePreviousTemplate and Template Body/Template URL");
     }
   }
-  const std::string body = in.use_previous_template ? stack.template_body : in.template_body;
+  std::string body = in.use_previous_template ? stack.template_body : in.template_body;
+  bool included = false;  // AWS::Include's snippets inserted (a previous template was kept processed)
+  if (!in.use_previous_template) MS_RETURN_IF_ERROR(ExpandIncludes(ctx, &body, &included));
   if (body.empty()) return Status::Validation("Either Template URL or Template Body must be specified.");
 
   std::map<std::string, std::string> previous;

@@ -14,6 +14,7 @@
 #include "plan/policy_checks.h"
 #include "policy/stack_policy.h"
 #include "records/stack_name.h"
+#include "stack/include_transform.h"
 #include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/request_limits.h"
@@ -54,15 +55,16 @@ Status CheckNotificationArns(const std::vector<std::string>& arns) {
   return errors.ToStatus();
 }
 
-// A template with a Transform (AWS::LanguageExtensions) is processed before
+// A template with a Transform (AWS::LanguageExtensions, AWS::Include) is processed before
 // it is created from: CreateStack and UpdateStack require the caller to
 // acknowledge that with CAPABILITY_AUTO_EXPAND (AWS's
 // InsufficientCapabilitiesException); a change set, reviewed before it runs,
 // and a nested stack, created by its parent's operation, do not ask.
-Status CheckAutoExpand(const std::string& body, const std::vector<std::string>& capabilities) {
+// `included`: the template used AWS::Include, now expanded in `body`.
+Status CheckAutoExpand(const std::string& body, bool included, const std::vector<std::string>& capabilities) {
   std::shared_ptr<const Template> tmpl;
   MS_RETURN_IF_ERROR(CachedTemplate(body, &tmpl));  // the same parse CheckTemplate finds in the cache
-  if (tmpl->transforms.empty()) return Status::OK();
+  if (!included && tmpl->transforms.empty()) return Status::OK();
   if (std::find(capabilities.begin(), capabilities.end(), "CAPABILITY_AUTO_EXPAND") != capabilities.end()) {
     return Status::OK();
   }
@@ -123,9 +125,12 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   pseudo.account_id = ctx_.account_id;
   pseudo.stack_name = in.stack_name;
   // Parsed once through the cache: the stack's first update finds it there.
-  if (in.parent_id.empty()) MS_RETURN_IF_ERROR(CheckAutoExpand(in.template_body, in.capabilities));
+  std::string body = in.template_body;  // AWS::Include's snippets inserted: what the stack keeps
+  bool included = false;
+  MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
+  if (in.parent_id.empty()) MS_RETURN_IF_ERROR(CheckAutoExpand(body, included, in.capabilities));
   CheckedTemplate checked;
-  MS_RETURN_IF_ERROR(CheckTemplate(ctx_, in.template_body, in.parameters, {}, in.capabilities, pseudo, &checked));
+  MS_RETURN_IF_ERROR(CheckTemplate(ctx_, body, in.parameters, {}, in.capabilities, pseudo, &checked));
   const TemplateSummary& summary = checked.summary;
   const ParameterValues& values = checked.values;
 
@@ -136,7 +141,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   s.status = StackStatus::kCreateInProgress;
   RecordProviderSource(ctx_, &s);
   s.created_ms = ctx_.clock->NowMs();
-  s.template_body = in.template_body;
+  s.template_body = body;
   for (const ResolvedParameter& p : values.list) {
     s.parameters.push_back({p.name, p.text, p.no_echo, p.ssm_resolved.value_or("")});
   }
@@ -181,7 +186,9 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_body, in.stack_policy_url, "StackPolicy"));
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_during_update_body, in.stack_policy_during_update_url,
                                            "StackPolicyDuringUpdate"));
-  const std::string body = in.use_previous_template ? s.template_body : in.template_body;
+  std::string body = in.use_previous_template ? s.template_body : in.template_body;
+  bool included = false;  // a previous template was kept processed
+  if (!in.use_previous_template) MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
 
   std::map<std::string, std::string> previous;
   for (const StackParameterValue& p : s.parameters) previous[p.key] = p.value;
@@ -190,7 +197,9 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pseudo.account_id = ctx_.account_id;
   pseudo.stack_name = s.name;
   pseudo.stack_id = s.id;
-  if (in.change_set_id.empty() && s.parent_id.empty()) MS_RETURN_IF_ERROR(CheckAutoExpand(body, in.capabilities));
+  if (in.change_set_id.empty() && s.parent_id.empty()) {
+    MS_RETURN_IF_ERROR(CheckAutoExpand(body, included, in.capabilities));
+  }
   CheckedTemplate checked;  // an unchanged template is not parsed again
   MS_RETURN_IF_ERROR(CheckTemplate(ctx_, body, in.parameters, previous, in.capabilities, pseudo, &checked));
   const std::shared_ptr<const Template>& tmpl = checked.tmpl;

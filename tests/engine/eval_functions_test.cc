@@ -403,7 +403,8 @@ TEST_CASE("unknown and misplaced functions", "[eval]") {
         "ERROR Template Error: Encountered unsupported function: fn::GetAtt" + kList);
   CHECK(f.Eval("{Props: {Fn::GetAZ: ''}}") == "ERROR Template Error: Encountered unsupported function: Fn::GetAZ" + kList);
   CHECK(f.Eval("{Fn::Transform: {Name: AWS::Include, Parameters: {Location: s3://b/k}}}") ==
-        "ERROR Template error: Fn::Transform is not supported: moonstack does not run macros or AWS::Include");
+        "ERROR Template error: Fn::Transform is not supported: moonstack does not run macros (AWS::Include runs "
+        "when a stack or a change set is created or updated)");
   // Condition functions belong in Conditions and Rules.
   CHECK(f.Eval("!Equals [a, a]") ==
         "ERROR Template format error: Fn::Equals is only supported in the Conditions and Rules blocks of "

@@ -58,8 +58,8 @@ Status CheckNotificationArns(const std::vector<std::string>& arns) {
 // A template with a Transform (AWS::LanguageExtensions, AWS::Include) is processed before
 // it is created from: CreateStack and UpdateStack require the caller to
 // acknowledge that with CAPABILITY_AUTO_EXPAND (AWS's
-// InsufficientCapabilitiesException); a change set, reviewed before it runs,
-// and a nested stack, created by its parent's operation, do not ask.
+// InsufficientCapabilitiesException), a nested stack its parent's
+// capabilities; a change set, reviewed before it runs, does not ask.
 // `included`: the template used AWS::Include, now expanded in `body`.
 Status CheckAutoExpand(const std::string& body, bool included, const std::vector<std::string>& capabilities) {
   std::shared_ptr<const Template> tmpl;
@@ -128,7 +128,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   std::string body = in.template_body;  // AWS::Include's snippets inserted: what the stack keeps
   bool included = false;
   MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
-  if (in.parent_id.empty()) MS_RETURN_IF_ERROR(CheckAutoExpand(body, included, in.capabilities));
+  MS_RETURN_IF_ERROR(CheckAutoExpand(body, included, in.capabilities));  // a nested stack: its parent's
   CheckedTemplate checked;
   MS_RETURN_IF_ERROR(CheckTemplate(ctx_, body, in.parameters, {}, in.capabilities, pseudo, &checked));
   const TemplateSummary& summary = checked.summary;
@@ -197,9 +197,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   pseudo.account_id = ctx_.account_id;
   pseudo.stack_name = s.name;
   pseudo.stack_id = s.id;
-  if (in.change_set_id.empty() && s.parent_id.empty()) {
-    MS_RETURN_IF_ERROR(CheckAutoExpand(body, included, in.capabilities));
-  }
+  if (in.change_set_id.empty()) MS_RETURN_IF_ERROR(CheckAutoExpand(body, included, in.capabilities));
   CheckedTemplate checked;  // an unchanged template is not parsed again
   MS_RETURN_IF_ERROR(CheckTemplate(ctx_, body, in.parameters, previous, in.capabilities, pseudo, &checked));
   const std::shared_ptr<const Template>& tmpl = checked.tmpl;

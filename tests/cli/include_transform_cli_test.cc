@@ -10,6 +10,7 @@
 #include "cli_fixture.h"
 #include "stack_outputs.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -77,6 +78,28 @@ TEST_CASE("AWS::Include cli: snippets join the top level, a section and a resour
                     "'{\"QueueUrl\":\"https://sqs.us-east-1.amazonaws.com/123456789012/included-q\","
                     "\"AttributeNames\":[\"VisibilityTimeout\"]}'");
   CHECK(q["Attributes"]["VisibilityTimeout"] == "60");
+}
+
+TEST_CASE("AWS::Include cli: a nested stack's template includes a snippet too, under its parent's capabilities",
+          "[cli][include][nested]") {
+  ms::test::CliFixture cli("include_cli", "nested");
+  cli("world call s3 CreateBucket '{\"Bucket\":\"snips\"}'");
+  PutSnippet(cli, "topic.json", R"({"Topic": {"Type": "AWS::SNS::Topic", "Properties": {"TopicName": "child-t"}}})");
+  PutSnippet(cli, "child.json", R"({"Resources": {"Fn::Transform": )" + Include("s3://snips/topic.json") + R"(},
+    "Outputs": {"TopicArn": {"Value": {"Ref": "Topic"}}}})");
+  const std::string t = cli.Write("parent.json", R"({"Resources": {"Child": {"Type": "AWS::CloudFormation::Stack",
+    "Properties": {"TemplateURL": "https://snips.s3.amazonaws.com/child.json"}}},
+    "Outputs": {"TopicArn": {"Value": {"Fn::GetAtt": ["Child", "Outputs.TopicArn"]}}}})");
+  // Without CAPABILITY_AUTO_EXPAND the child is refused it, and the parent rolls back.
+  cli.Json("create-stack --stack-name bare --template-body file://" + t);
+  CHECK(cli.Status("bare") == "ROLLBACK_COMPLETE");
+  const auto events = cli.Events("bare", 0);
+  CHECK(std::find(events.begin(), events.end(),
+                  "Child CREATE_FAILED Requires capabilities : [CAPABILITY_AUTO_EXPAND]") != events.end());
+  cli.Json("create-stack --stack-name app --capabilities CAPABILITY_AUTO_EXPAND --template-body file://" + t);
+  REQUIRE(cli.Status("app") == "CREATE_COMPLETE");
+  auto parent = cli.Json("describe-stacks --stack-name app")["Stacks"][0];
+  CHECK(ms::test::Output(parent, "TopicArn") == "arn:aws:sns:us-east-1:123456789012:child-t");
 }
 
 TEST_CASE("AWS::Include cli: a bad location, a snippet that is no JSON or YAML object, a missing one fail the request",

@@ -2,7 +2,8 @@
 --
 -- Bucket names are global (one namespace for every account and region): the
 -- record "s3.bucket" is keyed by the bare name and holds the owner, region,
--- versioning, encryption, tags and policy. Each object is its own record
+-- versioning, encryption, tags and policy; "s3.bucket_of_owner"
+-- "<account>:<name>" (no data) makes an account's buckets a range of ids. Each object is its own record
 -- "s3.object" "<bucket>/<key>" whose refs name the bucket's ARN, so the
 -- world's referrers index lists a bucket's objects (in key order) without a
 -- walk of every object, and a bucket knows it is non-empty in O(1) from its

@@ -52,7 +52,11 @@ T.case("bucket name rules and a taken name fail as CloudFormation reports them",
   create(world, sim, BUCKET, { BucketName = "taken-name" })
   H.eq(D.failure(function() create(world, sim, BUCKET, { BucketName = "taken-name" }, "Other") end),
     "taken-name already exists")
-  H.same(world.ids("s3.bucket"), { "taken-name" })
+  -- Another account's bucket (whose HeadBucket answers it Access Denied) is taken too.
+  sim.client({ account = "222222222222" }).s3.CreateBucket({ Bucket = "their-name" })
+  H.eq(D.failure(function() create(world, sim, BUCKET, { BucketName = "their-name" }, "Theirs") end),
+    "their-name already exists")
+  H.same(world.ids("s3.bucket"), { "taken-name", "their-name" })
 end)
 
 T.case("a bucket with objects is not deleted: S3's BucketNotEmpty in the event text", function()

@@ -119,9 +119,14 @@ return P.define {
     local s3 = ctx.world.s3
     -- A bucket of that name anywhere (any account) is CloudFormation's "already
     -- exists": asked first, as S3's CreateBucket answers 200 for the caller's own
-    -- us-east-1 bucket. A generated name ends in a random suffix: no bucket has
-    -- it, and the check (a NoSuchBucket error raised and caught) is skipped.
-    local exists = props.BucketName and props_lib.call(s3.HeadBucket, { Bucket = name }, { "NoSuchBucket" })
+    -- us-east-1 bucket; another account's answers HeadBucket with Access Denied.
+    -- A generated name ends in a random suffix: no bucket has it, and the check
+    -- (a NoSuchBucket error raised and caught) is skipped.
+    local exists = false
+    if props.BucketName then
+      local head, head_err = props_lib.call(s3.HeadBucket, { Bucket = name }, { "NoSuchBucket", "AccessDenied" })
+      exists = head ~= nil or props_lib.error_code(head_err) == "AccessDenied"
+    end
     local _, err
     if not exists then
       _, err = props_lib.call(s3.CreateBucket, { Bucket = name }, { "BucketAlreadyExists", "BucketAlreadyOwnedByYou" })

@@ -124,11 +124,11 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   pseudo.region = ctx_.region;
   pseudo.account_id = ctx_.account_id;
   pseudo.stack_name = in.stack_name;
-  // Parsed once through the cache: the stack's first update finds it there.
   std::string body = in.template_body;  // AWS::Include's snippets inserted: what the stack keeps
   bool included = false;
   MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
   MS_RETURN_IF_ERROR(CheckAutoExpand(body, included, in.capabilities));  // a nested stack: its parent's
+  // Parsed once through the cache: the stack's first update finds it there.
   CheckedTemplate checked;
   MS_RETURN_IF_ERROR(CheckTemplate(ctx_, body, in.parameters, {}, in.capabilities, pseudo, &checked));
   const TemplateSummary& summary = checked.summary;

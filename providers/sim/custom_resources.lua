@@ -26,6 +26,10 @@ local world = require("sim.world")
 local A = {}
 
 local KIND = "cloudformation.custom_request"
+local ENDPOINT_KIND, ENDPOINT_ID = "moonstack.endpoint", "server"
+-- The path a ResponseURL has on the server (host/server/cfn_server.cc routes it).
+A.RESPONSE_PATH = "/moonstack/custom-resource-response/"
+
 -- The requests not answered yet, by "<PostedMs, 15 digits>:<RequestId>"
 -- (no data): ListRequests reads them in order, never the answered ones,
 -- which stay for GetResponse.
@@ -48,9 +52,6 @@ local function answer(request_id, rec, response, now_ms)
   rec.Response, rec.RespondedMs = response, now_ms
   world.put(KIND, request_id, rec)
 end
-local ENDPOINT_KIND, ENDPOINT_ID = "moonstack.endpoint", "server"
--- The path a ResponseURL has on the server (host/server/cfn_server.cc routes it).
-A.RESPONSE_PATH = "/moonstack/custom-resource-response/"
 
 local function fail(message, code) require("sim").fail(message, code) end
 

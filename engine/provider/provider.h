@@ -251,12 +251,14 @@ class ProviderSession {
     *error = "Secrets Manager can't find the specified secret.";
     return false;
   }
-  // An object of the simulated S3 (a TemplateURL's template), read with S3's
-  // GetObject: true with its body, else false with S3's error code
-  // (NoSuchBucket, NoSuchKey, ...) and message.
-  virtual bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
-                        std::string* error_message) {
-    (void)bucket, (void)key, (void)body;
+  // An object of the simulated S3 (a TemplateURL's template, an
+  // AWS::Include snippet), read with S3's GetObject as `account` (the
+  // stack's: another account's bucket must grant it): true with its body,
+  // else false with S3's error code (NoSuchBucket, NoSuchKey, AccessDenied,
+  // ...) and message.
+  virtual bool S3Object(std::string_view bucket, std::string_view key, std::string_view account, std::string* body,
+                        std::string* error_code, std::string* error_message) {
+    (void)bucket, (void)key, (void)account, (void)body;
     *error_code = "NoSuchBucket";
     *error_message = "The specified bucket does not exist";
     return false;

@@ -73,7 +73,7 @@ class Expander {
       return IncludeError("The specified bucket does not exist");
     }
     std::string text, code, message;
-    if (!session_->S3Object(uri.substr(5, slash - 5), uri.substr(slash + 1), &text, &code, &message)) {
+    if (!session_->S3Object(uri.substr(5, slash - 5), uri.substr(slash + 1), ctx_.account_id, &text, &code, &message)) {
       return IncludeError(message);
     }
     if (!ParseTemplateText(text, out).ok() || !out->is_map() || UsesInclude(*out, 0)) return NotYamlOrJson();

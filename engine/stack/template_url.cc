@@ -128,7 +128,7 @@ Status ReadTemplateUrl(const OperationContext& ctx, const std::string& url, std:
     std::unique_ptr<ProviderSession> session;
     std::string code = "NoSuchBucket", message = "The specified bucket does not exist";
     const bool found = ctx.providers != nullptr && ctx.providers->NewSession(&session).ok() &&
-                       session->S3Object(loc.bucket, loc.key, body, &code, &message);
+                       session->S3Object(loc.bucket, loc.key, ctx.account_id, body, &code, &message);
     if (!found) return Status::Validation("S3 error: " + message + kS3ErrorHelp);
   }
   if (body->size() > kMaxTemplateUrlBytes) {

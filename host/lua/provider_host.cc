@@ -325,10 +325,10 @@ class LuaProviderSession : public ProviderSession {
     return false;
   }
 
-  bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
-                std::string* error_message) override {
+  bool S3Object(std::string_view bucket, std::string_view key, std::string_view account, std::string* body,
+                std::string* error_code, std::string* error_message) override {
     Value b = Value::String(std::string(bucket)), k = Value::String(std::string(key));
-    CallResult res = rt_->CallField(host_, "s3_object", {b, k});
+    CallResult res = rt_->CallField(host_, "s3_object", {b, k, Value::String(std::string(account))});
     if (!res.ok()) {
       *error_code = "InternalError";
       *error_message = res.error->message;

@@ -255,7 +255,7 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
 
 Status CfnApi::ValidateTemplate(Call& c) {
   std::string body;
-  MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &body));
+  MS_RETURN_IF_ERROR(CheckTemplateBody(c.service.context(), c.q, max_template_body_, &body));
   Template t;
   TemplateSummary summary;
   MS_RETURN_IF_ERROR(ms::ValidateTemplate(body, &t, &summary, ctx_.providers));
@@ -266,7 +266,7 @@ Status CfnApi::ValidateTemplate(Call& c) {
 Status CfnApi::CreateStack(Call& c) {
   CreateStackInput in;
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
-  MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &in.template_body));
+  MS_RETURN_IF_ERROR(CheckTemplateBody(c.service.context(), c.q, max_template_body_, &in.template_body));
   in.parameters = ParametersOf(c.q);
   in.tags = TagsOf(c.q);
   in.capabilities = c.q.List("Capabilities");
@@ -481,7 +481,7 @@ Status CfnApi::UpdateStack(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &in.stack_name));
   in.use_previous_template = c.q.Flag("UsePreviousTemplate");
   if (!in.use_previous_template || !c.q.Get("TemplateBody").empty() || !c.q.Get("TemplateURL").empty()) {
-    MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &in.template_body));
+    MS_RETURN_IF_ERROR(CheckTemplateBody(c.service.context(), c.q, max_template_body_, &in.template_body));
   }
   in.parameters = ParametersOf(c.q);
   in.capabilities = c.q.List("Capabilities");
@@ -622,7 +622,7 @@ Status CfnApi::GetTemplateSummary(Call& c) {
     MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
     body = stack.template_body;
   } else {
-    MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &body));
+    MS_RETURN_IF_ERROR(CheckTemplateBody(c.service.context(), c.q, max_template_body_, &body));
   }
   Template t;
   TemplateSummary summary;

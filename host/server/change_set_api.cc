@@ -136,7 +136,7 @@ Status CfnApi::CreateChangeSet(Call& c) {
   if (in.template_body.empty() && !c.q.Get("TemplateURL").empty()) {
     // Up to AWS's 1 MB for a TemplateURL's template (stack/template_url.h),
     // not TemplateBody's 51,200 bytes: the CDK sends every template by URL.
-    MS_RETURN_IF_ERROR(ReadTemplateUrl(ctx_, c.q.Get("TemplateURL"), &in.template_body));
+    MS_RETURN_IF_ERROR(ReadTemplateUrl(c.service.context(), c.q.Get("TemplateURL"), &in.template_body));
   } else if (in.template_body.size() > kMaxTemplateBody) {
     // The same limit and message as CreateStack's (cfn_api.cc).
     return Status::Validation("1 validation error detected: Value '" + in.template_body +

@@ -39,9 +39,9 @@ class SessionPool::Lent : public ProviderSession {
                     std::string* error) override {
     return s_->SecretString(secret_id, version_stage, version_id, region, account, value, error);
   }
-  bool S3Object(std::string_view bucket, std::string_view key, std::string* body, std::string* error_code,
-                std::string* error_message) override {
-    return s_->S3Object(bucket, key, body, error_code, error_message);
+  bool S3Object(std::string_view bucket, std::string_view key, std::string_view account, std::string* body,
+                std::string* error_code, std::string* error_message) override {
+    return s_->S3Object(bucket, key, account, body, error_code, error_message);
   }
 
  private:

@@ -118,7 +118,7 @@ Status CfnApi::CreateStackSet(Call& c) {
   MS_RETURN_IF_ERROR(CheckCallAs(c.q.Get("CallAs")));
   CreateStackSetInput in;
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &in.name));
-  MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &in.template_body));
+  MS_RETURN_IF_ERROR(CheckTemplateBody(c.service.context(), c.q, max_template_body_, &in.template_body));
   in.description = c.q.Get("Description");
   in.parameters = ParametersOf(c.q);
   in.capabilities = c.q.List("Capabilities");
@@ -140,7 +140,7 @@ Status CfnApi::UpdateStackSet(Call& c) {
   MS_RETURN_IF_ERROR(Required(c.q, "StackSetName", "stackSetName", &in.name));
   in.use_previous_template = c.q.Flag("UsePreviousTemplate");
   if (!in.use_previous_template || !c.q.Get("TemplateBody").empty() || !c.q.Get("TemplateURL").empty()) {
-    MS_RETURN_IF_ERROR(CheckTemplateBody(ctx_, c.q, max_template_body_, &in.template_body));
+    MS_RETURN_IF_ERROR(CheckTemplateBody(c.service.context(), c.q, max_template_body_, &in.template_body));
   }
   in.description = c.q.Find("Description");
   in.parameters = ParametersOf(c.q);

@@ -217,17 +217,17 @@ function H.secret_string(id, stage, version_id, region, account)
   return { Message = why }
 end
 
----An object of the simulated S3, read with its GetObject (a TemplateURL's
----template): {Body = text}, or {Code = S3's error code, Message = its text}.
----Read as the bucket's owner: the engine's read names no account, so a
----stack's TemplateURL is not checked against the bucket policy.
-function H.s3_object(bucket, key)
+---An object of the simulated S3 (a TemplateURL's template, an AWS::Include
+---snippet), read with its GetObject as `account` (the stack's; another
+---account's bucket must grant it in its policy): {Body = text}, or
+---{Code = S3's error code, Message = its text}.
+function H.s3_object(bucket, key, account)
   local ok_sim, sim = pcall(require, "sim")
   if not ok_sim or type(sim) ~= "table" then
     return { Code = "NoSuchBucket", Message = "The specified bucket does not exist" }
   end
-  local owner = require("sim.s3").owner_of(bucket)
-  local ok, r = pcall(sim.call, "s3", "GetObject", { Bucket = bucket, Key = key }, { account = owner })
+  if account == "" then account = nil end
+  local ok, r = pcall(sim.call, "s3", "GetObject", { Bucket = bucket, Key = key }, { account = account })
   if ok then return { Body = require("sim.s3_body").result_bytes(r) } end
   if type(r) == "table" and r.message then return { Code = r.code or "InternalError", Message = r.message } end
   return { Code = "InternalError", Message = tostring(r) }

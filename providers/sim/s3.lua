@@ -81,14 +81,6 @@ local function bucket_for(name, env, action, key)
   return b
 end
 
----The account that owns bucket `name`, or nil when there is none. (Not an
----action: the host reads a TemplateURL's object as its owner, since the
----engine's read carries no account; see lua-sdk/moonstack/host.lua.)
-function A.owner_of(name)
-  local b = type(name) == "string" and world.get(BUCKET, name)
-  return b and b.Owner or nil
-end
-
 local function save_bucket(b) world.put(BUCKET, b.Name, b) end
 
 function A.CreateBucket(p, env)

@@ -99,7 +99,7 @@ print(json.dumps(out))
   CHECK(r["b_policy"] == json::parse(R"({"Code": "AccessDenied", "Message": "Access Denied", "Status": 403})"));
 }
 
-TEST_CASE("boto3: a stack of one account naming another account's resources fails as on AWS", "[server][regions][accounts]") {
+TEST_CASE("boto3: a stack of one account naming another account's resources or templates fails as on AWS", "[server][regions][accounts]") {
   Server server("accounts_sim_stacks", "0");
   json r = server.Python(R"(
 A, B = '111111111111', '222222222222'
@@ -139,6 +139,23 @@ s3b.create_bucket(Bucket='b-templates')
 s3b.put_object(Bucket='b-templates', Key='t.json', Body=json.dumps({'Resources': {'T': {'Type': 'AWS::SNS::Topic'}}}))
 cfb.create_stack(StackName='by-url', TemplateURL='https://b-templates.s3.amazonaws.com/t.json')
 out['b_by_url'] = [e[1] for e in events('by-url') if e[0] == 'by-url']
+# A's bucket: B reads neither a template nor a snippet there until A's policy grants it.
+s3a = client('s3', A)
+s3a.create_bucket(Bucket='a-templates')
+s3a.put_object(Bucket='a-templates', Key='t.json', Body=json.dumps({'Resources': {'T': {'Type': 'AWS::SNS::Topic'}}}))
+s3a.put_object(Bucket='a-templates', Key='r.json', Body=json.dumps({'T': {'Type': 'AWS::SNS::Topic'}}))
+include_body = json.dumps({'Resources': {'Fn::Transform': {'Name': 'AWS::Include',
+                                                           'Parameters': {'Location': 's3://a-templates/r.json'}}}})
+a_url = 'https://a-templates.s3.amazonaws.com/t.json'
+out['b_a_url'] = error(cfb.create_stack, StackName='a-url', TemplateURL=a_url)
+out['b_a_include'] = error(cfb.create_stack, StackName='a-include', TemplateBody=include_body,
+                           Capabilities=['CAPABILITY_AUTO_EXPAND'])
+out['b_refused_stacks'] = [s['StackName'] for s in cfb.list_stacks()['StackSummaries'] if s['StackName'].startswith('a-')]
+s3a.put_bucket_policy(Bucket='a-templates', Policy=json.dumps({'Version': '2012-10-17', 'Statement': [
+    {'Effect': 'Allow', 'Principal': {'AWS': B}, 'Action': 's3:GetObject', 'Resource': 'arn:aws:s3:::a-templates/*'}]}))
+cfb.create_stack(StackName='a-url', TemplateURL=a_url)
+cfb.create_stack(StackName='a-include', TemplateBody=include_body, Capabilities=['CAPABILITY_AUTO_EXPAND'])
+out['b_granted'] = [[e[1] for e in events(n) if e[0] == n] for n in ('a-url', 'a-include')]
 print(json.dumps(out))
 )");
   CHECK(r["b_ssm"] == json::parse(R"({"Code": "ValidationError",
@@ -156,6 +173,14 @@ print(json.dumps(out))
       ["Policy", "DELETE_COMPLETE", ""],
       ["policy", "ROLLBACK_COMPLETE", ""]])"));
   CHECK(r["b_by_url"] == json::parse(R"(["CREATE_IN_PROGRESS", "CREATE_COMPLETE"])"));
+  // The stack's account reads the object (host s3_object): not the bucket's owner.
+  CHECK(r["b_a_url"] == json::parse(R"({"Code": "ValidationError", "Message":
+      "S3 error: Access Denied For more information check http://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html",
+      "Status": 400})"));
+  CHECK(r["b_a_include"] == json::parse(R"({"Code": "ValidationError",
+      "Message": "Transform AWS::Include failed with: Access Denied", "Status": 400})"));
+  CHECK(r["b_refused_stacks"] == json::parse("[]"));
+  CHECK(r["b_granted"] == json::parse(R"([["CREATE_IN_PROGRESS", "CREATE_COMPLETE"], ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]])"));
 }
 
 TEST_CASE("serve: a function of another account than the default makes its SDK calls in its account", "[server][lambda][accounts]") {

@@ -41,6 +41,10 @@ struct StackRecord {
   int64_t updated_ms = 0;  // 0: never updated
   int64_t deleted_ms = 0;  // 0: not deleted
   std::string template_body;
+  // The template as submitted, when a transform (AWS::Include) changed it:
+  // GetTemplate's TemplateStage Original, and what UsePreviousTemplate
+  // processes again. Empty: the same as template_body.
+  std::string original_template_body;
   // Read without its templates (a describe call's read, store/stack_tables.h
   // StackRowParts::kRecordOnly): such a copy is never written back, since
   // CommitBatch would store its empty templates.
@@ -74,6 +78,7 @@ struct StackRecord {
   // parameters the stack had before it, what update rollback goes back to
   // and what cleanup orders the removed resources' deletes by.
   std::string previous_template_body;
+  std::string previous_original_template_body;  // its original_template_body
   std::vector<StackParameterValue> previous_parameters;
   // The stack's tags before the update (UpdateStack's Tags replace them):
   // what update rollback restores, what providers re-tag resources from.
@@ -97,6 +102,25 @@ struct StackRecord {
     const bool rolling_back =
         status == StackStatus::kUpdateRollbackInProgress || status == StackStatus::kUpdateRollbackFailed;
     return rolling_back && !previous_template_body.empty() ? previous_template_body : template_body;
+  }
+  // The same template as submitted (TemplateStage Original).
+  const std::string& shown_original_template_body() const {
+    const bool rolling_back =
+        status == StackStatus::kUpdateRollbackInProgress || status == StackStatus::kUpdateRollbackFailed;
+    if (rolling_back && !previous_template_body.empty()) {
+      return previous_original_template_body.empty() ? previous_template_body : previous_original_template_body;
+    }
+    return original_template_body.empty() ? template_body : original_template_body;
+  }
+  // The template UsePreviousTemplate starts from: the one submitted.
+  const std::string& submitted_template_body() const {
+    return original_template_body.empty() ? template_body : original_template_body;
+  }
+  // Makes the stack's template the one it had before the update (update
+  // and import rollback).
+  void RestorePreviousTemplate() {
+    template_body = previous_template_body;
+    original_template_body = previous_original_template_body;
   }
 };
 

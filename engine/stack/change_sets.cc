@@ -80,9 +80,11 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
       return Status::Validation("You cannot specify both usePreviousTemplate and Template Body/Template URL");
     }
   }
-  std::string body = in.use_previous_template ? stack.template_body : in.template_body;
-  bool included = false;  // AWS::Include's snippets inserted (a previous template was kept processed)
-  if (!in.use_previous_template) MS_RETURN_IF_ERROR(ExpandIncludes(ctx, &body, &included));
+  // The template as submitted (UsePreviousTemplate: the stack's, processed again).
+  const std::string submitted = in.use_previous_template ? stack.submitted_template_body() : in.template_body;
+  std::string body = submitted;
+  bool included = false;  // AWS::Include's snippets inserted
+  MS_RETURN_IF_ERROR(ExpandIncludes(ctx, &body, &included));
   if (body.empty()) return Status::Validation("Either Template URL or Template Body must be specified.");
 
   std::map<std::string, std::string> previous;
@@ -139,6 +141,7 @@ Status PlanChangeSet(const OperationContext& ctx, const ChangeSetPlanInput& in, 
   out->tmpl = tmpl;
   out->stack = std::move(stack);
   out->template_body = body;
+  if (included) out->original_template_body = submitted;
   out->description = summary.description.value_or("");
   return Status::OK();
 }
@@ -276,6 +279,7 @@ Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const Chang
   cs.description = in.description;
   cs.created_ms = ctx_.clock->NowMs();
   cs.template_body = planned.template_body;
+  cs.original_template_body = planned.original_template_body;
   for (const ResolvedParameter& p : planned.plan.parameters.list) {
     cs.parameters.push_back({p.name, p.text, p.no_echo, p.ssm_resolved.value_or("")});
   }
@@ -309,6 +313,7 @@ Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const Chang
     s.reason = "User Initiated";
     s.created_ms = cs.created_ms;
     s.template_body = planned.template_body;
+    s.original_template_body = planned.original_template_body;
     s.description = planned.description;
     MS_RETURN_IF_ERROR(CheckStackTransition(std::nullopt, s.status));
     StoreBatch batch;
@@ -500,6 +505,7 @@ Status ChangeSetService::StartCreateFromReview(const ChangeSetRecord& cs, const 
   TemplateSummary summary;
   MS_RETURN_IF_ERROR(ValidateTemplate(cs.template_body, &t, &summary, ctx_.providers));
   s.template_body = cs.template_body;
+  s.original_template_body = cs.original_template_body;
   s.description = summary.description.value_or("");
   s.parameters = cs.parameters;
   s.capabilities = cs.capabilities;
@@ -537,6 +543,7 @@ Status ChangeSetService::Execute(const ExecuteChangeSetInput& in, std::string* s
     UpdateStackInput u;
     u.stack_name = stack.id;
     u.template_body = cs.template_body;
+    u.original_template_body = cs.original_template_body;
     for (const StackParameterValue& p : cs.parameters) u.parameters.push_back({p.key, p.value, false});
     u.capabilities = cs.capabilities;
     u.tags = cs.tags;  // the stack's own when the change set was given none

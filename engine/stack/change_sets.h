@@ -104,6 +104,7 @@ struct ChangeSetPlan {
   StackRecord stack;
   bool new_stack = false;
   std::string template_body;  // the template used (use_previous_template resolved)
+  std::string original_template_body;  // as submitted, when AWS::Include changed it (else empty)
   std::string description;    // the template's Description
   std::vector<ResourceRecord> deployed;  // the stack's resources planned against (none for CREATE)
   std::shared_ptr<const Template> tmpl;  // the template used, parsed

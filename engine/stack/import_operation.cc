@@ -176,7 +176,7 @@ class ImportRun {
     // The stack as it was before the import (a new stack keeps the
     // template it was reviewed with: it had none before).
     if (!stack_.previous_template_body.empty()) {
-      stack_.template_body = stack_.previous_template_body;
+      stack_.RestorePreviousTemplate();
       stack_.parameters = stack_.previous_parameters;
     }
     return SetStackStatus(StackStatus::kImportRollbackComplete, "");
@@ -240,10 +240,12 @@ Status StartImport(const OperationContext& ctx, const ChangeSetRecord& cs, const
                    StackRecord s) {
   if (s.status != StackStatus::kReviewInProgress) {
     s.previous_template_body = s.template_body;
+    s.previous_original_template_body = s.original_template_body;
     s.previous_parameters = s.parameters;
     s.previous_tags = s.tags;  // an import keeps the stack's tags
   }
   s.template_body = cs.template_body;
+  s.original_template_body = cs.original_template_body;
   s.parameters = cs.parameters;
   s.capabilities = cs.capabilities;
   if (!cs.tags.empty()) s.tags = cs.tags;

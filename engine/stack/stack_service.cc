@@ -142,6 +142,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   RecordProviderSource(ctx_, &s);
   s.created_ms = ctx_.clock->NowMs();
   s.template_body = body;
+  if (included) s.original_template_body = in.template_body;
   for (const ResolvedParameter& p : values.list) {
     s.parameters.push_back({p.name, p.text, p.no_echo, p.ssm_resolved.value_or("")});
   }
@@ -186,9 +187,12 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_body, in.stack_policy_url, "StackPolicy"));
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_during_update_body, in.stack_policy_during_update_url,
                                            "StackPolicyDuringUpdate"));
-  std::string body = in.use_previous_template ? s.template_body : in.template_body;
-  bool included = false;  // a previous template was kept processed
-  if (!in.use_previous_template) MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
+  // The template as submitted (UsePreviousTemplate: the stack's, processed
+  // again, as AWS does); a change set's was processed when it was made.
+  const std::string submitted = in.use_previous_template ? s.submitted_template_body() : in.template_body;
+  std::string body = submitted;
+  bool included = !in.original_template_body.empty();
+  if (in.change_set_id.empty()) MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
 
   std::map<std::string, std::string> previous;
   for (const StackParameterValue& p : s.parameters) previous[p.key] = p.value;
@@ -241,11 +245,15 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   // update goes back to where the failed one started.
   if (s.status != StackStatus::kUpdateFailed) {
     s.previous_template_body = s.template_body;
+    s.previous_original_template_body = s.original_template_body;
     s.previous_parameters = s.parameters;
     s.previous_tags = s.tags;
   }
   if (in.tags) s.tags = *in.tags;
   s.template_body = body;
+  s.original_template_body = !in.original_template_body.empty() ? in.original_template_body
+                             : included                         ? submitted
+                                                                : std::string();
   s.description = summary.description.value_or("");
   s.parameters.clear();
   for (const ResolvedParameter& p : plan->parameters.list) {

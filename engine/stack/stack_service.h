@@ -55,6 +55,9 @@ struct UpdateStackInput {
   // none given: the stack's stay.
   std::optional<std::vector<std::string>> notification_arns;
   std::string change_set_id;  // the change set being executed (empty: update-stack itself)
+  // A change set's template as submitted, when AWS::Include changed it
+  // (template_body is then the one it processed into).
+  std::string original_template_body;
   // Replaces the stack policy (empty: unchanged); this update is still
   // checked against the policy it replaces.
   std::string stack_policy_body;

@@ -913,7 +913,7 @@ class UpdateOp : public OperationCore {
       return;
     }
     // The stack is the previous one again.
-    stack_.template_body = stack_.previous_template_body;
+    stack_.RestorePreviousTemplate();
     stack_.parameters = stack_.previous_parameters;
     stack_.tags = stack_.previous_tags;
     stack_dirty_ = true;

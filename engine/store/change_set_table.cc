@@ -74,6 +74,7 @@ Value ToValue(const ChangeSetRecord& cs) {
   v.set("execution_status", Str(cs.execution_status));
   v.set("status_reason", Str(cs.status_reason));
   v.set("description", Str(cs.description));
+  if (!cs.original_template_body.empty()) v.set("original_template_body", Str(cs.original_template_body));
   v.set("created_ms", Value::Integer(cs.created_ms));
   v.set("stack_event_seq", Value::Integer(cs.stack_event_seq));
   v.set("parameters", ParametersToValue(cs.parameters));
@@ -105,6 +106,7 @@ ChangeSetRecord FromValue(const Value& v) {
   cs.execution_status = GetStr(v, "execution_status");
   cs.status_reason = GetStr(v, "status_reason");
   cs.description = GetStr(v, "description");
+  cs.original_template_body = GetStr(v, "original_template_body");
   cs.created_ms = GetInt(v, "created_ms");
   cs.stack_event_seq = GetInt(v, "stack_event_seq");
   cs.parameters = ParametersFromValue(GetList(v, "parameters"));

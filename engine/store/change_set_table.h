@@ -78,6 +78,7 @@ struct ChangeSetRecord {
   // can happen at the same instant.)
   int64_t stack_event_seq = 0;
   std::string template_body;
+  std::string original_template_body;  // as submitted, when AWS::Include changed it (else empty)
   // The parameters as resolved when planning (UsePreviousValue already
   // replaced by the value), so executing plans with exactly these.
   std::vector<StackParameterValue> parameters;

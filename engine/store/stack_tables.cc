@@ -69,6 +69,8 @@ Status LoadStackRows(Statement* st, std::vector<StackRecord>* out) {
     s.template_body = st->Text(1);
     // Rows written before schema 4 kept it in `data` (StackFromValue read it).
     if (std::string previous = st->Text(2); !previous.empty()) s.previous_template_body = std::move(previous);
+    s.original_template_body = st->Text(3);
+    s.previous_original_template_body = st->Text(4);
     out->push_back(std::move(s));
   }
 }
@@ -307,7 +309,8 @@ Status WriteCheckpoint(Database* db, const StoreBatch& batch, const std::vector<
     // A deletion is the moment to prune stacks deleted 90 days before it.
     if (deleted) MS_RETURN_IF_ERROR(PruneDeletedStacks(db, st.deleted_ms));
     int64_t slot = 0;
-    for (const std::string* body : {&st.template_body, &st.previous_template_body}) {
+    for (const std::string* body : {&st.template_body, &st.previous_template_body, &st.original_template_body,
+                                     &st.previous_original_template_body}) {
       stack_template->Bind(1, st.id).Bind(2, slot++).Bind(3, *body);
       MS_RETURN_IF_ERROR(stack_template->Step());
       stack_template->Reset();
@@ -431,11 +434,16 @@ std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world
   return db->TransactionInBackground(begin, std::move(finish), std::move(ended), status);
 }
 
-// A stack's row with its two templates (LoadStackRows' columns).
+// A stack's row with its templates (LoadStackRows' columns; the slots of
+// stack_templates: 0 its template, 1 the previous one, 2 and 3 the same as
+// submitted when a transform changed them).
 constexpr const char* kSelectStacks =
-    "SELECT s.data, COALESCE(t.body, ''), COALESCE(p.body, '') FROM stacks s "
+    "SELECT s.data, COALESCE(t.body, ''), COALESCE(p.body, ''), COALESCE(o.body, ''), COALESCE(po.body, '') "
+    "FROM stacks s "
     "LEFT JOIN stack_templates t ON t.stack_id = s.id AND t.slot = 0 "
-    "LEFT JOIN stack_templates p ON p.stack_id = s.id AND p.slot = 1 ";
+    "LEFT JOIN stack_templates p ON p.stack_id = s.id AND p.slot = 1 "
+    "LEFT JOIN stack_templates o ON o.stack_id = s.id AND o.slot = 2 "
+    "LEFT JOIN stack_templates po ON po.stack_id = s.id AND po.slot = 3 ";
 // A stack's row alone (StackRowParts::kRecordOnly).
 constexpr const char* kSelectStackRecords = "SELECT s.data FROM stacks s ";
 

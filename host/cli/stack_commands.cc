@@ -13,6 +13,7 @@
 #include "cli/stack_json.h"
 #include "cli/stack_session.h"
 #include "stack/drift_detection.h"
+#include "stack/template_stage.h"
 #include "stack/template_url.h"
 #include "template/parse.h"
 
@@ -36,6 +37,7 @@ struct StackArgs {
   std::vector<std::string> notification_arns;
   std::string logical_id;
   std::string export_name;
+  std::string template_stage;  // get-template
   // Stack policies: text or file://PATH; the URLs are refused (never fetched).
   std::string stack_policy_body, stack_policy_url;
   std::string stack_policy_during_update_body, stack_policy_during_update_url;
@@ -367,9 +369,11 @@ int RunGetTemplate(const StackArgs& a) {
   StackRecord stack;
   Status s = OpenStack(a, &session, &stack);
   if (!s.ok()) return Fail(op, s);
+  std::string body;
+  s = TemplateAtStage(stack, a.template_stage, &body);
+  if (!s.ok()) return Fail(op, s);
   Json out;
   // A JSON template comes back as a document, a YAML one as text (as the aws CLI shows them).
-  const std::string& body = stack.shown_template_body();
   try {
     out["TemplateBody"] = Json::parse(body);
   } catch (const std::exception&) {
@@ -589,6 +593,9 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
     auto args = std::make_shared<StackArgs>();
     CLI::App* sc = AddStackCommand(app, cmd.name, cmd.help, args);
     sc->add_option("--stack-name", args->stack_name, "A name or stack ID")->required();
+    if (std::string(cmd.name) == "get-template") {
+      sc->add_option("--template-stage", args->template_stage, "Original (as submitted) or Processed (the default)");
+    }
     if (cmd.logical_id) {
       sc->add_option("--logical-resource-id", args->logical_id, "The resource's logical ID")->required();
     } else if (std::string(cmd.name) == "describe-stack-resources") {

@@ -13,6 +13,7 @@
 #include "server/stack_xml.h"
 #include "stack/change_sets.h"
 #include "stack/drift_detection.h"
+#include "stack/template_stage.h"
 #include "stack/template_url.h"
 #include "stackset/stack_set_store.h"
 #include "store/stack_tables.h"
@@ -463,13 +464,13 @@ Status CfnApi::GetTemplate(Call& c) {
   if (!change_set.empty()) {  // the change set's template (a name needs its StackName, as DescribeChangeSet)
     ChangeSetRecord cs;
     MS_RETURN_IF_ERROR(ChangeSetService(c.service.context()).Describe(change_set, c.q.Get("StackName"), &cs));
-    body = std::move(cs.template_body);
+    MS_RETURN_IF_ERROR(TemplateAtStage(cs, c.q.Get("TemplateStage"), &body));
   } else {
     std::string name;
     MS_RETURN_IF_ERROR(Required(c.q, "StackName", "stackName", &name));
     StackRecord stack;
     MS_RETURN_IF_ERROR(c.service.FindStack(name, &stack));
-    body = stack.shown_template_body();
+    MS_RETURN_IF_ERROR(TemplateAtStage(stack, c.q.Get("TemplateStage"), &body));
   }
   c.w.Text("TemplateBody", body);
   c.w.Members("StagesAvailable", {"Original", "Processed"});

@@ -4,7 +4,8 @@
 // CAPABILITY_AUTO_EXPAND, a change set does not; the stack keeps the
 // processed template; a bad location, a snippet that is not a JSON or YAML
 // object or that includes another, and a missing object fail the request
-// with AWS's words, nothing created.
+// with AWS's words, nothing created. GetTemplate answers both stages
+// (TemplateStage Original: the template as submitted).
 #include <catch2/catch.hpp>
 
 #include "cli_fixture.h"
@@ -135,4 +136,65 @@ TEST_CASE("AWS::Include cli: a bad location, a snippet that is no JSON or YAML o
     "Fn::Transform": )" + Include("s3://snips/queue.yaml") + "}}");
   auto r = cli("create-stack --stack-name app --capabilities CAPABILITY_AUTO_EXPAND --template-body file://" + twice);
   CHECK(r.out.find(prefix + "A snippet sets Queue, which the template already has there.") != std::string::npos);
+}
+
+TEST_CASE("AWS::Include cli: get-template answers the Original or the Processed stage, through updates and rollback",
+          "[cli][include]") {
+  ms::test::CliFixture cli("include_cli", "stages");
+  cli("world call s3 CreateBucket '{\"Bucket\":\"snips\"}'");
+  PutSnippet(cli, "topic.json", R"({"Topic": {"Type": "AWS::SNS::Topic", "Properties": {"TopicName": "t1"}}})");
+  const std::string submitted = R"({"Resources": {"Fn::Transform": )" + Include("s3://snips/topic.json") + "}}";
+  const std::string t = cli.Write("t.json", submitted);
+  const auto processed_with = [](const std::string& topic_name) {
+    return json{{"Resources", {{"Topic", {{"Type", "AWS::SNS::Topic"}, {"Properties", {{"TopicName", topic_name}}}}}}}};
+  };
+  const auto stage = [&](const std::string& which) {
+    return cli.Json("get-template --stack-name app" + (which.empty() ? "" : " --template-stage " + which))["TemplateBody"];
+  };
+  cli.Json("create-stack --stack-name app --capabilities CAPABILITY_AUTO_EXPAND --template-body file://" + t);
+  REQUIRE(cli.Status("app") == "CREATE_COMPLETE");
+  CHECK(stage("") == processed_with("t1"));
+  CHECK(stage("Processed") == processed_with("t1"));
+  CHECK(stage("Original") == json::parse(submitted));
+  auto bad = cli("get-template --stack-name app --template-stage original");
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.out.find("1 validation error detected: Value 'original' at 'templateStage' failed to satisfy constraint: "
+                     "Member must satisfy enum value set: [Original, Processed]") != std::string::npos);
+
+  // UsePreviousTemplate processes the submitted template again: the snippet as it is now
+  // (so it needs the capability again).
+  PutSnippet(cli, "topic.json", R"({"Topic": {"Type": "AWS::SNS::Topic", "Properties": {"TopicName": "t2"}}})");
+  auto refused = cli("update-stack --stack-name app --use-previous-template");
+  CHECK(refused.out.find("Requires capabilities : [CAPABILITY_AUTO_EXPAND]") != std::string::npos);
+  cli.Json("update-stack --stack-name app --use-previous-template --capabilities CAPABILITY_AUTO_EXPAND");
+  REQUIRE(cli.Status("app") == "UPDATE_COMPLETE");
+  CHECK(stage("") == processed_with("t2"));
+  CHECK(stage("Original") == json::parse(submitted));
+  CHECK(cli.Json("describe-stack-resources --stack-name app")["StackResources"][0]["PhysicalResourceId"] ==
+        "arn:aws:sns:us-east-1:123456789012:t2");
+
+  // An update to another included template that fails: the rollback restores both stages.
+  PutSnippet(cli, "bad.json", R"({"Topic": {"Type": "AWS::SNS::Topic", "Properties": {"TopicName": "t2"}},
+    "Group": {"Type": "AWS::EC2::SecurityGroup", "Properties": {"GroupDescription": "g", "VpcId": "vpc-00000000"}}})");
+  const std::string bad_submitted = R"({"Resources": {"Fn::Transform": )" + Include("s3://snips/bad.json") + "}}";
+  const std::string b = cli.Write("b.json", bad_submitted);
+  cli.Json("update-stack --stack-name app --capabilities CAPABILITY_AUTO_EXPAND --template-body file://" + b);
+  REQUIRE(cli.Status("app") == "UPDATE_ROLLBACK_COMPLETE");
+  CHECK(stage("") == processed_with("t2"));
+  CHECK(stage("Original") == json::parse(submitted));
+
+  // A template no transform changes: both stages are that template.
+  const std::string plain = R"({"Resources": {"Topic": {"Type": "AWS::SNS::Topic", "Properties": {"TopicName": "t3"}}}})";
+  const std::string p = cli.Write("p.json", plain);
+  cli.Json("update-stack --stack-name app --template-body file://" + p);
+  REQUIRE(cli.Status("app") == "UPDATE_COMPLETE");
+  CHECK(stage("") == json::parse(plain));
+  CHECK(stage("Original") == json::parse(plain));
+
+  // A change set keeps the template as submitted too; executing it gives the stack both.
+  cli.Json("create-change-set --stack-name app --change-set-name back --template-body file://" + t);
+  REQUIRE(cli("execute-change-set --stack-name app --change-set-name back").exit_code == 0);
+  REQUIRE(cli.Status("app") == "UPDATE_COMPLETE");
+  CHECK(stage("") == processed_with("t2"));
+  CHECK(stage("Original") == json::parse(submitted));
 }

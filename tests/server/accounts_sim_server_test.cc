@@ -156,6 +156,13 @@ s3a.put_bucket_policy(Bucket='a-templates', Policy=json.dumps({'Version': '2012-
 cfb.create_stack(StackName='a-url', TemplateURL=a_url)
 cfb.create_stack(StackName='a-include', TemplateBody=include_body, Capabilities=['CAPABILITY_AUTO_EXPAND'])
 out['b_granted'] = [[e[1] for e in events(n) if e[0] == n] for n in ('a-url', 'a-include')]
+# GetTemplate's stages through the API: the stack's, and a change set's.
+out['stages'] = [cfb.get_template(StackName='a-include', **stage)['TemplateBody']
+                 for stage in ({}, {'TemplateStage': 'Processed'}, {'TemplateStage': 'Original'})]
+cfb.create_change_set(StackName='cs-include', ChangeSetName='c', ChangeSetType='CREATE', TemplateBody=include_body)
+out['cs_stages'] = [cfb.get_template(StackName='cs-include', ChangeSetName='c', **stage)['TemplateBody']
+                    for stage in ({}, {'TemplateStage': 'Original'})]
+out['bad_stage'] = error(cfb.get_template, StackName='a-include', TemplateStage='Both')
 print(json.dumps(out))
 )");
   CHECK(r["b_ssm"] == json::parse(R"({"Code": "ValidationError",
@@ -181,6 +188,12 @@ print(json.dumps(out))
       "Message": "Transform AWS::Include failed with: Access Denied", "Status": 400})"));
   CHECK(r["b_refused_stacks"] == json::parse("[]"));
   CHECK(r["b_granted"] == json::parse(R"([["CREATE_IN_PROGRESS", "CREATE_COMPLETE"], ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]])"));
+  const json processed = json::parse(R"({"Resources": {"T": {"Type": "AWS::SNS::Topic"}}})");
+  const json original = json::parse(R"({"Resources": {"Fn::Transform": {"Name": "AWS::Include",
+                                                      "Parameters": {"Location": "s3://a-templates/r.json"}}}})");
+  CHECK(r["stages"] == json::array({processed, processed, original}));
+  CHECK(r["cs_stages"] == json::array({processed, original}));
+  CHECK(r["bad_stage"] == json::parse(R"({"Code": "ValidationError", "Message": "1 validation error detected: Value 'Both' at 'templateStage' failed to satisfy constraint: Member must satisfy enum value set: [Original, Processed]", "Status": 400})"));
 }
 
 TEST_CASE("serve: a function of another account than the default makes its SDK calls in its account", "[server][lambda][accounts]") {

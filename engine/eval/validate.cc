@@ -8,6 +8,8 @@
 #include "eval/parameters.h"
 #include "graph/graph.h"
 #include "policy/resource_policies.h"
+#include "template/include_declarations.h"
+#include "template/parse.h"
 
 namespace ms {
 namespace {
@@ -205,8 +207,38 @@ Status CheckEvaluatedPolicies(const Evaluator& ev) {
   return Status::OK();
 }
 
+namespace {
+
+// What ValidateTemplate answers of a template that passed its checks.
+void Summarize(const Template& t, TemplateSummary* summary) {
+  *summary = TemplateSummary();
+  for (const ParameterDecl& p : t.parameters) {
+    summary->parameters.push_back({p.name, p.default_value, p.no_echo, p.description});
+  }
+  if (t.description.is_string()) summary->description = t.description.str();
+  RequiredCapabilities(t, &summary->capabilities, &summary->capabilities_reason);
+  summary->declared_transforms = t.transforms;
+}
+
+}  // namespace
+
 Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
                         const ProviderRuntime* providers) {
+  if (text.find("AWS::Include") != std::string_view::npos) {  // most templates have none: one parse
+    Value root;
+    MS_RETURN_IF_ERROR(ParseTemplateText(text, &root));
+    if (DeclaresInclude(root)) {
+      // As AWS: the include is declared, not run; what the template names
+      // itself is checked. AWS names no capabilities for a template with a
+      // macro (aws-cli issue 4747, confirmed by AWS support).
+      MS_RETURN_IF_ERROR(LoadTemplateDeclarations(std::move(root), t));
+      MS_RETURN_IF_ERROR(ValidateParameterDecls(*t));
+      Summarize(*t, summary);
+      summary->capabilities.clear();
+      summary->capabilities_reason.clear();
+      return Status::OK();
+    }
+  }
   MS_RETURN_IF_ERROR(LoadTemplate(text, t));
   return ValidateLoadedTemplate(*t, summary, providers);
 }
@@ -220,14 +252,7 @@ Status ValidateLoadedTemplate(const Template& t, TemplateSummary* summary, const
   MS_RETURN_IF_ERROR(DependencyGraph::Build(t, nullptr, nullptr, graph != nullptr ? graph : &own));
   MS_RETURN_IF_ERROR(CheckAttributes(t, known));
   MS_RETURN_IF_ERROR(EvaluateStatically(t));
-
-  *summary = TemplateSummary();
-  for (const ParameterDecl& p : t.parameters) {
-    summary->parameters.push_back({p.name, p.default_value, p.no_echo, p.description});
-  }
-  if (t.description.is_string()) summary->description = t.description.str();
-  RequiredCapabilities(t, &summary->capabilities, &summary->capabilities_reason);
-  summary->declared_transforms = t.transforms;
+  Summarize(t, summary);
   return Status::OK();
 }
 

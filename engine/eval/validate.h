@@ -35,6 +35,9 @@ struct TemplateSummary {
 
 // A type is known when a provider implements it (its declared attributes
 // decide GetAtt), else when AWS's catalog has it. `providers` may be null.
+// A template that declares AWS::Include is checked as its declarations
+// (template/include_declarations.h): no snippet is read, DeclaredTransforms
+// has "AWS::Include" and no capability is named.
 Status ValidateTemplate(std::string_view text, Template* t, TemplateSummary* summary,
                         const ProviderRuntime* providers = nullptr);
 // The same checks on a template already loaded (LoadTemplate, TemplateCache).

@@ -6,22 +6,16 @@
 #include <utility>
 
 #include "provider/provider.h"
+#include "template/include_declarations.h"
 #include "template/parse.h"
 
 namespace ms {
 namespace {
 
 constexpr const char* kPrefix = "Transform AWS::Include failed with: ";
-constexpr int kMaxDepth = 200;  // a template nested deeper is refused by the parsers first
 
 Status IncludeError(const std::string& why) { return Status::Validation(kPrefix + why); }
 Status NotYamlOrJson() { return IncludeError("The specified S3 object's content should be valid Yaml/JSON."); }
-
-// {"Name": "AWS::Include", "Parameters": {...}}: an include's declaration.
-bool IsInclude(const Value& v) {
-  const Value* name = v.is_map() ? v.find("Name") : nullptr;
-  return name != nullptr && name->is_string() && name->str() == "AWS::Include";
-}
 
 // A snippet's key the map it joins has already: refused rather than one of
 // the two dropped. (Our words: AWS's answer to this was not found.)
@@ -33,27 +27,6 @@ Status CheckNoDuplicateKeys(const Value::Map& members) {
     }
   }
   return Status::OK();
-}
-
-// Whether `v` declares an include anywhere (a snippet may not).
-bool UsesInclude(const Value& v, int depth) {
-  if (depth > kMaxDepth) return false;
-  if (v.is_list()) {
-    for (const Value& item : v.list()) {
-      if (UsesInclude(item, depth + 1)) return true;
-    }
-  }
-  if (!v.is_map()) return false;
-  for (const Member& m : v.map()) {
-    if ((m.key == "Fn::Transform" || m.key == "Transform") && IsInclude(m.value)) return true;
-    if (m.key == "Transform" && m.value.is_list()) {
-      for (const Value& item : m.value.list()) {
-        if (IsInclude(item)) return true;
-      }
-    }
-    if (UsesInclude(m.value, depth + 1)) return true;
-  }
-  return false;
 }
 
 class Expander {
@@ -76,7 +49,7 @@ class Expander {
     if (!session_->S3Object(uri.substr(5, slash - 5), uri.substr(slash + 1), ctx_.account_id, &text, &code, &message)) {
       return IncludeError(message);
     }
-    if (!ParseTemplateText(text, out).ok() || !out->is_map() || UsesInclude(*out, 0)) return NotYamlOrJson();
+    if (!ParseTemplateText(text, out).ok() || !out->is_map() || DeclaresInclude(*out)) return NotYamlOrJson();
     included_ = true;
     return Status::OK();
   }
@@ -84,7 +57,7 @@ class Expander {
   // Replaces each {"Fn::Transform": include} member of the maps under `v`
   // by the snippet's members, in its place.
   Status Walk(Value* v, int depth) {
-    if (depth > kMaxDepth) return Status::OK();
+    if (depth > kMaxIncludeDepth) return Status::OK();
     if (v->is_list()) {
       for (Value& item : v->mutable_list()) MS_RETURN_IF_ERROR(Walk(&item, depth + 1));
       return Status::OK();
@@ -93,7 +66,7 @@ class Expander {
     Value::Map out;
     bool changed = false;
     for (Member& m : v->mutable_map()) {
-      if (m.key == "Fn::Transform" && IsInclude(m.value)) {
+      if (m.key == "Fn::Transform" && IsIncludeDeclaration(m.value)) {
         Value snippet;
         MS_RETURN_IF_ERROR(Snippet(m.value, &snippet));
         for (Member& s : snippet.mutable_map()) out.push_back(std::move(s));
@@ -121,9 +94,9 @@ class Expander {
     if (transform == nullptr) return Status::OK();
     std::vector<Value> kept, includes;
     if (transform->is_list()) {
-      for (Value& item : transform->mutable_list()) (IsInclude(item) ? includes : kept).push_back(std::move(item));
+      for (Value& item : transform->mutable_list()) (IsIncludeDeclaration(item) ? includes : kept).push_back(std::move(item));
     } else {
-      (IsInclude(*transform) ? includes : kept).push_back(std::move(*transform));
+      (IsIncludeDeclaration(*transform) ? includes : kept).push_back(std::move(*transform));
     }
     const bool was_list = transform->is_list();
     Value::Map members;
@@ -159,7 +132,7 @@ Status ExpandIncludes(const OperationContext& ctx, std::string* body, bool* incl
   // Most templates name no include: they stay the text they came as.
   if (body->find("AWS::Include") == std::string::npos) return Status::OK();
   Value root;
-  if (!ParseTemplateText(*body, &root).ok() || !root.is_map() || !UsesInclude(root, 0)) return Status::OK();
+  if (!ParseTemplateText(*body, &root).ok() || !root.is_map() || !DeclaresInclude(root)) return Status::OK();
   Expander expander(ctx);
   MS_RETURN_IF_ERROR(expander.TopLevel(&root));
   for (Member& m : root.mutable_map()) {

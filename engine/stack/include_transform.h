@@ -2,7 +2,9 @@
 // names them (CloudFormation user guide, "AWS::Include transform"). A
 // create, an update or a change set processes its template this way before
 // anything checks it, and the stack keeps the processed template (what
-// GetTemplate answers by default, TemplateStage Processed).
+// GetTemplate answers by default, TemplateStage Processed) beside the one
+// submitted. ValidateTemplate and GetTemplateSummary do not run it
+// (template/include_declarations.h).
 //
 //   Transform: {Name: AWS::Include, Parameters: {Location: s3://B/K}}
 //       (alone or an item of the Transform list): the snippet's keys join

@@ -455,7 +455,12 @@ Status LoadTemplate(std::string_view text, Template* out, const ParameterLookup*
   return LoadTemplateFromValue(std::move(root), out, params);
 }
 
-Status LoadTemplateFromValue(Value root, Template* out, const ParameterLookup* params) {
+namespace {
+
+// `with_resources` false: a template some transform completes, whose
+// Resources, Mappings, Conditions, Rules and Outputs were left out
+// (LoadTemplateHead).
+Status LoadSections(Value root, Template* out, const ParameterLookup* params, bool with_resources) {
   *out = Template();
   if (!root.is_map()) return FormatError("unsupported structure.");
   MS_RETURN_IF_ERROR(CheckTopLevelKeys(root));
@@ -488,9 +493,18 @@ Status LoadTemplateFromValue(Value root, Template* out, const ParameterLookup* p
   MS_RETURN_IF_ERROR(LoadMappings(t.mappings));
   t.conditions = Section(root, "Conditions");
   MS_RETURN_IF_ERROR(LoadConditions(t.conditions));
+  if (!with_resources) return Status::OK();
   MS_RETURN_IF_ERROR(LoadResources(root.find("Resources"), &t));
   MS_RETURN_IF_ERROR(LoadOutputs(Section(root, "Outputs"), &t));
   return Status::OK();
 }
+
+}  // namespace
+
+Status LoadTemplateFromValue(Value root, Template* out, const ParameterLookup* params) {
+  return LoadSections(std::move(root), out, params, true);
+}
+
+Status LoadTemplateHead(Value root, Template* out) { return LoadSections(std::move(root), out, nullptr, false); }
 
 }  // namespace ms

@@ -87,6 +87,10 @@ using ParameterLookup =
 Status LoadTemplate(std::string_view text, Template* out, const ParameterLookup* params = nullptr);
 // Validates an already parsed document.
 Status LoadTemplateFromValue(Value root, Template* out, const ParameterLookup* params = nullptr);
+// The same for the sections before Resources only (format version,
+// Transform, Description, Metadata, Parameters, and Rules, Mappings and
+// Conditions when `root` has them): Resources is neither required nor read.
+Status LoadTemplateHead(Value root, Template* out);
 
 // True for the pseudo parameters (AWS::Region, AWS::NoValue, ...).
 bool IsPseudoParameter(std::string_view name);

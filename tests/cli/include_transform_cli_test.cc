@@ -198,3 +198,32 @@ TEST_CASE("AWS::Include cli: get-template answers the Original or the Processed 
   CHECK(stage("") == processed_with("t2"));
   CHECK(stage("Original") == json::parse(submitted));
 }
+
+TEST_CASE("AWS::Include cli: validate-template declares the include without reading it, and checks the rest",
+          "[cli][include]") {
+  ms::test::CliFixture cli("include_cli", "validate");
+  // Nothing in S3: no snippet is read. The role would ask for CAPABILITY_IAM in a template
+  // without a macro; AWS names no capability for one with a macro.
+  const std::string t = cli.Write("t.json", R"({"Transform": )" + Include("s3://nowhere/top.json") + R"(,
+    "Description": "d",
+    "Parameters": {"Env": {"Type": "String", "Default": "dev"}},
+    "Conditions": {"Prod": {"Fn::Equals": [{"Ref": "Env"}, "prod"]}},
+    "Resources": {
+      "Role": {"Type": "AWS::IAM::Role", "Properties": {"Fn::Transform": )" + Include("s3://nowhere/role.json") + R"(}},
+      "Fn::Transform": )" + Include("s3://nowhere/resources.json") + R"(},
+    "Outputs": {"TopicArn": {"Value": {"Ref": "TopicFromSnippet"}}}})");
+  auto out = cli.Json("validate-template --template-file " + t);
+  CHECK(out == json::parse(R"({"Parameters": [{"ParameterKey": "Env", "DefaultValue": "dev", "NoEcho": false}],
+                               "Description": "d", "DeclaredTransforms": ["AWS::Include"]})"));
+  // What the template says itself is still checked.
+  const std::string bad = cli.Write("bad.json", R"({"Parameters": {"Env": {"Type": "Strin"}},
+    "Resources": {"Fn::Transform": )" + Include("s3://nowhere/resources.json") + "}}");
+  auto r = cli("validate-template --template-file " + bad);
+  CHECK(r.exit_code != 0);
+  CHECK(r.out.find("Template format error: Unrecognized parameter type: Strin") != std::string::npos);
+  const std::string other = cli.Write("other.json", R"({"Transform": ["AWS::Serverless-2016-10-31", )" +
+                                                        Include("s3://nowhere/top.json") + R"(], "Resources": {}})");
+  r = cli("validate-template --template-file " + other);
+  CHECK(r.exit_code != 0);
+  CHECK(r.out.find("Transform AWS::Serverless-2016-10-31 is not supported") != std::string::npos);
+}

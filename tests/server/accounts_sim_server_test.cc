@@ -163,6 +163,11 @@ cfb.create_change_set(StackName='cs-include', ChangeSetName='c', ChangeSetType='
 out['cs_stages'] = [cfb.get_template(StackName='cs-include', ChangeSetName='c', **stage)['TemplateBody']
                     for stage in ({}, {'TemplateStage': 'Original'})]
 out['bad_stage'] = error(cfb.get_template, StackName='a-include', TemplateStage='Both')
+# GetTemplateSummary declares an include without reading it (an object nobody may read).
+summary = cfb.get_template_summary(TemplateBody=json.dumps({'Resources': {
+    'Queue': {'Type': 'AWS::SQS::Queue'}, 'Role': {'Type': 'AWS::IAM::Role', 'Properties': {'RoleName': 'r'}},
+    'Fn::Transform': {'Name': 'AWS::Include', 'Parameters': {'Location': 's3://a-templates/none.json'}}}}))
+out['summary'] = {k: summary.get(k) for k in ('ResourceTypes', 'DeclaredTransforms', 'Capabilities')}
 print(json.dumps(out))
 )");
   CHECK(r["b_ssm"] == json::parse(R"({"Code": "ValidationError",
@@ -193,6 +198,8 @@ print(json.dumps(out))
                                                       "Parameters": {"Location": "s3://a-templates/r.json"}}}})");
   CHECK(r["stages"] == json::array({processed, processed, original}));
   CHECK(r["cs_stages"] == json::array({processed, original}));
+  CHECK(r["summary"] == json::parse(R"({"ResourceTypes": ["AWS::SQS::Queue", "AWS::IAM::Role"],
+                                        "DeclaredTransforms": ["AWS::Include"], "Capabilities": null})"));
   CHECK(r["bad_stage"] == json::parse(R"({"Code": "ValidationError", "Message": "1 validation error detected: Value 'Both' at 'templateStage' failed to satisfy constraint: Member must satisfy enum value set: [Original, Processed]", "Status": 400})"));
 }
 

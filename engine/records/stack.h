@@ -99,18 +99,14 @@ struct StackRecord {
   // updated to, except while an update rolls back (or its rollback failed):
   // the one it goes back to.
   const std::string& shown_template_body() const {
-    const bool rolling_back =
-        status == StackStatus::kUpdateRollbackInProgress || status == StackStatus::kUpdateRollbackFailed;
-    return rolling_back && !previous_template_body.empty() ? previous_template_body : template_body;
+    return shows_previous_template() ? previous_template_body : template_body;
   }
   // The same template as submitted (TemplateStage Original).
   const std::string& shown_original_template_body() const {
-    const bool rolling_back =
-        status == StackStatus::kUpdateRollbackInProgress || status == StackStatus::kUpdateRollbackFailed;
-    if (rolling_back && !previous_template_body.empty()) {
+    if (shows_previous_template()) {
       return previous_original_template_body.empty() ? previous_template_body : previous_original_template_body;
     }
-    return original_template_body.empty() ? template_body : original_template_body;
+    return submitted_template_body();
   }
   // The template UsePreviousTemplate starts from: the one submitted.
   const std::string& submitted_template_body() const {
@@ -121,6 +117,13 @@ struct StackRecord {
   void RestorePreviousTemplate() {
     template_body = previous_template_body;
     original_template_body = previous_original_template_body;
+  }
+
+ private:
+  bool shows_previous_template() const {
+    const bool rolling_back =
+        status == StackStatus::kUpdateRollbackInProgress || status == StackStatus::kUpdateRollbackFailed;
+    return rolling_back && !previous_template_body.empty();
   }
 };
 

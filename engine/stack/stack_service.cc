@@ -188,11 +188,16 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   MS_RETURN_IF_ERROR(CheckStackPolicyInput(in.stack_policy_during_update_body, in.stack_policy_during_update_url,
                                            "StackPolicyDuringUpdate"));
   // The template as submitted (UsePreviousTemplate: the stack's, processed
-  // again, as AWS does); a change set's was processed when it was made.
-  const std::string submitted = in.use_previous_template ? s.submitted_template_body() : in.template_body;
-  std::string body = submitted;
-  bool included = !in.original_template_body.empty();
-  if (in.change_set_id.empty()) MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
+  // again, as AWS does), kept beside the processed one when AWS::Include
+  // changed it. A change set's was processed when it was made.
+  std::string body = in.use_previous_template ? s.submitted_template_body() : in.template_body;
+  std::string original = in.original_template_body;
+  bool included = !original.empty();
+  if (in.change_set_id.empty()) {
+    std::string submitted = body;
+    MS_RETURN_IF_ERROR(ExpandIncludes(ctx_, &body, &included));
+    if (included) original = std::move(submitted);
+  }
 
   std::map<std::string, std::string> previous;
   for (const StackParameterValue& p : s.parameters) previous[p.key] = p.value;
@@ -251,9 +256,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   }
   if (in.tags) s.tags = *in.tags;
   s.template_body = body;
-  s.original_template_body = !in.original_template_body.empty() ? in.original_template_body
-                             : included                         ? submitted
-                                                                : std::string();
+  s.original_template_body = std::move(original);
   s.description = summary.description.value_or("");
   s.parameters.clear();
   for (const ResolvedParameter& p : plan->parameters.list) {

@@ -1,6 +1,7 @@
 #include "template/include_declarations.h"
 
-#include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace ms {
 

@@ -22,8 +22,8 @@ bool IsIncludeDeclaration(const Value& v);
 bool DeclaresInclude(const Value& v);
 
 // The parts of a template whose snippets are not inserted: its format
-// version, description, metadata, parameters, transforms (each include as
-// "AWS::Include") and the resources it names itself (type, properties and
+// version, description, metadata, parameters, transforms (its includes as
+// one "AWS::Include") and the resources it names itself (type, properties and
 // metadata as written, nothing evaluated). No resource is required and no
 // reference checked: the snippets may hold what they name.
 Status LoadTemplateDeclarations(Value root, Template* out);

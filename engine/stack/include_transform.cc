@@ -46,7 +46,8 @@ class Expander {
       return IncludeError("The specified bucket does not exist");
     }
     std::string text, code, message;
-    if (!session_->S3Object(uri.substr(5, slash - 5), uri.substr(slash + 1), ctx_.account_id, &text, &code, &message)) {
+    const std::string bucket = uri.substr(5, slash - 5), key = uri.substr(slash + 1);
+    if (!session_->S3Object(bucket, key, ctx_.account_id, &text, &code, &message)) {
       return IncludeError(message);
     }
     if (!ParseTemplateText(text, out).ok() || !out->is_map() || DeclaresInclude(*out)) return NotYamlOrJson();
@@ -92,13 +93,9 @@ class Expander {
   Status TopLevel(Value* root) {
     Value* transform = root->find("Transform");
     if (transform == nullptr) return Status::OK();
-    std::vector<Value> kept, includes;
-    if (transform->is_list()) {
-      for (Value& item : transform->mutable_list()) (IsIncludeDeclaration(item) ? includes : kept).push_back(std::move(item));
-    } else {
-      (IsIncludeDeclaration(*transform) ? includes : kept).push_back(std::move(*transform));
-    }
     const bool was_list = transform->is_list();
+    std::vector<Value> kept, includes;
+    SplitTransforms(transform, &includes, &kept);
     Value::Map members;
     for (Member& m : root->mutable_map()) {
       if (m.key != "Transform") {

@@ -34,6 +34,16 @@ bool IsIncludeDeclaration(const Value& v) {
   return name != nullptr && name->is_string() && name->str() == "AWS::Include";
 }
 
+void SplitTransforms(Value* section, std::vector<Value>* includes, std::vector<Value>* others) {
+  if (!section->is_list()) {
+    (IsIncludeDeclaration(*section) ? includes : others)->push_back(std::move(*section));
+    return;
+  }
+  for (Value& item : section->mutable_list()) {
+    (IsIncludeDeclaration(item) ? includes : others)->push_back(std::move(item));
+  }
+}
+
 bool DeclaresInclude(const Value& v) { return DeclaresIncludeAt(v, 0); }
 
 Status LoadTemplateDeclarations(Value root, Template* out) {
@@ -47,14 +57,8 @@ Status LoadTemplateDeclarations(Value root, Template* out) {
     if (m.key == "Resources") {
       resources = std::move(m.value);
     } else if (m.key == "Transform") {  // the other transforms are checked as always
-      std::vector<Value> others;
-      if (m.value.is_list()) {
-        for (Value& item : m.value.mutable_list()) {
-          if (!IsIncludeDeclaration(item)) others.push_back(std::move(item));
-        }
-      } else if (!IsIncludeDeclaration(m.value)) {
-        others.push_back(std::move(m.value));
-      }
+      std::vector<Value> includes, others;
+      SplitTransforms(&m.value, &includes, &others);
       if (!others.empty()) kept.push_back({m.key, Value::MakeList(std::move(others))});
     } else if (m.key != "Mappings" && m.key != "Conditions" && m.key != "Rules" && m.key != "Outputs") {
       kept.push_back(std::move(m));  // an unknown section is refused, as always

@@ -6,6 +6,8 @@
 // without its snippets (LoadTemplateDeclarations).
 #pragma once
 
+#include <vector>
+
 #include "base/status.h"
 #include "template/template.h"
 #include "template/value.h"
@@ -16,6 +18,10 @@ inline constexpr int kMaxIncludeDepth = 200;  // a template nested deeper is ref
 
 // {"Name": "AWS::Include", "Parameters": {...}}: an include's declaration.
 bool IsIncludeDeclaration(const Value& v);
+
+// Moves a Transform section's entries (one transform, or a list of them)
+// into its include declarations and the other transforms, each in order.
+void SplitTransforms(Value* section, std::vector<Value>* includes, std::vector<Value>* others);
 
 // Whether `v` declares an include anywhere: in a Transform section (alone or
 // an item of its list) or as a map's Fn::Transform.

@@ -5,6 +5,12 @@
 --
 -- Records: "lambda.function" "<region>:<name>" (configuration, the code as
 -- given — Code: ZipFile text or S3Bucket/S3Key — and its hash, published versions), "lambda.alias" "<region>:<name>:<alias>".
+-- Code in S3 must be there, and readable by the caller's account, when
+-- CreateFunction, UpdateFunctionCode or PublishLayerVersion takes it
+-- (S3's refusal in Lambda's words, s3_code below). Unlike Lambda, the sim
+-- keeps the object's location, not a copy: Invoke reads the object as it
+-- is then, so one overwritten or deleted later changes or breaks the
+-- function (Lambda keeps running what it took).
 -- PublishVersion publishes "1", "2", ... and, as Lambda does, returns the
 -- latest version instead when neither the code nor the configuration
 -- changed since it was published. An alias points at a version, optionally
@@ -70,6 +76,37 @@ local function code_of(code)
   return out
 end
 
+-- Reads the S3 object a function's or a layer's code names (S3Bucket,
+-- S3Key, S3ObjectVersion), as the caller's account, with `action`
+-- ("HeadObject" when the code is taken, "GetObject" when it is run); S3's
+-- refusal in Lambda's words. Lambda takes the object when the function is
+-- created or its code updated, so a missing one fails CreateFunction
+-- ("Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error
+-- Message: The specified key does not exist.", InvalidParameterValueException:
+-- public CloudFormation events of AWS::Lambda::Function, and CloudTrail's
+-- CreateFunction20150331 errorMessage).
+local function s3_code(env, code, action)
+  local sim = require("sim")
+  local ok, obj = pcall(sim.call, "s3", action,
+    { Bucket = code.S3Bucket, Key = code.S3Key, VersionId = code.S3ObjectVersion },
+    { region = env.region, account = env.account })
+  if ok then return obj end
+  local code_name = type(obj) == "table" and obj.code or nil
+  if code_name == nil then error(obj, 0) end  -- not S3's refusal: a fault of the sim itself
+  if code_name == "AccessDenied" then  -- Lambda's text for an object its caller may not read
+    fail("Your access has been denied by S3, please make sure your request credentials have permission to "
+      .. "GetObject for " .. code.S3Bucket .. "/" .. code.S3Key .. ". S3 Error Code: AccessDenied. S3 Error "
+      .. "Message: Access Denied", "AccessDeniedException")
+  end
+  fail("Error occurred while GetObject. S3 Error Code: " .. code_name .. ". S3 Error Message: " .. tostring(obj.message),
+    "InvalidParameterValueException")
+end
+
+-- Checks, when code names an S3 object, that Lambda can take it.
+local function check_s3_code(env, code)
+  if type(code) == "table" and code.S3Bucket ~= nil and code.S3Key ~= nil then s3_code(env, code, "HeadObject") end
+end
+
 -- A hash of the code as given (ZipFile text, S3 location, image URI), in
 -- the shape of Lambda's base64 SHA-256.
 local function code_sha(code)
@@ -121,6 +158,7 @@ function A.CreateFunction(p, env)
     fail("1 validation error detected: Value null at 'role' failed to satisfy constraint: Member must not be null",
       "ValidationException")
   end
+  check_s3_code(env, p.Code)
   local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code), Code = code_of(p.Code),
                 LastModified = util.iso8601(env.now_ms) }
   for _, k in ipairs(CONFIG) do rec[k] = p[k] end
@@ -155,6 +193,7 @@ end
 
 function A.UpdateFunctionCode(p, env)
   local rec = load_fn(env, p.FunctionName)
+  check_s3_code(env, p)
   rec.CodeSha256 = code_sha(p)
   rec.Code = code_of(p)
   rec.LastModified = util.iso8601(env.now_ms)
@@ -324,6 +363,7 @@ end
 -- files; they get the helpers above (lower-case fields of L, not actions).
 L.load_fn, L.fn_arn, L.fkey, L.code_sha, L.json = load_fn, fn_arn, fkey, code_sha, util.json
 L.configuration, L.VERSION = configuration, VERSION
+L.s3_code, L.check_s3_code = s3_code, check_s3_code
 require("sim.lambda_permissions")(A, L)
 require("sim.lambda_layers")(A, L)
 require("sim.lambda_event_sources")(A, L)

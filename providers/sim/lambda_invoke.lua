@@ -84,20 +84,7 @@ return function(A, L)
       return { inline_code = code.ZipFile }
     end
     if code.S3Bucket and code.S3Key then
-      local ok, obj = pcall(sim().call, "s3", "GetObject",
-        { Bucket = code.S3Bucket, Key = code.S3Key, VersionId = code.S3ObjectVersion },
-        { region = env.region, account = env.account })
-      if not ok then
-        local code_name = type(obj) == "table" and obj.code or "NoSuchKey"
-        local message = type(obj) == "table" and obj.message or "The specified key does not exist."
-        if code_name == "AccessDenied" then  -- Lambda's text for an object its caller may not read
-          fail("Your access has been denied by S3, please make sure your request credentials have permission to "
-            .. "GetObject for " .. code.S3Bucket .. "/" .. code.S3Key .. ". S3 Error Code: AccessDenied. S3 Error "
-            .. "Message: Access Denied", "AccessDeniedException")
-        end
-        fail("Error occurred while GetObject. S3 Error Code: " .. code_name .. ". S3 Error Message: " .. message,
-          "InvalidParameterValueException")
-      end
+      local obj = L.s3_code(env, code, "GetObject")
       return { zip = require("sim.s3_body").result_bytes(obj) }
     end
     fail("moonstack runs code given as ZipFile or S3Bucket/S3Key, not a container image", "InvalidParameterValueException")

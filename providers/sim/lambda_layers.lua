@@ -40,6 +40,7 @@ return function(A, L)
       fail("1 validation error detected: Value null at 'content' failed to satisfy constraint: Member must not be null",
         "ValidationException")
     end
+    L.check_s3_code(env, p.Content)
     local ck = env.region .. ":" .. p.LayerName
     local counter = world.get(COUNTER, ck) or { Next = 1 }
     local n = counter.Next

@@ -93,7 +93,7 @@ T.case("event source mappings listed by source: that queue's only, not one whose
   H.same(uuids({ EventSourceArn = q }), { f_q })
 end)
 
-T.case("Invoke of code in S3: another account's object it may not read is Lambda's access-denied text", function()
+T.case("Code in S3 is taken when the function is created: a missing or unreadable object fails CreateFunction with Lambda's text", function()
   local _, sim = fresh()
   local ran = {}
   -- A runner that records the zip it was given (the host's runs it: host/lambda/).
@@ -107,32 +107,56 @@ T.case("Invoke of code in S3: another account's object it may not read is Lambda
       end,
     }
   end }
-  local function invoke_error(client, name)
-    local ok, e = pcall(client.lambda.Invoke, { FunctionName = name })
-    H.eq(ok, false, name)
-    return e
-  end
   local other = sim.client({ account = "222222222222" })
   other.s3.CreateBucket({ Bucket = "their-code" })
   other.s3.PutObject({ Bucket = "their-code", Key = "fn.zip", Body = "PK\3\4zip" })
   local own = sim.client()
-  for name, key in pairs({ theirs = "fn.zip", missing = "nope.zip" }) do
-    own.lambda.CreateFunction({ FunctionName = name, Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.12",
-      Handler = "index.handler", Code = { S3Bucket = "their-code", S3Key = key } })
+  local function create(name, bucket, key)
+    return pcall(own.lambda.CreateFunction, { FunctionName = name, Role = "arn:aws:iam::123456789012:role/r",
+      Runtime = "python3.12", Handler = "index.handler", Code = { S3Bucket = bucket, S3Key = key } })
   end
-  local e = invoke_error(own, "theirs")
-  H.eq(e.message, "Your access has been denied by S3, please make sure your request credentials have permission to "
-    .. "GetObject for their-code/fn.zip. S3 Error Code: AccessDenied. S3 Error Message: Access Denied")
-  H.eq(e.code, "AccessDeniedException")
-  -- Granted by the bucket policy, it runs; a key that is not there is S3's NoSuchKey in Lambda's words.
+  local function refused(ok, e, message, code)
+    H.eq(ok, false, message)
+    H.eq(e.message, message)
+    H.eq(e.code, code)
+  end
+  local function absent(name)
+    local ok, e = pcall(own.lambda.GetFunction, { FunctionName = name })
+    H.eq(ok, false, name)
+    H.eq(e.code, "ResourceNotFoundException")
+  end
+  local ok, e = create("theirs", "their-code", "fn.zip")
+  refused(ok, e, "Your access has been denied by S3, please make sure your request credentials have permission to "
+    .. "GetObject for their-code/fn.zip. S3 Error Code: AccessDenied. S3 Error Message: Access Denied",
+    "AccessDeniedException")
+  absent("theirs")
+  -- Granted by the bucket policy, it is created and runs.
   other.s3.PutBucketPolicy({ Bucket = "their-code", Policy = [[{"Statement": [{"Effect": "Allow",
     "Principal": {"AWS": "123456789012"}, "Action": "s3:GetObject", "Resource": "arn:aws:s3:::their-code/*"}]}]] })
+  ok, e = create("missing", "their-code", "nope.zip")
+  refused(ok, e, "Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error Message: The specified key does not exist.",
+    "InvalidParameterValueException")
+  absent("missing")
+  ok, e = create("nobucket", "no-such-code-bucket", "fn.zip")
+  refused(ok, e, "Error occurred while GetObject. S3 Error Code: NoSuchBucket. S3 Error Message: The specified bucket does not exist",
+    "InvalidParameterValueException")
+  absent("nobucket")
+  H.eq(create("theirs", "their-code", "fn.zip"), true)
   own.lambda.Invoke({ FunctionName = "theirs" })
-  e = invoke_error(own, "missing")
   package.loaded["moonstack.lambda"] = nil
-  H.eq(e.message, "Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error Message: The specified key does not exist.")
-  H.eq(e.code, "InvalidParameterValueException")
   H.same(ran, { "PK\3\4zip" })
+  -- UpdateFunctionCode takes the new object the same way; a refused one leaves the code as it was.
+  local sha = own.lambda.GetFunction({ FunctionName = "theirs" }).Configuration.CodeSha256
+  ok, e = pcall(own.lambda.UpdateFunctionCode, { FunctionName = "theirs", S3Bucket = "their-code", S3Key = "v2.zip" })
+  refused(ok, e, "Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error Message: The specified key does not exist.",
+    "InvalidParameterValueException")
+  H.eq(own.lambda.GetFunction({ FunctionName = "theirs" }).Configuration.CodeSha256, sha)
+  -- So does PublishLayerVersion; no version is made.
+  ok, e = pcall(own.lambda.PublishLayerVersion, { LayerName = "deps", Content = { S3Bucket = "their-code", S3Key = "layer.zip" } })
+  refused(ok, e, "Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error Message: The specified key does not exist.",
+    "InvalidParameterValueException")
+  other.s3.PutObject({ Bucket = "their-code", Key = "layer.zip", Body = "PK\3\4layer" })
+  H.eq(own.lambda.PublishLayerVersion({ LayerName = "deps", Content = { S3Bucket = "their-code", S3Key = "layer.zip" } }).Version, 1)
 end)
 
 return T

@@ -1,7 +1,13 @@
 -- Contract-test fixture of AWS::Lambda::LayerVersion: a version of layer
--- "deps"; another description (replacement: a new version).
+-- "deps" from an object in S3 (Lambda takes it when the version is
+-- published); another description (replacement: a new version).
 return {
-  create = { LayerName = "deps", Content = { S3Bucket = "b", S3Key = "deps.zip" }, CompatibleRuntimes = { "python3.12" } },
+  setup = function(aws)
+    aws.s3.CreateBucket({ Bucket = "layer-code" })
+    aws.s3.PutObject({ Bucket = "layer-code", Key = "deps.zip", Body = "PK\3\4deps" })
+    return {}
+  end,
+  create = { LayerName = "deps", Content = { S3Bucket = "layer-code", S3Key = "deps.zip" }, CompatibleRuntimes = { "python3.12" } },
   updates = { { Description = "two" } },   -- replace
   verify = function(aws, id, props, attributes)
     local v = aws.lambda.GetLayerVersionByArn({ Arn = id })

@@ -5,6 +5,8 @@
 --
 -- Records: "lambda.function" "<region>:<name>" (configuration, the code as
 -- given — Code: ZipFile text or S3Bucket/S3Key — and its hash, published versions), "lambda.alias" "<region>:<name>:<alias>".
+-- A runtime Lambda no longer creates or updates functions of, on the world
+-- clock's day, is refused (sim/lambda_runtimes.lua).
 -- Code in S3 must be there, and readable by the caller's account, when
 -- CreateFunction, UpdateFunctionCode or PublishLayerVersion takes it
 -- (S3's refusal in Lambda's words, s3_code below). Unlike Lambda, the sim
@@ -28,6 +30,7 @@
 
 local world = require("sim.world")
 local util = require("sim.cloudformation_util")
+local runtimes = require("sim.lambda_runtimes")
 
 local A = {}
 local L = {}  -- helpers shared with sim.lambda_permissions / _layers / _event_sources
@@ -158,6 +161,7 @@ function A.CreateFunction(p, env)
     fail("1 validation error detected: Value null at 'role' failed to satisfy constraint: Member must not be null",
       "ValidationException")
   end
+  runtimes.check_create(p.Runtime, env.now_ms)
   check_s3_code(env, p.Code)
   local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code), Code = code_of(p.Code),
                 LastModified = util.iso8601(env.now_ms) }
@@ -186,6 +190,7 @@ function A.UpdateFunctionConfiguration(p, env)
   for _, k in ipairs(CONFIG) do
     if p[k] == "" then rec[k] = nil elseif p[k] ~= nil then rec[k] = p[k] end  -- "" resets a setting
   end
+  runtimes.check_update(rec.Runtime, env.now_ms)
   rec.LastModified = util.iso8601(env.now_ms)
   save_fn(env, rec)
   return configuration(env, rec)
@@ -193,6 +198,7 @@ end
 
 function A.UpdateFunctionCode(p, env)
   local rec = load_fn(env, p.FunctionName)
+  runtimes.check_update(rec.Runtime, env.now_ms)
   check_s3_code(env, p)
   rec.CodeSha256 = code_sha(p)
   rec.Code = code_of(p)

@@ -173,7 +173,7 @@ TEST_CASE("lambda custom resource: inline Python with cfnresponse, through its l
 
 TEST_CASE("lambda custom resource: inline Node with cfn-response, through its lifecycle", "[cli][lambda]") {
   if (!ms::test::HaveInterpreter("node")) return;
-  Lifecycle("node", "nodejs20.x", kNode, "");  // cfn-response's Reason names the invocation's log stream
+  Lifecycle("node", "nodejs24.x", kNode, "");  // cfn-response's Reason names the invocation's log stream
 }
 
 TEST_CASE("lambda custom resource: the function's log group holds its output and Lambda's lines", "[cli][lambda]") {

@@ -159,4 +159,53 @@ T.case("Code in S3 is taken when the function is created: a missing or unreadabl
   H.eq(own.lambda.PublishLayerVersion({ LayerName = "deps", Content = { S3Bucket = "their-code", S3Key = "layer.zip" } }).Version, 1)
 end)
 
+-- Milliseconds since the epoch at 00:00 UTC of a day (days_from_civil).
+local function day_ms(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = math.floor(y / 400)
+  local yoe = y - era * 400
+  local mp = (m + 9) % 12
+  local doy = math.floor((153 * mp + 2) / 5) + d - 1
+  local doe = yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy
+  return (era * 146097 + doe - 719468) * 86400000
+end
+
+T.case("a runtime past Lambda's block dates is refused on the world clock's day: create first, updates a month later", function()
+  local world, sim = fresh()
+  local aws = sim.client()
+  local function create(name, runtime)
+    return pcall(aws.lambda.CreateFunction, { FunctionName = name, Role = "arn:aws:iam::123456789012:role/r",
+      Runtime = runtime, Handler = "index.handler", Code = { ZipFile = "x" } })
+  end
+  local function refused(result, runtime, successor)
+    local ok, e = result[1], result[2]
+    H.eq(ok, false, runtime)
+    H.eq(e.message, "The runtime parameter of " .. runtime .. " is no longer supported for creating or updating AWS "
+      .. "Lambda functions. We recommend you use the new runtime (" .. successor .. ") while creating or updating functions.")
+    H.eq(e.code, "InvalidParameterValueException")
+  end
+  -- Virtual time: the day Lambda still created python3.6 functions, and the day it stopped.
+  world.set_now_ms(day_ms(2022, 7, 17) + 86399999)
+  H.eq(create("old", "python3.6"), true)
+  world.set_now_ms(day_ms(2022, 7, 18))
+  refused({ create("old2", "python3.6") }, "python3.6", "python3.14")
+  -- Creation stopped on 2022-07-18, updates on 2022-08-29.
+  H.eq(aws.lambda.UpdateFunctionCode({ FunctionName = "old", ZipFile = "y" }).Runtime, "python3.6")
+  world.set_now_ms(day_ms(2022, 8, 29))
+  refused({ pcall(aws.lambda.UpdateFunctionCode, { FunctionName = "old", ZipFile = "z" }) }, "python3.6", "python3.14")
+  refused({ pcall(aws.lambda.UpdateFunctionConfiguration, { FunctionName = "old", Timeout = 9 }) }, "python3.6", "python3.14")
+  H.eq(aws.lambda.GetFunctionConfiguration({ FunctionName = "old" }).Timeout, 3)
+  -- Moving it to a runtime Lambda supports is an update it takes.
+  H.eq(aws.lambda.UpdateFunctionConfiguration({ FunctionName = "old", Runtime = "python3.9" }).Runtime, "python3.9")
+  -- Today's tables: nodejs20.x stopped on 2026-06-01, nodejs22.x goes on 2027-06-01; an unlisted runtime never stops.
+  world.set_now_ms(day_ms(2026, 11, 28))
+  refused({ create("n20", "nodejs20.x") }, "nodejs20.x", "nodejs24.x")
+  H.eq(create("n22", "nodejs22.x"), true)
+  H.eq(create("custom", "provided.al2023"), true)
+  world.set_now_ms(day_ms(2027, 6, 1))
+  refused({ create("n22b", "nodejs22.x") }, "nodejs22.x", "nodejs24.x")
+  H.eq(aws.lambda.UpdateFunctionConfiguration({ FunctionName = "n22", MemorySize = 256 }).MemorySize, 256)
+  H.eq(create("future", "python3.99"), true)
+end)
+
 return T

@@ -47,4 +47,16 @@ struct CommandResult {
 };
 CommandResult RunCommand(const std::string& cmd);
 
+// An IAM trust policy (JSON text) that lets Lambda assume the role: a
+// function's execution role must exist and have one (sim/lambda.lua).
+inline constexpr const char* kLambdaTrustPolicy =
+    R"({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", )"
+    R"("Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]})";
+// Lua making role `name` with that policy through the sim (the default
+// account), for the tests that run sim actions in a Lua runtime.
+inline std::string LambdaRoleLua(const std::string& name) {
+  return "require('sim').call('iam', 'CreateRole', { RoleName = '" + name + "', AssumeRolePolicyDocument = [[" +
+         kLambdaTrustPolicy + "]] })\n";
+}
+
 }  // namespace ms::test

@@ -5,14 +5,18 @@
 --
 -- Records: "lambda.function" "<region>:<name>" (configuration, the code as
 -- given — Code: ZipFile text or S3Bucket/S3Key — and its hash, published versions), "lambda.alias" "<region>:<name>:<alias>".
--- A runtime Lambda no longer creates or updates functions of, on the world
--- clock's day, is refused (sim/lambda_runtimes.lua).
--- Code in S3 must be there, and readable by the caller's account, when
--- CreateFunction, UpdateFunctionCode or PublishLayerVersion takes it
--- (S3's refusal in Lambda's words, s3_code below). Unlike Lambda, the sim
--- keeps the object's location, not a copy: Invoke reads the object as it
--- is then, so one overwritten or deleted later changes or breaks the
--- function (Lambda keeps running what it took).
+--
+-- What CreateFunction and the updates refuse, as Lambda does:
+--   - an execution role that is not a role of the caller's account
+--     trusting Lambda (check_role below);
+--   - a runtime Lambda no longer creates or updates functions of, on the
+--     world clock's day (sim/lambda_runtimes.lua);
+--   - code in S3 that is missing or the caller's account may not read
+--     (S3's refusal in Lambda's words, s3_code below; PublishLayerVersion
+--     too). Unlike Lambda, the sim keeps the object's location, not a copy:
+--     Invoke reads the object as it is then, so one overwritten or deleted
+--     later changes or breaks the function (Lambda runs what it took).
+--
 -- PublishVersion publishes "1", "2", ... and, as Lambda does, returns the
 -- latest version instead when neither the code nor the configuration
 -- changed since it was published. An alias points at a version, optionally
@@ -105,6 +109,59 @@ local function s3_code(env, code, action)
     "InvalidParameterValueException")
 end
 
+-- The execution role: an IAM role ARN (the API's pattern, ValidationException),
+-- of a role of the caller's account whose trust policy lets
+-- lambda.amazonaws.com assume it ("The role defined for the function cannot
+-- be assumed by Lambda.", InvalidParameterValueException: Lambda's text for a
+-- role that is missing, another account's or not trusting Lambda). A trust
+-- statement's Condition is not evaluated: it trusts Lambda if it names it.
+local ROLE_PATTERN = "arn:(aws[a-zA-Z-]*)?:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+"
+
+local function one_or_list(v)
+  if type(v) == "table" then return v end
+  return { v }
+end
+
+local function trusts_lambda(doc)
+  if type(doc) == "string" then
+    local decoded = require("sim.json_decode")(doc)
+    if decoded == nil then return true end  -- a text the sim cannot read: not refused on the sim's account
+    doc = decoded
+  end
+  if type(doc) ~= "table" then return false end
+  for _, s in ipairs(one_or_list(doc.Statement)) do
+    if type(s) == "table" and s.Effect == "Allow" then
+      local assume = false
+      for _, a in ipairs(one_or_list(s.Action)) do
+        local action = type(a) == "string" and a:lower() or ""
+        if action == "sts:assumerole" or action == "sts:*" or action == "*" then assume = true end
+      end
+      local p = s.Principal
+      local names = p == "*"
+      if type(p) == "table" then
+        for _, service in ipairs(one_or_list(p.Service)) do
+          if service == "lambda.amazonaws.com" then names = true end
+        end
+      end
+      if assume and names then return true end
+    end
+  end
+  return false
+end
+
+local function check_role(role_arn)
+  local arn = type(role_arn) == "string" and role_arn or ""
+  local partition, rest = arn:match("^arn:([%w%-]*):iam::%d%d%d%d%d%d%d%d%d%d%d%d:role/?([%w_+=,.@%-/]+)$")
+  if not rest or not (partition == "" or partition:match("^aws[%a%-]*$")) then
+    fail("1 validation error detected: Value '" .. tostring(role_arn) .. "' at 'role' failed to satisfy constraint: "
+      .. "Member must satisfy regular expression pattern: " .. ROLE_PATTERN, "ValidationException")
+  end
+  local role = world.get("iam.role", (arn:match("([^/]+)$") or ""):lower())
+  if not role or role.Arn ~= arn or not trusts_lambda(role.AssumeRolePolicyDocument) then
+    fail("The role defined for the function cannot be assumed by Lambda.", "InvalidParameterValueException")
+  end
+end
+
 -- Checks, when code names an S3 object, that Lambda can take it.
 local function check_s3_code(env, code)
   if type(code) == "table" and code.S3Bucket ~= nil and code.S3Key ~= nil then s3_code(env, code, "HeadObject") end
@@ -161,6 +218,7 @@ function A.CreateFunction(p, env)
     fail("1 validation error detected: Value null at 'role' failed to satisfy constraint: Member must not be null",
       "ValidationException")
   end
+  check_role(p.Role)
   runtimes.check_create(p.Runtime, env.now_ms)
   check_s3_code(env, p.Code)
   local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code), Code = code_of(p.Code),
@@ -190,6 +248,7 @@ function A.UpdateFunctionConfiguration(p, env)
   for _, k in ipairs(CONFIG) do
     if p[k] == "" then rec[k] = nil elseif p[k] ~= nil then rec[k] = p[k] end  -- "" resets a setting
   end
+  if p.Role ~= nil then check_role(p.Role) end
   runtimes.check_update(rec.Runtime, env.now_ms)
   rec.LastModified = util.iso8601(env.now_ms)
   save_fn(env, rec)

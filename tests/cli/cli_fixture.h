@@ -41,6 +41,12 @@ class CliFixture {
     std::ofstream(dir + "/" + name) << text;
     return dir + "/" + name;
   }
+  // Makes IAM role `name` in the default account, trusting Lambda (the
+  // execution role a function names must exist and let Lambda assume it).
+  void MakeLambdaRole(const std::string& name) const {
+    Json("world call iam CreateRole '{\"RoleName\": \"" + name + "\", \"AssumeRolePolicyDocument\": " +
+         kLambdaTrustPolicy + "}'");
+  }
   std::string Status(const std::string& stack) const {
     return Json("describe-stacks --stack-name " + stack)["Stacks"][0]["StackStatus"];
   }

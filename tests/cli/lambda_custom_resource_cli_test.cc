@@ -68,7 +68,8 @@ std::string Template(const std::string& runtime, const std::string& code, const 
 }
 
 struct Cli : ms::test::CliFixture {
-  explicit Cli(const std::string& name) : CliFixture("lambda_custom_resource_cli", name) {}
+  // With the functions' execution role, "lambda".
+  explicit Cli(const std::string& name) : CliFixture("lambda_custom_resource_cli", name) { MakeLambdaRole("lambda"); }
   std::string Physical(const std::string& logical) const {
     return Json("describe-stack-resource --stack-name s --logical-resource-id " + logical)
         ["StackResourceDetail"]["PhysicalResourceId"];
@@ -238,7 +239,7 @@ TEST_CASE("lambda custom resource: a missing interpreter fails the resource nami
 TEST_CASE("lambda: Invoke through world call — payload, FunctionError, log tail", "[cli][lambda]") {
   if (!ms::test::HaveInterpreter("python3")) return;
   Cli cli("invoke");
-  cli.Json(R"(world call lambda CreateFunction '{"FunctionName": "f", "Runtime": "python3.12", "Handler": "index.handler", "Role": "arn:aws:iam::123456789012:role/r", "Code": {"ZipFile": "def handler(e, c):\n    if e.get(\"fail\"):\n        raise RuntimeError(\"asked to\")\n    return {\"twice\": e[\"n\"] * 2}\n"}}')");
+  cli.Json(R"(world call lambda CreateFunction '{"FunctionName": "f", "Runtime": "python3.12", "Handler": "index.handler", "Role": "arn:aws:iam::123456789012:role/lambda", "Code": {"ZipFile": "def handler(e, c):\n    if e.get(\"fail\"):\n        raise RuntimeError(\"asked to\")\n    return {\"twice\": e[\"n\"] * 2}\n"}}')");
   nlohmann::json r = cli.Json(R"(world call lambda Invoke '{"FunctionName": "f", "Payload": "{\"n\": 21}"}')");
   CHECK(r["StatusCode"] == 200);
   CHECK(nlohmann::json::parse(r["Payload"].get<std::string>()) == nlohmann::json{{"twice", 42}});

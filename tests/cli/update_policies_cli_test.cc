@@ -298,6 +298,7 @@ TEST_CASE("CodeDeployLambdaAliasUpdate: a version change is a CodeDeploy deploym
   };
   SECTION("with the policy") {
     Cli cli("codedeploy");
+    cli.MakeLambdaRole("app");  // the functions' execution role
     const std::string t = cli.Write("t.json", Lambda(kDeployPolicy));
     cli.Json("create-stack --stack-name app --template-body file://" + t +
              " --parameters ParameterKey=Code,ParameterValue=v1 "
@@ -361,6 +362,7 @@ TEST_CASE("CodeDeployLambdaAliasUpdate: a version change is a CodeDeploy deploym
   }
   SECTION("without the policy") {
     Cli cli("codedeploy_none");
+    cli.MakeLambdaRole("app");  // the functions' execution role
     const std::string t = cli.Write("t.json", Lambda(""));
     cli.Json("create-stack --stack-name app --template-body file://" + t +
              " --parameters ParameterKey=Code,ParameterValue=v1");
@@ -375,6 +377,7 @@ TEST_CASE("CodeDeployLambdaAliasUpdate: a version change is a CodeDeploy deploym
   }
   SECTION("the application named by the policy must exist") {
     Cli cli("codedeploy_missing");
+    cli.MakeLambdaRole("app");  // the functions' execution role
     const std::string t = cli.Write(
         "t.json", Lambda(R"({"CodeDeployLambdaAliasUpdate": {"ApplicationName": "nope", "DeploymentGroupName": "g"}})"));
     cli.Json("create-stack --stack-name app --template-body file://" + t +

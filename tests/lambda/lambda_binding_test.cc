@@ -11,6 +11,7 @@
 #include "lambda_test_support.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
+#include "test_util.h"
 
 namespace {
 
@@ -44,7 +45,7 @@ TEST_CASE("lambda binding: the function's time is outside the Lua call's deadlin
   o.limits.deadline = std::chrono::milliseconds(300);
   Bound b = Bind(&world, o);
   ms::lua::Runtime* rt = b.rt.get();
-  REQUIRE(rt->Eval(R"(
+  REQUIRE(rt->Eval(ms::test::LambdaRoleLua("r") + R"(
     require("sim").call("lambda", "CreateFunction", { FunctionName = "slow", Runtime = "python3.12",
       Handler = "index.handler", Role = "arn:aws:iam::123456789012:role/r", Timeout = 5,
       Code = { ZipFile = "import time\ndef handler(e, c):\n    time.sleep(0.8)\n    return {'slept': True}\n" } }))").ok());
@@ -99,7 +100,7 @@ TEST_CASE("lambda binding: sim.lambda's Invoke leaves the world unlocked while t
   ms::World world;
   Bound b = Bind(&world, WithProviders());
   ms::lua::Runtime* rt = b.rt.get();
-  auto created = rt->Eval(R"(
+  auto created = rt->Eval(ms::test::LambdaRoleLua("r") + R"(
     require("sim").call("lambda", "CreateFunction", { FunctionName = "slow", Runtime = "python3.12",
       Handler = "index.handler", Role = "arn:aws:iam::123456789012:role/r",
       Code = { ZipFile = "import time\ndef handler(e, c):\n    time.sleep(1)\n    return 'done'\n" } }))");

@@ -22,6 +22,7 @@ template = json.dumps({'Resources': {
     'Res': {'Type': 'Custom::Thing', 'Properties': {'ServiceToken': {'Fn::GetAtt': ['Fn', 'Arn']}}}},
     'Outputs': {'Endpoint': {'Value': {'Fn::GetAtt': ['Res', 'Endpoint']}}}})
 import time, urllib.request
+lambda_role('r')
 cf.create_stack(StackName='s', TemplateBody=template)
 )";
 

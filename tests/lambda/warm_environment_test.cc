@@ -21,6 +21,7 @@
 #include "lambda_test_support.h"
 #include "lua/runtime.h"
 #include "lua/world_binding.h"
+#include "test_util.h"
 
 using ms::lambda::Invocation;
 using ms::lambda::Outcome;
@@ -79,6 +80,7 @@ struct SimRuntime {
     rt = ms::lua::Runtime::Create(o, &s);
     REQUIRE(rt);
     REQUIRE(ms::lua::WorldBinding::Install(rt.get(), &world, &binding).ok());
+    REQUIRE(rt->Eval(ms::test::LambdaRoleLua("r")).ok());  // the functions' execution role
   }
 };
 

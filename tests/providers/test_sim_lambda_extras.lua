@@ -1,6 +1,15 @@
 -- The simulated Lambda's permissions, layer versions and event source mappings.
 local H = require("harness")
 local T = H.suite("sim lambda extras")
+-- Every case's world holds role r, which Lambda may assume (it refuses a
+-- role that is missing or does not trust it).
+local lambda_role = require("lambda_role")
+local fresh_world = fresh
+local function fresh()
+  local world, sim = fresh_world()
+  lambda_role.make(sim.client(), "r")
+  return world, sim
+end
 
 local function setup()
   local world, sim = fresh()
@@ -206,6 +215,41 @@ T.case("a runtime past Lambda's block dates is refused on the world clock's day:
   refused({ create("n22b", "nodejs22.x") }, "nodejs22.x", "nodejs24.x")
   H.eq(aws.lambda.UpdateFunctionConfiguration({ FunctionName = "n22", MemorySize = 256 }).MemorySize, 256)
   H.eq(create("future", "python3.99"), true)
+end)
+
+T.case("the execution role must be an IAM role ARN of a role of the account that trusts Lambda", function()
+  local _, sim = fresh()  -- holds role r, trusting Lambda
+  local aws = sim.client()
+  local function create(name, role)
+    return { pcall(aws.lambda.CreateFunction, { FunctionName = name, Role = role, Runtime = "python3.12",
+      Handler = "index.handler", Code = { ZipFile = "x" } }) }
+  end
+  local function refused(result, message, code)
+    H.eq(result[1], false, message)
+    H.eq(result[2].message, message)
+    H.eq(result[2].code, code)
+  end
+  local CANNOT = "The role defined for the function cannot be assumed by Lambda."
+  refused(create("a", "lambdarole"), "1 validation error detected: Value 'lambdarole' at 'role' failed to satisfy "
+    .. "constraint: Member must satisfy regular expression pattern: arn:(aws[a-zA-Z-]*)?:iam::\\d{12}:role/?"
+    .. "[a-zA-Z_0-9+=,.@\\-_/]+", "ValidationException")
+  refused(create("b", "arn:aws:iam::123456789012:role/missing"), CANNOT, "InvalidParameterValueException")
+  refused(create("c", "arn:aws:iam::222222222222:role/r"), CANNOT, "InvalidParameterValueException")  -- another account's
+  aws.iam.CreateRole({ RoleName = "ec2-only", AssumeRolePolicyDocument = { Statement = { { Effect = "Allow",
+    Principal = { Service = "ec2.amazonaws.com" }, Action = "sts:AssumeRole" } } } })
+  refused(create("d", "arn:aws:iam::123456789012:role/ec2-only"), CANNOT, "InvalidParameterValueException")
+  -- A trust policy given as JSON text (the API's form), with a path in the ARN and a list of services.
+  aws.iam.CreateRole({ RoleName = "text", Path = "/svc/", AssumeRolePolicyDocument = [[{"Statement": [{"Effect": "Allow",
+    "Principal": {"Service": ["edgelambda.amazonaws.com", "lambda.amazonaws.com"]}, "Action": ["sts:AssumeRole"]}]}]] })
+  H.eq(create("e", "arn:aws:iam::123456789012:role/svc/text")[1], true)
+  H.eq(create("f", "arn:aws:iam::123456789012:role/r")[1], true)
+  -- UpdateFunctionConfiguration checks a new role the same way; a refused one leaves the function as it was.
+  refused({ pcall(aws.lambda.UpdateFunctionConfiguration, { FunctionName = "f",
+    Role = "arn:aws:iam::123456789012:role/ec2-only" }) }, CANNOT, "InvalidParameterValueException")
+  H.eq(aws.lambda.GetFunctionConfiguration({ FunctionName = "f" }).Role, "arn:aws:iam::123456789012:role/r")
+  for _, name in ipairs({ "a", "b", "c", "d" }) do
+    H.eq(pcall(aws.lambda.GetFunction, { FunctionName = name }), false, name)
+  end
 end)
 
 return T

@@ -225,6 +225,7 @@ template = json.dumps({'Resources': {
     'Queue': {'Type': 'Custom::Queue', 'Properties': {'ServiceToken': {'Fn::GetAtt': ['Fn', 'Arn']}}}},
     'Outputs': {'Url': {'Value': {'Fn::GetAtt': ['Queue', 'Url']}}}})
 cfb = client('cloudformation', B)
+lambda_role('r', B)
 cfb.create_stack(StackName='s', TemplateBody=template)
 for _ in range(600):
     stack = cfb.describe_stacks(StackName='s')['Stacks'][0]

@@ -53,6 +53,7 @@ def groups():
     found = ec2.describe_security_groups(Filters=[{'Name': 'group-name', 'Values': ['made-by-a-function']}])
     return [g['GroupId'] for g in found['SecurityGroups']]
 
+lambda_role('r')
 cf.create_stack(StackName='s', TemplateBody=template)
 created, outputs = settle()
 reasons = [e.get('ResourceStatusReason', '') for e in cf.describe_stack_events(StackName='s')['StackEvents']

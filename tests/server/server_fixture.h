@@ -186,7 +186,9 @@ class Server {
   // A python3 script with `cf`, a boto3 CloudFormation client for the server,
   // `template`, `error(fn, **kw)` (a call's ClientError or None) and
   // `client(service, key, region)` (a boto3 client of the server whose access
-  // key ID is `key`: a 12-digit one is the account); it prints one JSON document.
+  // key ID is `key`: a 12-digit one is the account) and `lambda_role(name,
+  // key)` (makes an IAM role Lambda may assume, a function's execution role);
+  // it prints one JSON document.
   json Python(const std::string& body) const {
     const std::string file = dir_ + "/script.py";
     std::ofstream(file) << "import boto3, botocore, json\n"
@@ -203,6 +205,10 @@ class Server {
                         << "def client(service, key, region='us-east-1'):\n"
                         << "    return boto3.client(service, endpoint_url=cf.meta.endpoint_url, region_name=region,\n"
                         << "                        aws_access_key_id=key, aws_secret_access_key='x')\n"
+                        << "def lambda_role(name, key=None):\n"
+                        << "    iam = client('iam', key) if key else boto3.client('iam', endpoint_url=cf.meta.endpoint_url,\n"
+                        << "                                                      region_name='us-east-1')\n"
+                        << "    iam.create_role(RoleName=name, AssumeRolePolicyDocument='" << kLambdaTrustPolicy << "')\n"
                         << body;
     Run r = Sh(Env() + "python3 " + file);
     INFO(r.out);

@@ -3,6 +3,7 @@
 -- name (replacement). The CodeDeploy policy: tests/providers/test_aws_lambda_codedeploy.lua.
 return {
   setup = function(aws)
+    aws.iam.CreateRole({ RoleName = "r", AssumeRolePolicyDocument = { Version = "2012-10-17", Statement = { { Effect = "Allow", Principal = { Service = "lambda.amazonaws.com" }, Action = "sts:AssumeRole" } } } })  -- a role Lambda may assume
     aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
     aws.lambda.PublishVersion({ FunctionName = "f" })
     aws.lambda.UpdateFunctionCode({ FunctionName = "f", ZipFile = "y" })

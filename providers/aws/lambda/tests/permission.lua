@@ -2,6 +2,7 @@
 -- f; another principal (replacement: every property is create-only).
 return {
   setup = function(aws)
+    aws.iam.CreateRole({ RoleName = "r", AssumeRolePolicyDocument = { Version = "2012-10-17", Statement = { { Effect = "Allow", Principal = { Service = "lambda.amazonaws.com" }, Action = "sts:AssumeRole" } } } })  -- a role Lambda may assume
     aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
     return {}
   end,

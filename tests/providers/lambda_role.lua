@@ -1,0 +1,17 @@
+-- A role Lambda may assume, for the suites that create functions: Lambda
+-- refuses an execution role that is missing or does not trust
+-- lambda.amazonaws.com (sim/lambda.lua).
+--   local role = require("lambda_role")
+--   local arn = role.make(sim.client())            -- role "r"
+--   local arn = role.make(sim.client(), "lambda")
+local M = {}
+
+M.TRUST = { Version = "2012-10-17", Statement = { { Effect = "Allow",
+  Principal = { Service = "lambda.amazonaws.com" }, Action = "sts:AssumeRole" } } }
+
+---Creates role `name` (default "r") trusting Lambda; returns its ARN.
+function M.make(client, name)
+  return client.iam.CreateRole({ RoleName = name or "r", AssumeRolePolicyDocument = M.TRUST }).Role.Arn
+end
+
+return M

@@ -79,4 +79,33 @@ T.case("read sees an out-of-band mapping change and a removed permission", funct
   H.eq(PERMISSION.read(ctx, p.id, pprops), nil)
 end)
 
+T.case("a function's settings are checked against the registry schema before Lambda is called", function()
+  local FN = D.load("lambda/function")
+  local base = { Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.12", Handler = "index.handler",
+                 Code = { ZipFile = "x" } }
+  local function with(fields)
+    local out = {}
+    for k, v in pairs(base) do out[k] = v end
+    for k, v in pairs(fields) do out[k] = v end
+    return out
+  end
+  local function refused(fields, message)
+    local ok, e = pcall(FN.validate, FN, with(fields), { logical_id = "Fn" })
+    H.eq(ok, false, message)
+    H.eq(e.message, "Properties validation failed for resource Fn with message: " .. message)
+  end
+  refused({ MemorySize = 64 }, "#/MemorySize: 64 is not greater or equal to 128")
+  refused({ MemorySize = 32769 }, "#/MemorySize: 32769 is not less or equal to 32768")
+  refused({ Timeout = 901 }, "#/Timeout: 901 is not less or equal to 900")
+  refused({ Timeout = 0 }, "#/Timeout: 0 is not greater or equal to 1")
+  refused({ Role = "lambdarole" }, "#/Role: failed validation constraint for keyword [pattern]")
+  refused({ Handler = "index handler" }, "#/Handler: failed validation constraint for keyword [pattern]")
+  refused({ Description = string.rep("d", 257) }, "#/Description: expected maxLength: 256, actual: 257")
+  refused({ FunctionName = string.rep("f", 65) }, "#/FunctionName: expected maxLength: 64, actual: 65")
+  local v = FN:validate(with({ MemorySize = 32768, Timeout = 900, Role = "arn:aws:iam::123456789012:role/svc/r" }),
+    { logical_id = "Fn" })
+  H.eq(v.MemorySize, 32768)
+  H.eq(v.Timeout, 900)
+end)
+
 return T

@@ -68,6 +68,12 @@ function H.describe(decl)
   }
 end
 
+---The registry schema's constraints a provider of an AWS type does not
+---declare itself, added (Declaration:adopt_registry_constraints).
+function H.adopt_registry_constraints(decl, schema_properties)
+  decl:adopt_registry_constraints(schema_properties)
+end
+
 function H.validate(decl, props, ctx)
   return decl:validate(props, ctx)
 end

@@ -672,6 +672,52 @@ local function logical_id(ctx)
   return type(ctx) == "table" and type(ctx.logical_id) == "string" and ctx.logical_id or nil
 end
 
+-- A registry schema's bound: a number, or nil.
+local function schema_number(v) return type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge and v or nil end
+local function schema_count(v)
+  v = schema_number(v)
+  return v and v >= 0 and v == math.floor(v) and v or nil
+end
+
+-- A registry enum the SDK can hold as `allowed` values of a string property.
+local function schema_strings(list)
+  if type(list) ~= "table" or #list == 0 then return nil end
+  for _, v in ipairs(list) do if type(v) ~= "string" then return nil end end
+  return values.deep_copy(list)
+end
+
+---Adds to the declared top-level properties the registry schema's
+---constraints of the kinds they declare none of: CloudFormation checks a
+---template's properties against the registry schema before any handler
+---runs, whatever the handler checks itself. The host calls it for an AWS
+---type, with the "properties" of its schema (engine/catalog). Taken is what
+---validate checks the same way: minimum/maximum of number and integer
+---properties; minLength/maxLength, a pattern moonstack.regex can read and
+---an enum of strings for string properties; minItems/maxItems for lists.
+---@param schema_properties table<string, table>?
+function Declaration:adopt_registry_constraints(schema_properties)
+  if type(schema_properties) ~= "table" then return end
+  for _, p in ipairs(self.properties) do
+    local s = schema_properties[p.name]
+    if type(s) == "table" then
+      if (p.type == "number" or p.type == "integer") and p.minimum == nil and p.maximum == nil then
+        p.minimum, p.maximum = schema_number(s.minimum), schema_number(s.maximum)
+      elseif p.type == "string" then
+        if p.min_length == nil and p.max_length == nil then
+          p.min_length, p.max_length = schema_count(s.minLength), schema_count(s.maxLength)
+        end
+        if p.regex == nil and p.pattern == nil and type(s.pattern) == "string"
+            and constraints.compile_regex(s.pattern) ~= nil then
+          p.regex = s.pattern
+        end
+        if p.allowed == nil then p.allowed = schema_strings(s.enum) end
+      elseif p.type == "list" and p.min_length == nil and p.max_length == nil then
+        p.min_length, p.max_length = schema_count(s.minItems), schema_count(s.maxItems)
+      end
+    end
+  end
+end
+
 local function invalid(message) errors.fail(message, "InvalidRequest") end
 
 ---Validate a resource's (fully evaluated) template properties and return a

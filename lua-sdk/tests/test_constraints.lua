@@ -127,4 +127,35 @@ T.case("regex: ECMAScript lookahead, search semantics", function()
   H.eq(search("^[0-9]$", "ab1"), false)
 end)
 
+T.case("a registry schema's constraints fill in what a property does not declare, and no more", function()
+  local d = define({
+    P.string "Name" { update = "replace" },
+    P.string "Kind" { allowed = { "a" }, update = "none" },      -- its own enum stays
+    P.integer "Size" { minimum = 2, update = "none" },           -- its own bound stays, the other is not added
+    P.integer "Count" { update = "none" },
+    P.list(P.string) "Items" { update = "none" },
+    P.string "Note" { update = "none" },
+    P.json "Doc" { update = "none" },                            -- json: none taken
+  })
+  d:adopt_registry_constraints({
+    Name = { type = "string", minLength = 1, maxLength = 4, pattern = "^[a-z]+$" },
+    Kind = { type = "string", enum = { "a", "b" } },
+    Size = { type = "integer", minimum = 1, maximum = 3 },
+    Count = { type = "integer", minimum = 0, maximum = 9 },
+    Items = { type = "array", minItems = 1, maxItems = 2 },
+    Note = { type = "string", pattern = "(?<=x)y", enum = { "n", 1 } },  -- lookbehind unread, enum not all strings
+    Doc = { type = "object", minProperties = 1 },
+    Other = { type = "string", maxLength = 1 },                   -- not declared: nothing to constrain
+  })
+  invalid(d, { Name = "abcde" }, "#/Name: expected maxLength: 4, actual: 5")
+  invalid(d, { Name = "AB" }, "#/Name: failed validation constraint for keyword [pattern]")
+  invalid(d, { Kind = "b" }, "#/Kind: b is not a valid enum value")
+  invalid(d, { Count = 10 }, "#/Count: 10 is not less or equal to 9")
+  invalid(d, { Items = {} }, "#/Items: expected minimum item count: 1, found: 0")
+  invalid(d, { Size = 1 }, "#/Size: 1 is not greater or equal to 2")
+  local v = d:validate({ Name = "ab", Kind = "a", Size = 99, Count = 9, Items = { "x" }, Note = "zz", Doc = {} }, CTX)
+  H.eq(v.Size, 99)
+  H.eq(v.Note, "zz")
+end)
+
 return T

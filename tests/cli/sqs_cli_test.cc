@@ -80,3 +80,30 @@ TEST_CASE("sqs: an event source mapping's missing queue fails it as Lambda does"
   CHECK(found);
   CHECK(cli.Json("world list --kind lambda.event_source_mapping")["Records"].empty());
 }
+
+TEST_CASE("registry constraints a hand-written provider does not declare are checked before it runs", "[cli][sqs]") {
+  // AWS::SQS::Queue's provider declares VisibilityTimeout without bounds; the
+  // registry schema's maximum (43,200) applies, with the registry's message,
+  // and no queue is made.
+  ms::test::CliFixture cli("sqs_cli", "registry_bounds");
+  std::string t = cli.Write("t.json", R"({"Resources": {
+    "Jobs": {"Type": "AWS::SQS::Queue", "Properties": {"VisibilityTimeout": 99999}}}})");
+  cli("create-stack --stack-name bounds --template-body file://" + t);
+  CHECK(cli.Status("bounds") == "ROLLBACK_COMPLETE");
+  CHECK(cli.Events("bounds", 0) == std::vector<std::string>{
+            "bounds CREATE_IN_PROGRESS User Initiated",
+            "Jobs CREATE_IN_PROGRESS ",
+            "Jobs CREATE_FAILED Properties validation failed for resource Jobs with message: #/VisibilityTimeout: "
+            "99999 is not less or equal to 43200",
+            "bounds ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Jobs]. ",
+            "Jobs DELETE_COMPLETE ",
+            "bounds ROLLBACK_COMPLETE ",
+        });
+  CHECK(cli.Json("world list --kind sqs.queue")["Records"].empty());
+  // Within the bound, the queue is made with it.
+  t = cli.Write("t.json", R"({"Resources": {
+    "Jobs": {"Type": "AWS::SQS::Queue", "Properties": {"VisibilityTimeout": 43200}}}})");
+  cli("create-stack --stack-name within --template-body file://" + t);
+  CHECK(cli.Status("within") == "CREATE_COMPLETE");
+  CHECK(cli.Json("world list --kind sqs.queue")["Records"].size() == 1);
+}

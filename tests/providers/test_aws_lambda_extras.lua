@@ -79,8 +79,18 @@ T.case("read sees an out-of-band mapping change and a removed permission", funct
   H.eq(PERMISSION.read(ctx, p.id, pprops), nil)
 end)
 
-T.case("a function's settings are checked against the registry schema before Lambda is called", function()
+-- The "properties" of a type's registry schema in the engine's catalog.
+local function registry_properties(aws_type)
+  local prefix = '{"type":"' .. aws_type .. '"'
+  for line in io.lines(MOONSTACK_ROOT .. "/engine/catalog/aws_resource_schemas.jsonl") do
+    if line:sub(1, #prefix) == prefix then return require("sim.json_decode")(line).properties end
+  end
+  error("no registry schema of " .. aws_type)
+end
+
+T.case("a function's settings are checked against the registry schema the host adds before Lambda is called", function()
   local FN = D.load("lambda/function")
+  FN:adopt_registry_constraints(registry_properties("AWS::Lambda::Function"))  -- what the host does on loading it
   local base = { Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.12", Handler = "index.handler",
                  Code = { ZipFile = "x" } }
   local function with(fields)

@@ -27,27 +27,9 @@ end
 
 local function gone(err) return type(err) == "table" and err.code == "ResourceNotFoundException" end
 
--- The registry schema's constraints on the scalar settings (CloudFormation
--- checks them before Lambda is called: "Properties validation failed for
--- resource Fn with message: #/MemorySize: 64 is not greater or equal to
--- 128"), from engine/catalog/aws_resource_schemas.jsonl.
-local CONSTRAINTS = {
-  MemorySize = { minimum = 128, maximum = 32768 },
-  Timeout = { minimum = 1, maximum = 900 },
-  Description = { max_length = 256 },
-  Handler = { max_length = 128, regex = "^[^\\s]+$" },
-  Role = { regex = "^arn:(aws[a-zA-Z-]*)?:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+$" },
-}
-
--- A property's options: `opts` and its registry constraints.
-local function with_constraints(name, opts)
-  for k, v in pairs(CONSTRAINTS[name] or {}) do opts[k] = v end
-  return opts
-end
-
 local properties = {
   P.json "Code" { required = true, update = "none" },
-  P.string "FunctionName" { min_length = 1, max_length = 64, update = "replace" },
+  P.string "FunctionName" { update = "replace" },
   P.string "PackageType" { allowed = { "Zip", "Image" }, update = "replace" },
   P.json "TenancyConfig" { update = "replace" },
   P.tags "Tags" { update = "none" },
@@ -60,11 +42,11 @@ end
 for _, name in ipairs(CONFIG) do
   local required = name == "Role"
   if name == "MemorySize" or name == "Timeout" then
-    properties[#properties + 1] = P.integer(name)(with_constraints(name, { update = "none" }))
+    properties[#properties + 1] = P.integer(name) { update = "none" }
   elseif name == "Architectures" or name == "Layers" then
     properties[#properties + 1] = P.list(P.string)(name) { update = "none" }
   elseif name == "Role" or name == "Runtime" or name == "Handler" or name == "Description" or name == "KmsKeyArn" then
-    properties[#properties + 1] = P.string(name)(with_constraints(name, { required = required or nil, update = "none" }))
+    properties[#properties + 1] = P.string(name) { required = required or nil, update = "none" }
   else
     properties[#properties + 1] = P.json(name) { update = "none" }
   end

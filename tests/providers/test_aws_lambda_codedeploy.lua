@@ -4,15 +4,9 @@
 local H = require("harness")
 local D = require("provider_driver")
 local T = H.suite("aws lambda alias + codedeploy")
--- Every case's world holds role lambda, which Lambda may assume (it refuses a
+-- Each case's world holds role lambda, which Lambda may assume (it refuses a
 -- role that is missing or does not trust it).
-local lambda_role = require("lambda_role")
-local fresh_world = fresh
-local function fresh()
-  local world, sim = fresh_world()
-  lambda_role.make(sim.client(), "lambda")
-  return world, sim
-end
+local fresh = require("lambda_role").fresh("lambda")
 
 local FN = D.load("lambda/function")
 local VERSION = D.load("lambda/version")

@@ -2,15 +2,9 @@
 local H = require("harness")
 local D = require("provider_driver")
 local T = H.suite("aws lambda extras")
--- Every case's world holds role r, which Lambda may assume (it refuses a
+-- Each case's world holds role r, which Lambda may assume (it refuses a
 -- role that is missing or does not trust it).
-local lambda_role = require("lambda_role")
-local fresh_world = fresh
-local function fresh()
-  local world, sim = fresh_world()
-  lambda_role.make(sim.client(), "r")
-  return world, sim
-end
+local fresh = require("lambda_role").fresh("r")
 
 local PERMISSION = D.load("lambda/permission")
 local LAYER = D.load("lambda/layer_version")

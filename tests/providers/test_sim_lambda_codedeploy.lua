@@ -2,15 +2,9 @@
 -- versions, aliases, deployment configurations, hooks, errors.
 local H = require("harness")
 local T = H.suite("sim lambda + codedeploy")
--- Every case's world holds role r, which Lambda may assume (it refuses a
+-- Each case's world holds role r, which Lambda may assume (it refuses a
 -- role that is missing or does not trust it).
-local lambda_role = require("lambda_role")
-local fresh_world = fresh
-local function fresh()
-  local world, sim = fresh_world()
-  lambda_role.make(sim.client(), "r")
-  return world, sim
-end
+local fresh = require("lambda_role").fresh("r")
 
 local ROLE = "arn:aws:iam::123456789012:role/r"
 local function aws() return require("sim").client() end

@@ -1,15 +1,9 @@
 -- The simulated Lambda's permissions, layer versions and event source mappings.
 local H = require("harness")
 local T = H.suite("sim lambda extras")
--- Every case's world holds role r, which Lambda may assume (it refuses a
+-- Each case's world holds role r, which Lambda may assume (it refuses a
 -- role that is missing or does not trust it).
-local lambda_role = require("lambda_role")
-local fresh_world = fresh
-local function fresh()
-  local world, sim = fresh_world()
-  lambda_role.make(sim.client(), "r")
-  return world, sim
-end
+local fresh = require("lambda_role").fresh("r")
 
 local function setup()
   local world, sim = fresh()

@@ -5,15 +5,9 @@
 -- handlers are Lua functions (the real one is the host's: host/lambda/).
 local H = require("harness")
 local T = H.suite("sim states")
--- Every case's world holds role sfn, which Lambda may assume (it refuses a
+-- Each case's world holds role sfn, which Lambda may assume (it refuses a
 -- role that is missing or does not trust it).
-local lambda_role = require("lambda_role")
-local fresh_world = fresh
-local function fresh()
-  local world, sim = fresh_world()
-  lambda_role.make(sim.client(), "sfn")
-  return world, sim
-end
+local fresh = require("lambda_role").fresh("sfn")
 local util = require("sim.cloudformation_util")
 local decode = require("sim.json_decode")
 

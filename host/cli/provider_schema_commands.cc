@@ -110,6 +110,8 @@ int RunDescribeFormat(const std::vector<std::string>& dirs, const std::string& t
   if (s.ok() && !host.ok()) s = host.status();
   if (s.ok()) decl = tool.rt().CallField(host.refs[0], "load", {Value::String(code), Value::String(schema->source)}, keep);
   if (s.ok() && !decl.ok()) s = decl.status();
+  // What the engine checks: the registry schema's constraints the file does not declare too.
+  if (s.ok()) lua::AdoptRegistryConstraints(&tool.rt(), host.refs[0], decl.refs[0], type);
   if (s.ok()) mod = tool.rt().Require("moonstack.registry_schema");
   if (s.ok() && !mod.ok()) s = mod.status();
   if (!s.ok()) return Fail(s.message());

@@ -464,7 +464,7 @@ class LuaProviderSession : public ProviderSession {
     if (!decl.ok()) return Status::Validation(decl.error->message);
     CallResult described = rt_->CallField(host_, "describe", {decl.refs[0]});
     if (!described.ok()) return Status::Validation(described.error->message);
-    if (AdoptRegistryConstraints(decl.refs[0], SchemaFrom(described.value()).type)) {
+    if (AdoptRegistryConstraints(rt_.get(), host_, decl.refs[0], SchemaFrom(described.value()).type)) {
       described = rt_->CallField(host_, "describe", {decl.refs[0]});
       if (!described.ok()) return Status::Validation(described.error->message);
     }
@@ -475,19 +475,6 @@ class LuaProviderSession : public ProviderSession {
       return Status::Validation(file + ": declares " + type + ", already declared by " + it->second.schema.source);
     }
     return Status::OK();
-  }
-
-  // An AWS type's provider gets the constraints of the type's registry
-  // schema it does not declare itself: CloudFormation checks a template's
-  // properties against that schema before any handler runs. True when the
-  // catalog has the type's schema (its declaration may have changed).
-  bool AdoptRegistryConstraints(const Ref& decl, const std::string& type) {
-    std::string_view json = ResourceSchemas::Json(type);
-    Value schema;
-    if (json.empty() || !ParseJson(json, &schema).ok()) return false;
-    const Value* properties = schema.find("properties");
-    if (properties == nullptr || !properties->is_map()) return false;
-    return rt_->CallField(host_, "adopt_registry_constraints", {decl, *properties}).ok();
   }
 
   const Loaded* MakeFallback(const std::string& type) {
@@ -599,6 +586,15 @@ FileStamp StampOf(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) return {};
   return {static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
           static_cast<int64_t>(st.st_size)};
+}
+
+bool AdoptRegistryConstraints(Runtime* rt, const Ref& host, const Ref& decl, const std::string& type) {
+  std::string_view json = ResourceSchemas::Json(type);
+  Value schema;
+  if (json.empty() || !ParseJson(json, &schema).ok()) return false;
+  const Value* properties = schema.find("properties");
+  if (properties == nullptr || !properties->is_map()) return false;
+  return rt->CallField(host, "adopt_registry_constraints", {decl, *properties}).ok();
 }
 
 bool IsSharedCodeDir(std::string_view name) {

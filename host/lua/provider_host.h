@@ -60,6 +60,15 @@ Status OpenProviderState(const ProviderPaths& paths, const Limits& limits, World
                          std::unique_ptr<Runtime>* rt, std::unique_ptr<WorldBinding>* binding,
                          std::function<void(std::string_view)> print = nullptr);
 
+class Ref;
+
+// Adds to the provider declaration `decl` (loaded in `rt` by the
+// moonstack.host module `host`) the constraints of `type`'s registry schema
+// it does not declare itself (lua-sdk's Declaration:adopt_registry_constraints):
+// CloudFormation checks them before any handler runs. False when the
+// catalog has no schema of `type` or the call failed (nothing added).
+bool AdoptRegistryConstraints(Runtime* rt, const Ref& host, const Ref& decl, const std::string& type);
+
 // The provider directories a command uses: `<home>/providers`, then
 // MOONSTACK_PROVIDER_PATH (colon-separated), then `extra` (--providers).
 ProviderPaths DefaultProviderPaths(const std::string& home, const std::vector<std::string>& extra);

@@ -106,4 +106,8 @@ TEST_CASE("registry constraints a hand-written provider does not declare are che
   cli("create-stack --stack-name within --template-body file://" + t);
   CHECK(cli.Status("within") == "CREATE_COMPLETE");
   CHECK(cli.Json("world list --kind sqs.queue")["Records"].size() == 1);
+  // The provider's description shows what is checked.
+  const nlohmann::json described = cli.Json("provider describe AWS::SQS::Queue --format schema");
+  CHECK(described["properties"]["VisibilityTimeout"] ==
+        nlohmann::json::parse(R"({"type": "integer", "minimum": 0, "maximum": 43200})"));
 }

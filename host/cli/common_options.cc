@@ -13,9 +13,17 @@ void AddSessionOptions(CLI::App* cmd, SessionOptions* session) {
                 "Deploy resource types no provider implements with a stub");
   cmd->add_option("--time-scale", session->time_scale,
                   "0: virtual time (default, no waiting); 1: real time; X: X real seconds per simulated second");
+  AddStartTimeOption(cmd, session);
   cmd->add_option("--max-concurrency", session->max_concurrency, "Provider calls in flight at once");
   cmd->add_option("--region", session->region, "The region (default us-east-1)");
   AddNoLambdaOption(cmd, session);
+}
+
+void AddStartTimeOption(CLI::App* cmd, SessionOptions* session) {
+  cmd->add_option("--start-time", session->start_time,
+                  "Virtual time only: the instant the simulated clock starts at (ISO 8601, e.g. "
+                  "2026-01-01T00:00:00Z; default now); a state whose clock is later keeps its own")
+      ->envname("MOONSTACK_START_TIME");
 }
 
 void AddNoLambdaOption(CLI::App* cmd, SessionOptions* session) {

@@ -11,11 +11,13 @@
 
 namespace ms::cli {
 
-// --state, --providers, --stub-unknown-types, --time-scale,
+// --state, --providers, --stub-unknown-types, --time-scale, --start-time,
 // --max-concurrency, --region, --no-lambda.
 void AddSessionOptions(CLI::App* cmd, SessionOptions* session);
 // --no-lambda alone (serve registers its session options one by one).
 void AddNoLambdaOption(CLI::App* cmd, SessionOptions* session);
+// --start-time ($MOONSTACK_START_TIME): where virtual time starts.
+void AddStartTimeOption(CLI::App* cmd, SessionOptions* session);
 // -v (the provider log's INFO lines on stderr) and --debug (DEBUG lines and
 // Lua tracebacks too): the workflow commands.
 void AddLogOptions(CLI::App* cmd, SessionOptions* session);

@@ -21,6 +21,7 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--time-scale", options->session.time_scale,
                   "1: real time (default); X: X real seconds per simulated second; 0: virtual (no waiting)")
       ->check(CLI::NonNegativeNumber);
+  AddStartTimeOption(cmd, &options->session);
   cmd->add_option("--state", options->session.state, "The state file (default $MOONSTACK_STATE or .moonstack/state.db)");
   cmd->add_option("--providers", options->session.providers, "A directory of Lua providers (repeatable)");
   cmd->add_option("--scenario", options->session.scenario,

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "base/regions.h"
 #include "cli/io.h"
 #include "cli/load_providers.h"
 #include "lambda/runner.h"
+#include "server/aws_wire.h"
 #include "server/function_endpoint.h"
 #include "stack/provider_log_format.h"
 #include "store/schema.h"
@@ -88,8 +90,19 @@ Status StackSession::Open(const SessionOptions& options, OperationObserver* obse
   probe.join();
   MS_RETURN_IF_ERROR(world_loaded);
   MS_RETURN_IF_ERROR(providers_loaded);
+  if (!options.start_time.empty() && options.time_scale > 0) {
+    return Status::Validation("--start-time (or MOONSTACK_START_TIME) applies to virtual time (--time-scale 0) only");
+  }
   if (options.time_scale <= 0) {
     int64_t start = WallMs();
+    if (!options.start_time.empty()) {
+      std::optional<double> t = server::ParseTimestamp(options.start_time);
+      if (!t) {
+        return Status::Validation("--start-time: '" + options.start_time +
+                                  "' is not a time (ISO 8601, e.g. 2026-01-01T00:00:00Z)");
+      }
+      start = static_cast<int64_t>(*t * 1000);
+    }
     if (const WorldRecord* saved = world_.Find(kClockKind, kClockId)) {
       if (const Value* now = saved->value().find("now_ms")) start = std::max(start, now->as_integer().value_or(0));
     }

@@ -36,6 +36,9 @@ struct SessionOptions {
   std::vector<std::string> providers;  // --providers
   bool stub_unknown_types = false;     // --stub-unknown-types
   double time_scale = 0;               // --time-scale (0: virtual)
+  // --start-time ($MOONSTACK_START_TIME): the instant virtual time starts at
+  // (ISO 8601), instead of now; a state whose saved clock is later keeps it.
+  std::string start_time;
   // --max-concurrency. Wide enough that the workers never run dry while
   // the operation's thread commits: a checkpoint of a wide phase takes
   // several ms, a provider call ~20 us (64 calls lasted ~1.3 ms, and a

@@ -77,7 +77,11 @@ const std::vector<App> kApps = {
 };
 
 struct Cli : ms::test::CliFixture {
-  explicit Cli(const std::string& name) : CliFixture("cdk_apps", name) {}
+  // Virtual time starts on a fixed day: the apps' functions are nodejs22.x,
+  // which Lambda stops creating on 2027-06-01 (providers/sim/lambda_runtimes.lua).
+  explicit Cli(const std::string& name) : CliFixture("cdk_apps", name) {
+    env = "MOONSTACK_START_TIME=2026-11-28T00:00:00Z";
+  }
 
   // The statuses of the stack itself in its events, oldest first (`stack`: a
   // name, or a deleted stack's ID with its name in `name`).

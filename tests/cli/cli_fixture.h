@@ -25,8 +25,8 @@ class CliFixture {
 
   // `moonstack <args>`; its stderr joins stdout unless with_stderr is false.
   CommandResult operator()(const std::string& args, bool with_stderr = true) const {
-    std::string cmd = "cd " + dir + " && MOONSTACK_STATE=" + dir + "/state.db " + MOONSTACK_BINARY + " " + args +
-                      (with_stderr ? " 2>&1" : " 2>/dev/null");
+    std::string cmd = "cd " + dir + " && " + env + " MOONSTACK_STATE=" + dir + "/state.db " + MOONSTACK_BINARY + " " +
+                      args + (with_stderr ? " 2>&1" : " 2>/dev/null");
     return RunCommand(cmd);
   }
   // A command that succeeds, and the JSON it prints.
@@ -62,6 +62,8 @@ class CliFixture {
   }
 
   const std::string dir;
+  // Variables every command gets ("NAME=value ..."), e.g. MOONSTACK_START_TIME.
+  std::string env;
 };
 
 }  // namespace ms::test

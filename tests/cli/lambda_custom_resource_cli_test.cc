@@ -254,3 +254,44 @@ TEST_CASE("lambda: Invoke through world call — payload, FunctionError, log tai
   CHECK(bad.exit_code != 0);
   CHECK(bad.out.find("InvalidRequestContentException") != std::string::npos);
 }
+
+TEST_CASE("lambda: --start-time starts virtual time on the day given and a runtime blocked later is created then", "[cli][lambda]") {
+  ms::test::CliFixture cli("lambda_custom_resource_cli", "start_time");
+  const std::string t = cli.Write("t.json", R"({"Resources": {
+    "Role": {"Type": "AWS::IAM::Role", "Properties": {"AssumeRolePolicyDocument": )" +
+                                                       std::string(ms::test::kLambdaTrustPolicy) + R"(}},
+    "Fn": {"Type": "AWS::Lambda::Function", "Properties": {"Runtime": "python3.6", "Handler": "index.handler",
+      "Role": {"Fn::GetAtt": ["Role", "Arn"]}, "Code": {"ZipFile": "x"}}}}})");
+  const std::string create = "create-stack --capabilities CAPABILITY_IAM --template-body file://" + t;
+  // 2022-07-17: Lambda still created python3.6 functions.
+  cli(create + " --stack-name before --start-time 2022-07-17T12:00:00Z");
+  const nlohmann::json before = cli.Json("describe-stacks --stack-name before")["Stacks"][0];
+  CHECK(before["StackStatus"] == "CREATE_COMPLETE");
+  CHECK(before["CreationTime"].get<std::string>().rfind("2022-07-17T12:00:00", 0) == 0);
+  // An earlier start on the same state keeps the state's clock: time does not go back.
+  cli(create + " --stack-name again --start-time 2020-01-01T00:00:00Z");
+  CHECK(cli.Json("describe-stacks --stack-name again")["Stacks"][0]["CreationTime"].get<std::string>() >=
+        before["CreationTime"].get<std::string>());
+  // From 2022-07-18 it refuses them; so it does today (no --start-time).
+  for (const std::string& when : {std::string(" --start-time 2022-07-18T00:00:00Z"), std::string()}) {
+    const std::string name = when.empty() ? "today" : "after";
+    cli(create + " --stack-name " + name + when);
+    CHECK(cli.Status(name) == "ROLLBACK_COMPLETE");
+    bool refused = false;
+    for (const std::string& e : cli.Events(name, 0)) {
+      refused = refused || e == "Fn CREATE_FAILED The runtime parameter of python3.6 is no longer supported for creating "
+                                "or updating AWS Lambda functions. We recommend you use the new runtime (python3.14) "
+                                "while creating or updating functions.";
+    }
+    CHECK(refused);
+  }
+  // A value that is not a time, and a start with real time, are refused before anything runs.
+  ms::test::CommandResult bad = cli(create + " --stack-name bad --start-time soon");
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.out.find("--start-time: 'soon' is not a time (ISO 8601, e.g. 2026-01-01T00:00:00Z)") != std::string::npos);
+  bad = cli(create + " --stack-name real --time-scale 1 --start-time 2022-07-17T12:00:00Z");
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.out.find("--start-time (or MOONSTACK_START_TIME) applies to virtual time (--time-scale 0) only") !=
+        std::string::npos);
+  CHECK(cli("describe-stacks --stack-name bad").exit_code != 0);
+}

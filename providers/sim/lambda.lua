@@ -11,6 +11,7 @@
 --     trusting Lambda (check_role below);
 --   - a runtime Lambda no longer creates or updates functions of, on the
 --     world clock's day (sim/lambda_runtimes.lua);
+--   - a .zip package without its runtime, handler or code (check_package);
 --   - code in S3 that is missing or the caller's account may not read
 --     (S3's refusal in Lambda's words, s3_code below; PublishLayerVersion
 --     too). Unlike Lambda, the sim keeps the object's location, not a copy:
@@ -211,6 +212,26 @@ local function configuration(env, rec, version)
   return c
 end
 
+-- What a function's package needs (InvalidParameterValueException, Lambda's
+-- texts from public boto3 and Go SDK reports): a .zip package (PackageType
+-- Zip, the default) names its runtime and handler, and its code comes from
+-- ZipFile or S3 (an ImageUri is not a source for it); an image names its
+-- image.
+local function check_package(p)
+  local code = type(p.Code) == "table" and p.Code or {}
+  if p.PackageType == "Image" then
+    if code.ImageUri == nil then fail("Please provide a source for function code.", "InvalidParameterValueException") end
+    return
+  end
+  if p.Runtime == nil or p.Handler == nil then
+    fail("Runtime and Handler are mandatory parameters for functions created with deployment packages.",
+      "InvalidParameterValueException")
+  end
+  if code.ZipFile == nil and (code.S3Bucket == nil or code.S3Key == nil) then
+    fail("Please provide a source for function code.", "InvalidParameterValueException")
+  end
+end
+
 function A.CreateFunction(p, env)
   local name = parse_name(p.FunctionName)
   if world.get(FN, fkey(env, name)) then fail("Function already exist: " .. name, "ResourceConflictException") end
@@ -219,6 +240,7 @@ function A.CreateFunction(p, env)
       "ValidationException")
   end
   check_role(p.Role)
+  check_package(p)
   runtimes.check_create(p.Runtime, env.now_ms)
   check_s3_code(env, p.Code)
   local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code), Code = code_of(p.Code),

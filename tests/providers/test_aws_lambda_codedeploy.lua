@@ -36,7 +36,8 @@ local function setup(world, sim, config)
   make(world, sim, GROUP, "Group", { ApplicationName = "deployer", DeploymentGroupName = "group", ServiceRoleArn = ROLE,
     DeploymentConfigName = config or "CodeDeployDefault.LambdaAllAtOnce" })
   for _, hook in ipairs({ "PreHook", "PostHook" }) do
-    make(world, sim, FN, hook, { FunctionName = hook, Role = ROLE, Code = { ZipFile = hook } })
+    make(world, sim, FN, hook, { FunctionName = hook, Role = ROLE, Runtime = "python3.13", Handler = "index.handler",
+      Code = { ZipFile = hook } })
   end
   return { alias = alias, props = props, v1 = v1, v2 = v2 }
 end
@@ -199,7 +200,7 @@ T.case("lambda errors: duplicate functions, versions in use by an alias", functi
   local world, sim = fresh()
   local s = setup(world, sim)
   local l = sim.client().lambda
-  H.raises(function() l.CreateFunction({ FunctionName = "app", Role = ROLE, Code = {} }) end, "Function already exist: app")
+  H.raises(function() l.CreateFunction({ FunctionName = "app", Role = ROLE, Runtime = "python3.13", Handler = "index.handler", Code = {} }) end, "Function already exist: app")
   H.raises(function() l.DeleteFunction({ FunctionName = "app", Qualifier = "1" }) end,
     "Unable to delete version because the following aliases reference it: [live]")
   H.raises(function() l.UpdateAlias({ FunctionName = "app", Name = "live", FunctionVersion = "9" }) end,

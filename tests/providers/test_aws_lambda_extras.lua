@@ -14,7 +14,7 @@ local create = D.create
 
 local function with_function()
   local world, sim = fresh()
-  sim.client().lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
+  sim.client().lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.13", Handler = "index.handler", Code = { ZipFile = "x" } })
   return world, sim
 end
 

@@ -8,7 +8,8 @@ local fresh = require("lambda_role").fresh("r")
 local function setup()
   local world, sim = fresh()
   local aws = sim.client()
-  aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
+  aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.13",
+    Handler = "index.handler", Code = { ZipFile = "x" } })
   return aws, world
 end
 
@@ -74,7 +75,7 @@ end)
 
 T.case("event source mappings listed by source: that queue's only, not one whose name it begins", function()
   local aws = setup()
-  aws.lambda.CreateFunction({ FunctionName = "g", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "a" } })
+  aws.lambda.CreateFunction({ FunctionName = "g", Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.13", Handler = "index.handler", Code = { ZipFile = "a" } })
   local q, q2 = "arn:aws:sqs:us-east-1:123456789012:jobs", "arn:aws:sqs:us-east-1:123456789012:jobs2"
   aws.sqs.CreateQueue({ QueueName = "jobs" })
   aws.sqs.CreateQueue({ QueueName = "jobs2" })
@@ -244,6 +245,38 @@ T.case("the execution role must be an IAM role ARN of a role of the account that
   for _, name in ipairs({ "a", "b", "c", "d" }) do
     H.eq(pcall(aws.lambda.GetFunction, { FunctionName = name }), false, name)
   end
+end)
+
+T.case("a .zip package needs its runtime, its handler and a source: Lambda's texts; an image needs its image", function()
+  local world, sim = fresh()
+  local aws = sim.client()
+  local role = "arn:aws:iam::123456789012:role/r"
+  local function create(fields)
+    local p = { FunctionName = "f", Role = role }
+    for k, v in pairs(fields) do p[k] = v end
+    return { pcall(aws.lambda.CreateFunction, p) }
+  end
+  local function refused(result, message)
+    H.eq(result[1], false, message)
+    H.eq(result[2].message, message)
+    H.eq(result[2].code, "InvalidParameterValueException")
+  end
+  local MANDATORY = "Runtime and Handler are mandatory parameters for functions created with deployment packages."
+  local NO_SOURCE = "Please provide a source for function code."
+  refused(create({ Handler = "index.handler", Code = { ZipFile = "x" } }), MANDATORY)
+  refused(create({ Runtime = "python3.13", Code = { ZipFile = "x" } }), MANDATORY)
+  -- An image URI without PackageType Image (boto3#2705's two steps).
+  refused(create({ Code = { ImageUri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/app:latest" } }), MANDATORY)
+  refused(create({ Runtime = "python3.13", Handler = "index.handler",
+    Code = { ImageUri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/app:latest" } }), NO_SOURCE)
+  refused(create({ Runtime = "python3.13", Handler = "index.handler", Code = { S3Bucket = "code" } }), NO_SOURCE)
+  refused(create({ Runtime = "python3.13", Handler = "index.handler" }), NO_SOURCE)
+  refused(create({ PackageType = "Image", Code = {} }), NO_SOURCE)
+  H.eq(pcall(aws.lambda.GetFunction, { FunctionName = "f" }), false, "nothing created")
+  -- An image needs neither a runtime nor a handler.
+  local ok = create({ PackageType = "Image", Code = { ImageUri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/app:1" } })
+  H.eq(ok[1], true, ok[2])
+  H.eq(aws.lambda.GetFunctionConfiguration({ FunctionName = "f" }).PackageType, "Image")
 end)
 
 return T

@@ -4,7 +4,7 @@
 return {
   setup = function(aws)
     aws.iam.CreateRole({ RoleName = "r", AssumeRolePolicyDocument = { Version = "2012-10-17", Statement = { { Effect = "Allow", Principal = { Service = "lambda.amazonaws.com" }, Action = "sts:AssumeRole" } } } })  -- a role Lambda may assume
-    aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = "x" } })
+    aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.13", Handler = "index.handler", Code = { ZipFile = "x" } })
     aws.lambda.PublishVersion({ FunctionName = "f" })
     aws.lambda.UpdateFunctionCode({ FunctionName = "f", ZipFile = "y" })
     aws.lambda.PublishVersion({ FunctionName = "f" })

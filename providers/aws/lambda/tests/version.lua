@@ -5,7 +5,7 @@ return {
   setup = function(aws)
     aws.iam.CreateRole({ RoleName = "r", AssumeRolePolicyDocument = { Version = "2012-10-17", Statement = { { Effect = "Allow", Principal = { Service = "lambda.amazonaws.com" }, Action = "sts:AssumeRole" } } } })  -- a role Lambda may assume
     for _, name in ipairs({ "f", "g" }) do
-      aws.lambda.CreateFunction({ FunctionName = name, Role = "arn:aws:iam::123456789012:role/r", Code = { ZipFile = name } })
+      aws.lambda.CreateFunction({ FunctionName = name, Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.13", Handler = "index.handler", Code = { ZipFile = name } })
     end
     return {}
   end,

@@ -14,7 +14,8 @@ local create = D.create
 
 local function with_function()
   local world, sim = fresh()
-  sim.client().lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.13", Handler = "index.handler", Code = { ZipFile = "x" } })
+  sim.client().lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r", Runtime = "python3.13",
+    Handler = "index.handler", Code = { ZipFile = "x" } })
   return world, sim
 end
 
@@ -110,6 +111,39 @@ T.case("a function's settings are checked against the registry schema the host a
     { logical_id = "Fn" })
   H.eq(v.MemorySize, 32768)
   H.eq(v.Timeout, 900)
+end)
+
+T.case("inline code (ZipFile) needs a Node.js or Python runtime: the handler refuses it before Lambda is called", function()
+  local FN = D.load("lambda/function")
+  local world, sim = fresh()
+  local ROLE = "arn:aws:iam::123456789012:role/r"
+  local function refused(props, message)
+    H.eq(D.failure(function() D.create(world, sim, FN, props, "Fn") end), message)
+  end
+  refused({ Role = ROLE, Handler = "index.handler", Code = { ZipFile = "x" } },
+    "Invalid request provided: Using the ZipFile attribute requires a runtime to be specified")
+  refused({ Role = ROLE, Runtime = "java21", Handler = "a.B::handle", Code = { ZipFile = "x" } },
+    "Invalid request provided: The ZipFile attribute is not supported for the runtime 'java21'")
+  H.same(world.ids("lambda.function"), {})
+  -- Other runtimes take code from S3; Node.js and Python take it inline.
+  sim.client().s3.CreateBucket({ Bucket = "code" })
+  sim.client().s3.PutObject({ Bucket = "code", Key = "app.jar", Body = "PK\3\4jar" })
+  H.eq(D.create(world, sim, FN, { FunctionName = "java", Role = ROLE, Runtime = "java21", Handler = "a.B::handle",
+    Code = { S3Bucket = "code", S3Key = "app.jar" } }, "Java").id, "java")
+  local node = D.create(world, sim, FN, { FunctionName = "node", Role = ROLE, Runtime = "nodejs24.x",
+    Handler = "index.handler", Code = { ZipFile = "exports.handler = async () => 1" } }, "Node")
+  H.eq(node.id, "node")
+  H.same(world.ids("lambda.function"), { "us-east-1:java", "us-east-1:node" })
+  -- An update to a runtime inline code cannot have fails; the function keeps its runtime.
+  local ctx = D.context(sim, "Node")
+  local old = { FunctionName = "node", Role = ROLE, Runtime = "nodejs24.x", Handler = "index.handler",
+                Code = { ZipFile = "exports.handler = async () => 1" } }
+  local new = {}
+  for k, v in pairs(old) do new[k] = v end
+  new.Runtime = "ruby3.4"
+  H.eq(D.failure(function() D.run(world, FN, "update", ctx, "node", new, old, { "Runtime" }) end),
+    "Invalid request provided: The ZipFile attribute is not supported for the runtime 'ruby3.4'")
+  H.eq(sim.client().lambda.GetFunctionConfiguration({ FunctionName = "node" }).Runtime, "nodejs24.x")
 end)
 
 return T

@@ -5,6 +5,9 @@
 -- else No interruption (UpdateFunctionCode for Code, UpdateFunctionConfiguration
 -- for the rest). Ref is the function name (generated "<stack>-<logical>-<12>"
 -- within 64 characters); Fn::GetAtt Arn.
+-- Inline code (Code.ZipFile) is CloudFormation's own: its handler zips the
+-- text as index.js or index.py, so it refuses ZipFile for a runtime other
+-- than Node.js or Python, or none (check_zip_file below).
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
 
@@ -23,6 +26,23 @@ local function attributes(arn, props)
   local apply = type(props.SnapStart) == "table" and props.SnapStart.ApplyOn or "None"
   return { Arn = arn, ["SnapStartResponse.ApplyOn"] = apply,
            ["SnapStartResponse.OptimizationStatus"] = apply == "PublishedVersions" and "On" or "Off" }
+end
+
+-- The handler's refusals of inline code, before Lambda is called, as
+-- CloudFormation words them ("Invalid request provided: The ZipFile
+-- attribute is not supported for the runtime 'nodejs14.x'" while that
+-- runtime was new, aws-samples/amazon-deequ-glue#7; "... Using the ZipFile
+-- attribute requires a runtime to be specified", cfn-lint#1439).
+local function check_zip_file(props)
+  if type(props.Code) ~= "table" or props.Code.ZipFile == nil then return end
+  local runtime = props.Runtime
+  if runtime == nil then
+    P.fail("Invalid request provided: Using the ZipFile attribute requires a runtime to be specified", "InvalidRequest")
+  end
+  if not (runtime:match("^nodejs") or runtime:match("^python")) then
+    P.fail("Invalid request provided: The ZipFile attribute is not supported for the runtime '" .. runtime .. "'",
+      "InvalidRequest")
+  end
 end
 
 local function gone(err) return type(err) == "table" and err.code == "ResourceNotFoundException" end
@@ -60,6 +80,7 @@ return P.define {
   primary_identifier = "FunctionName",
 
   create = function(ctx, props)
+    check_zip_file(props)
     local req = {}
     for k, v in pairs(props) do req[k] = v end
     req.FunctionName = props.FunctionName or names.physical(ctx.stack_name, ctx.logical_id, 64)
@@ -68,6 +89,7 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old, changed)
+    check_zip_file(new)
     local config, any = { FunctionName = id }, false
     for _, name in ipairs(changed) do
       if name == "Code" then

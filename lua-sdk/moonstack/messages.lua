@@ -75,11 +75,12 @@ function M.extraneous_key(path, key)
   return path .. ": extraneous key [" .. key .. "] is not permitted"
 end
 
----extrapolated: the JSON-schema validator CloudFormation uses words an enum
----failure "<path>: <value> is not a valid enum value" (seen in public
----validator output, not in a CloudFormation event).
+---verified: aws-cloudformation-resource-providers-logs#94 and
+---aws/copilot-cli#3946 ("#/RetentionInDays: failed validation constraint
+---for keyword [enum]"); the value is not named. `value_text` is kept for
+---callers that name it elsewhere.
 function M.enum(path, value_text)
-  return path .. ": " .. value_text .. " is not a valid enum value"
+  return path .. ": failed validation constraint for keyword [enum]"
 end
 
 ---verified wording: AWS Knowledge Center "cloudformation-resolve-model-val-failed"

@@ -727,7 +727,7 @@ local function invalid(message) errors.fail(message, "InvalidRequest") end
 ---  missing required ones    Properties validation failed for resource L with message: #: required key [X] not found
 ---  wrong type               Value of property X must be of type String / List / List of String / Boolean / Integer,
 ---                           Encountered non numeric value for property X, Value of property X must be an object
----  not an allowed value     ... with message: #/X: v is not a valid enum value
+---  not an allowed value     ... with message: #/X: failed validation constraint for keyword [enum]
 ---  pattern or regex mismatch ... with message: #/X: failed validation constraint for keyword [pattern]
 ---  bounds and lengths       ... #/X: 11 is not less or equal to 10, #/X: expected maxLength: 3, actual: 4,
 ---                           #/X: expected minimum item count: 1, found: 0

@@ -149,7 +149,7 @@ T.case("a registry schema's constraints fill in what a property does not declare
   })
   invalid(d, { Name = "abcde" }, "#/Name: expected maxLength: 4, actual: 5")
   invalid(d, { Name = "AB" }, "#/Name: failed validation constraint for keyword [pattern]")
-  invalid(d, { Kind = "b" }, "#/Kind: b is not a valid enum value")
+  invalid(d, { Kind = "b" }, "#/Kind: failed validation constraint for keyword [enum]")
   invalid(d, { Count = 10 }, "#/Count: 10 is not less or equal to 9")
   invalid(d, { Items = {} }, "#/Items: expected minimum item count: 1, found: 0")
   invalid(d, { Size = 1 }, "#/Size: 1 is not greater or equal to 2")

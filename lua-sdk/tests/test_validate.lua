@@ -163,9 +163,9 @@ T.case("allowed values and patterns", function()
   H.eq(d:validate({ VpcId = "vpc-0a1b" }).VpcId, "vpc-0a1b")
   H.eq(d:validate({ Anchored = "abc" }).Anchored, "abc", "author's anchor kept")
   invalid(d, { Tenancy = "host" },
-    "Properties validation failed for resource MySubnet with message: #/Tenancy: host is not a valid enum value")
+    "Properties validation failed for resource MySubnet with message: #/Tenancy: failed validation constraint for keyword [enum]")
   invalid(d, { Port = 8080 },
-    "Properties validation failed for resource MySubnet with message: #/Port: 8080 is not a valid enum value")
+    "Properties validation failed for resource MySubnet with message: #/Port: failed validation constraint for keyword [enum]")
   invalid(d, { VpcId = "xvpc-0a1b" },
     "Properties validation failed for resource MySubnet with message: #/VpcId: failed validation constraint for keyword [pattern]")
   invalid(d, { VpcId = "vpc-0a1bz" },

@@ -105,7 +105,7 @@ T.case("validation: AWS's messages for bad properties", function()
   local ctx = context(sim)
   H.raises(function() d:validate({ ImageId = AMI, Colour = "red" }, ctx) end, "Encountered unsupported property Colour")
   H.raises(function() d:validate({ ImageId = AMI, Tenancy = "shared" }, ctx) end,
-    "Properties validation failed for resource Web with message: #/Tenancy: shared is not a valid enum value")
+    "Properties validation failed for resource Web with message: #/Tenancy: failed validation constraint for keyword [enum]")
   H.raises(function() d:validate({ ImageId = AMI, SecurityGroupIds = "sg-1" }, ctx) end,
     "Value of property SecurityGroupIds must be of type List")
 end)

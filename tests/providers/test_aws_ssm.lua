@@ -32,7 +32,7 @@ T.case("declared behaviours: Name replaces, the rest updates in place", function
   H.raises(function() PARAM:validate({ Value = "v" }, { logical_id = "Param" }) end,
     "Properties validation failed for resource Param with message: #: required key [Type] not found")
   H.raises(function() PARAM:validate({ Value = "v", Type = "Number" }, { logical_id = "Param" }) end,
-    "Properties validation failed for resource Param with message: #/Type: Number is not a valid enum value")
+    "Properties validation failed for resource Param with message: #/Type: failed validation constraint for keyword [enum]")
   H.raises(function() PARAM:validate({ Value = "v", Type = "String", Tags = { { Key = "a", Value = "b" } } }, { logical_id = "Param" }) end,
     "Value of property Tags must be an object")
 end)

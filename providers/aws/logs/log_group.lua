@@ -23,7 +23,7 @@ local function arn(ctx, name) return logs_sim.group_arn(region(ctx), account(ctx
 local function check_retention(ctx, days)
   if days == nil then return end
   for _, d in ipairs(logs_sim.RETENTION_DAYS) do if d == days then return end end
-  P.fail(msg.schema(ctx.logical_id, "#/RetentionInDays: failed validation constraint for keyword [enum]"), "InvalidRequest")
+  P.fail(msg.schema(ctx.logical_id, msg.enum("#/RetentionInDays")), "InvalidRequest")
 end
 
 local function apply_retention(logs, name, days)

@@ -679,10 +679,11 @@ local function schema_count(v)
   return v and v >= 0 and v == math.floor(v) and v or nil
 end
 
--- A registry enum the SDK can hold as `allowed` values of a string property.
-local function schema_strings(list)
+-- A registry enum the SDK can hold as `allowed` values of a property whose
+-- values are Lua `kind`s ("string", "number"): all of that kind, or nil.
+local function schema_enum(list, kind)
   if type(list) ~= "table" or #list == 0 then return nil end
-  for _, v in ipairs(list) do if type(v) ~= "string" then return nil end end
+  for _, v in ipairs(list) do if type(v) ~= kind then return nil end end
   return values.deep_copy(list)
 end
 
@@ -691,8 +692,8 @@ end
 ---template's properties against the registry schema before any handler
 ---runs, whatever the handler checks itself. The host calls it for an AWS
 ---type, with the "properties" of its schema (engine/catalog). Taken is what
----validate checks the same way: minimum/maximum of number and integer
----properties; minLength/maxLength, a pattern moonstack.regex can read and
+---validate checks the same way: minimum/maximum and an enum of numbers of
+---number and integer properties; minLength/maxLength, a pattern moonstack.regex can read and
 ---an enum of strings for string properties; minItems/maxItems for lists.
 ---@param schema_properties table<string, table>?
 function Declaration:adopt_registry_constraints(schema_properties)
@@ -700,8 +701,11 @@ function Declaration:adopt_registry_constraints(schema_properties)
   for _, p in ipairs(self.properties) do
     local s = schema_properties[p.name]
     if type(s) == "table" then
-      if (p.type == "number" or p.type == "integer") and p.minimum == nil and p.maximum == nil then
-        p.minimum, p.maximum = schema_number(s.minimum), schema_number(s.maximum)
+      if p.type == "number" or p.type == "integer" then
+        if p.minimum == nil and p.maximum == nil then
+          p.minimum, p.maximum = schema_number(s.minimum), schema_number(s.maximum)
+        end
+        if p.allowed == nil then p.allowed = schema_enum(s.enum, "number") end
       elseif p.type == "string" then
         if p.min_length == nil and p.max_length == nil then
           p.min_length, p.max_length = schema_count(s.minLength), schema_count(s.maxLength)
@@ -710,7 +714,7 @@ function Declaration:adopt_registry_constraints(schema_properties)
             and constraints.compile_regex(s.pattern) ~= nil then
           p.regex = s.pattern
         end
-        if p.allowed == nil then p.allowed = schema_strings(s.enum) end
+        if p.allowed == nil then p.allowed = schema_enum(s.enum, "string") end
       elseif p.type == "list" and p.min_length == nil and p.max_length == nil then
         p.min_length, p.max_length = schema_count(s.minItems), schema_count(s.maxItems)
       end

@@ -133,6 +133,8 @@ T.case("a registry schema's constraints fill in what a property does not declare
     P.string "Kind" { allowed = { "a" }, update = "none" },      -- its own enum stays
     P.integer "Size" { minimum = 2, update = "none" },           -- its own bound stays, the other is not added
     P.integer "Count" { update = "none" },
+    P.integer "Days" { update = "none" },
+    P.integer "Level" { allowed = { 5 }, update = "none" },     -- its own enum stays
     P.list(P.string) "Items" { update = "none" },
     P.string "Note" { update = "none" },
     P.json "Doc" { update = "none" },                            -- json: none taken
@@ -142,6 +144,8 @@ T.case("a registry schema's constraints fill in what a property does not declare
     Kind = { type = "string", enum = { "a", "b" } },
     Size = { type = "integer", minimum = 1, maximum = 3 },
     Count = { type = "integer", minimum = 0, maximum = 9 },
+    Days = { type = "integer", enum = { 1, 3, 7 } },              -- an enum of numbers (a LogGroup's RetentionInDays)
+    Level = { type = "integer", enum = { 1, 5 } },
     Items = { type = "array", minItems = 1, maxItems = 2 },
     Note = { type = "string", pattern = "(?<=x)y", enum = { "n", 1 } },  -- lookbehind unread, enum not all strings
     Doc = { type = "object", minProperties = 1 },
@@ -153,8 +157,12 @@ T.case("a registry schema's constraints fill in what a property does not declare
   invalid(d, { Count = 10 }, "#/Count: 10 is not less or equal to 9")
   invalid(d, { Items = {} }, "#/Items: expected minimum item count: 1, found: 0")
   invalid(d, { Size = 1 }, "#/Size: 1 is not greater or equal to 2")
-  local v = d:validate({ Name = "ab", Kind = "a", Size = 99, Count = 9, Items = { "x" }, Note = "zz", Doc = {} }, CTX)
+  invalid(d, { Days = 2 }, "#/Days: failed validation constraint for keyword [enum]")
+  invalid(d, { Level = 1 }, "#/Level: failed validation constraint for keyword [enum]")
+  local v = d:validate({ Name = "ab", Kind = "a", Size = 99, Count = 9, Items = { "x" }, Note = "zz", Doc = {},
+                         Days = "7", Level = 5 }, CTX)
   H.eq(v.Size, 99)
+  H.eq(v.Days, 7)
   H.eq(v.Note, "zz")
 end)
 

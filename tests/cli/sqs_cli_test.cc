@@ -110,4 +110,8 @@ TEST_CASE("registry constraints a hand-written provider does not declare are che
   const nlohmann::json described = cli.Json("provider describe AWS::SQS::Queue --format schema");
   CHECK(described["properties"]["VisibilityTimeout"] ==
         nlohmann::json::parse(R"({"type": "integer", "minimum": 0, "maximum": 43200})"));
+  // An enum of numbers too: a LogGroup's RetentionInDays.
+  CHECK(cli.Json("provider describe AWS::Logs::LogGroup --format schema")["properties"]["RetentionInDays"] ==
+        nlohmann::json::parse(R"({"type": "integer", "enum": [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400,
+                                  545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653]})"));
 }

@@ -594,7 +594,14 @@ bool AdoptRegistryConstraints(Runtime* rt, const Ref& host, const Ref& decl, con
   if (json.empty() || !ParseJson(json, &schema).ok()) return false;
   const Value* properties = schema.find("properties");
   if (properties == nullptr || !properties->is_map()) return false;
-  return rt->CallField(host, "adopt_registry_constraints", {decl, *properties}).ok();
+  // The registry's checks inside a property the provider takes as plain JSON
+  // come from the providers' schema validator (providers/lib), when it is
+  // on the module path; without it, the top-level constraints alone.
+  CallResult validator = rt->Require("lib.schema_validate");
+  if (!validator.ok() || validator.refs.empty()) {
+    return rt->CallField(host, "adopt_registry_constraints", {decl, *properties}).ok();
+  }
+  return rt->CallField(host, "adopt_registry_constraints", {decl, *properties, schema, validator.refs[0]}).ok();
 }
 
 bool IsSharedCodeDir(std::string_view name) {

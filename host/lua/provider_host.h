@@ -65,7 +65,10 @@ class Ref;
 // Adds to the provider declaration `decl` (loaded in `rt` by the
 // moonstack.host module `host`) the constraints of `type`'s registry schema
 // it does not declare itself (lua-sdk's Declaration:adopt_registry_constraints):
-// CloudFormation checks them before any handler runs. False when the
+// CloudFormation checks them before any handler runs; inside a property it
+// declares as plain JSON, the schema's nested ones too, through
+// providers/lib/schema_validate.lua when that is on `rt`'s module path.
+// False when the
 // catalog has no schema of `type` or the call failed (nothing added).
 bool AdoptRegistryConstraints(Runtime* rt, const Ref& host, const Ref& decl, const std::string& type);
 

@@ -69,9 +69,21 @@ function H.describe(decl)
 end
 
 ---The registry schema's constraints a provider of an AWS type does not
----declare itself, added (Declaration:adopt_registry_constraints).
-function H.adopt_registry_constraints(decl, schema_properties)
-  decl:adopt_registry_constraints(schema_properties)
+---declare itself, added (Declaration:adopt_registry_constraints). With the
+---whole schema and a validator (the host passes providers/lib's
+---schema_validate when it has one), the nested ones of each property the
+---provider takes as plain JSON too: `validator.check_value(schema,
+---property_schema, value, path, errors)` appends the registry's messages.
+function H.adopt_registry_constraints(decl, schema_properties, schema, validator)
+  local nested
+  if type(schema) == "table" and type(validator) == "table" and type(validator.check_value) == "function" then
+    nested = function(name, value)
+      local errs = {}
+      validator.check_value(schema, schema_properties[name], value, "#/" .. name, errs)
+      return errs
+    end
+  end
+  decl:adopt_registry_constraints(schema_properties, nested)
 end
 
 function H.validate(decl, props, ctx)

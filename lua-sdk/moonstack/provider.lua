@@ -695,13 +695,23 @@ end
 ---validate checks the same way: minimum/maximum and an enum of numbers of
 ---number and integer properties; minLength/maxLength, a pattern moonstack.regex can read and
 ---an enum of strings for string properties; minItems/maxItems for lists.
+---`nested(name, value)`, when given, returns the registry's messages for
+---the value of the plain-JSON (P.json) property `name` (its nested
+---properties, types, enums, patterns...; an empty list when it passes):
+---validate fails with them.
 ---@param schema_properties table<string, table>?
-function Declaration:adopt_registry_constraints(schema_properties)
+---@param nested (fun(name: string, value: any): string[])?
+function Declaration:adopt_registry_constraints(schema_properties, nested)
   if type(schema_properties) ~= "table" then return end
   for _, p in ipairs(self.properties) do
     local s = schema_properties[p.name]
     if type(s) == "table" then
-      if p.type == "number" or p.type == "integer" then
+      if p.type == "json" then
+        if nested and p.registry_check == nil then
+          local name = p.name
+          p.registry_check = function(v) return nested(name, v) end
+        end
+      elseif p.type == "number" or p.type == "integer" then
         if p.minimum == nil and p.maximum == nil then
           p.minimum, p.maximum = schema_number(s.minimum), schema_number(s.maximum)
         end
@@ -777,6 +787,10 @@ function Declaration:validate(props, ctx)
       if c == nil then invalid(why) end
       local checked, fails = constraints.check(p, c, "#/" .. p.name, lid)
       if fails then invalid(msg.schema(lid, fails)) end
+      if p.registry_check then
+        local errs = p.registry_check(checked)
+        if #errs > 0 then invalid(msg.schema(lid, table.concat(errs, "\n"))) end
+      end
       out[p.name] = checked
     end
   end

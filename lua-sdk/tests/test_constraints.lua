@@ -166,4 +166,24 @@ T.case("a registry schema's constraints fill in what a property does not declare
   H.eq(v.Note, "zz")
 end)
 
+T.case("a registry checker given for plain-JSON properties runs on their values; others are not given one", function()
+  local d = define({
+    P.json "Config" { update = "none" },
+    P.json "Loose" { update = "none" },     -- no schema entry: no checker
+    P.string "Name" { update = "none" },    -- not JSON: no checker
+  })
+  local asked = {}
+  d:adopt_registry_constraints({ Config = { type = "object" }, Name = { type = "string" } }, function(name, value)
+    asked[#asked + 1] = name
+    if value.Mode == "bad" then return { "#/" .. name .. "/Mode: failed validation constraint for keyword [enum]",
+                                         "#/" .. name .. ": extraneous key [X] is not permitted" } end
+    return {}
+  end)
+  invalid(d, { Config = { Mode = "bad" } },
+    "#/Config/Mode: failed validation constraint for keyword [enum]\n#/Config: extraneous key [X] is not permitted")
+  local v = d:validate({ Config = { Mode = "good" }, Loose = { Mode = "bad" }, Name = "n" }, CTX)
+  H.eq(v.Config.Mode, "good")
+  H.same(asked, { "Config", "Config" })
+end)
+
 return T

@@ -249,6 +249,19 @@ function M.errors(root, props)
   return errs
 end
 
+---Appends to `errs` the errors of one value `v` against `schema` (a
+---property's schema in the type schema `root`, whose definitions its
+---"$ref"s name), reported at `path` ("#/Code"): what a hand-written
+---provider's plain-JSON property gets from the registry (moonstack.host).
+---@param root table
+---@param schema table?
+---@param v any
+---@param path string
+---@param errs string[]
+function M.check_value(root, schema, v, path, errs)
+  if type(schema) == "table" and not values.is_absent(v) then check(root, schema, v, path, errs) end
+end
+
 ---CloudFormation's event text for `errs` (non-empty) of resource `logical_id`.
 ---@param logical_id string
 ---@param errs string[]

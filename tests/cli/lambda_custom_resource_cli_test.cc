@@ -295,3 +295,37 @@ TEST_CASE("lambda: --start-time starts virtual time on the day given and a runti
         std::string::npos);
   CHECK(cli("describe-stacks --stack-name bad").exit_code != 0);
 }
+
+TEST_CASE("lambda: a function's nested settings are checked against the registry schema before Lambda is called", "[cli][lambda]") {
+  // AWS::Lambda::Function's provider takes TracingConfig and VpcConfig as
+  // plain JSON; the registry's nested enum, types and keys apply, with its
+  // messages, and no function is made.
+  ms::test::CliFixture cli("lambda_custom_resource_cli", "nested_registry");
+  auto stack = [&](const std::string& name, const std::string& settings) {
+    const std::string t = cli.Write(name + ".json", R"({"Resources": {
+      "Role": {"Type": "AWS::IAM::Role", "Properties": {"AssumeRolePolicyDocument": )" +
+                                                       std::string(ms::test::kLambdaTrustPolicy) + R"(}},
+      "Fn": {"Type": "AWS::Lambda::Function", "Properties": {"Runtime": "python3.13", "Handler": "index.handler",
+        "Role": {"Fn::GetAtt": ["Role", "Arn"]}, "Code": {"ZipFile": "x"}, )" + settings + "}}}}");
+    cli("create-stack --capabilities CAPABILITY_IAM --stack-name " + name + " --template-body file://" + t);
+    return cli.Events(name, 0);
+  };
+  const std::string prefix = "Fn CREATE_FAILED Properties validation failed for resource Fn with message: ";
+  auto failed_with = [&](const std::vector<std::string>& events, const std::string& message) {
+    for (const std::string& e : events) {
+      if (e.rfind("Fn CREATE_FAILED", 0) == 0) return e == prefix + message;
+    }
+    return false;
+  };
+  CHECK(failed_with(stack("mode", R"("TracingConfig": {"Mode": "Sometimes"})"),
+                    "#/TracingConfig/Mode: failed validation constraint for keyword [enum]"));
+  CHECK(failed_with(stack("subnets", R"("VpcConfig": {"SubnetIds": "subnet-1", "Extra": 1})"),
+                    "#/VpcConfig: extraneous key [Extra] is not permitted\n"
+                    "#/VpcConfig/SubnetIds: expected type: JSONArray, found: String"));
+  CHECK(cli.Status("subnets") == "ROLLBACK_COMPLETE");
+  CHECK(cli.Json("world list --kind lambda.function")["Records"].empty());
+  // Settings the schema allows are taken.
+  stack("ok", R"("TracingConfig": {"Mode": "Active"}, "VpcConfig": {"SubnetIds": [], "SecurityGroupIds": []})");
+  CHECK(cli.Status("ok") == "CREATE_COMPLETE");
+  CHECK(cli.Json("world list --kind lambda.function")["Records"].size() == 1);
+}

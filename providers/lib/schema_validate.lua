@@ -112,7 +112,28 @@ local function child(path, key) return path .. "/" .. tostring(key) end
 
 local check  -- forward
 
+-- What a "$ref" schema resolves to, per schema table and root: the same
+-- few definitions are resolved for every value a provider validates.
+local resolved = setmetatable({}, { __mode = "k" })
+
+local resolve_uncached  -- below
+
 local function resolve(root, schema)
+  if schema["$ref"] == nil then return schema end
+  local by_root = resolved[schema]
+  if by_root == nil then
+    by_root = setmetatable({}, { __mode = "k" })
+    resolved[schema] = by_root
+  end
+  local target = by_root[root]
+  if target == nil then
+    target = resolve_uncached(root, schema)
+    by_root[root] = target
+  end
+  return target
+end
+
+function resolve_uncached(root, schema)
   local seen = 0
   while schema["$ref"] do
     local name = tostring(schema["$ref"]):match("^#/definitions/(.+)$")
@@ -155,12 +176,14 @@ local function check_scalar(schema, v, path, errs)
   local wants_string = schema.type == "string" or (schema.type == nil and type(v) == "string")
   if wants_string and is_scalar(v) then
     local s = type(v) == "string" and v or (type(v) == "number" and number_text(v) or tostring(v))
-    local len = values.utf8_len(s)
-    if schema.minLength and len < schema.minLength then
-      errs[#errs + 1] = path .. ": expected minLength: " .. number_text(schema.minLength) .. ", actual: " .. len
-    end
-    if schema.maxLength and len > schema.maxLength then
-      errs[#errs + 1] = path .. ": expected maxLength: " .. number_text(schema.maxLength) .. ", actual: " .. len
+    if schema.minLength or schema.maxLength then
+      local len = values.utf8_len(s)
+      if schema.minLength and len < schema.minLength then
+        errs[#errs + 1] = path .. ": expected minLength: " .. number_text(schema.minLength) .. ", actual: " .. len
+      end
+      if schema.maxLength and len > schema.maxLength then
+        errs[#errs + 1] = path .. ": expected maxLength: " .. number_text(schema.maxLength) .. ", actual: " .. len
+      end
     end
     if schema.pattern and not pattern_ok(schema.pattern, s) then
       errs[#errs + 1] = path .. ": failed validation constraint for keyword [pattern]"
@@ -198,18 +221,22 @@ local function matching_pattern_schema(schema, key)
   return nil
 end
 
--- `v` an object: required keys, extraneous keys, then each property.
-function M.check_object(root, schema, v, path, errs)
-  local props = schema.properties or {}
-  if schema.required then
-    local req = {}
+-- A schema's required keys, sorted (the order they are reported in); kept
+-- per schema table, which the catalog's data never changes.
+local sorted_required = setmetatable({}, { __mode = "k" })
+local function required_of(schema)
+  local req = sorted_required[schema]
+  if req == nil then
+    req = {}
     for _, k in ipairs(schema.required) do req[#req + 1] = k end
     table.sort(req)
-    for _, k in ipairs(req) do
-      if values.is_absent(v[k]) then errs[#errs + 1] = path .. ": required key [" .. k .. "] not found" end
-    end
+    sorted_required[schema] = req
   end
-  local keys = values.sorted_keys(v)
+  return req
+end
+
+-- Extraneous keys of `v` among `keys`, then each property's own checks.
+local function check_keys(root, schema, props, v, keys, path, errs)
   if schema.additionalProperties == false then
     for _, k in ipairs(keys) do
       if props[k] == nil and not values.is_absent(v[k]) then
@@ -220,6 +247,26 @@ function M.check_object(root, schema, v, path, errs)
   for _, k in ipairs(keys) do
     local sub = props[k] or matching_pattern_schema(schema, k)
     if sub and not values.is_absent(v[k]) then check(root, sub, v[k], child(path, k), errs) end
+  end
+end
+
+-- `v` an object: required keys, extraneous keys, then each property, in key
+-- order. Most values pass: their keys are sorted only to report errors.
+function M.check_object(root, schema, v, path, errs)
+  local props = schema.properties or {}
+  if schema.required then
+    for _, k in ipairs(required_of(schema)) do
+      if values.is_absent(v[k]) then errs[#errs + 1] = path .. ": required key [" .. k .. "] not found" end
+    end
+  end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  local before = #errs
+  check_keys(root, schema, props, v, keys, path, errs)
+  if #errs > before then
+    for i = #errs, before + 1, -1 do errs[i] = nil end
+    table.sort(keys, values.key_before)
+    check_keys(root, schema, props, v, keys, path, errs)
   end
 end
 

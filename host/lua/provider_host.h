@@ -68,8 +68,8 @@ class Ref;
 // CloudFormation checks them before any handler runs; inside a property it
 // declares as plain JSON, the schema's nested ones too, through
 // providers/lib/schema_validate.lua when that is on `rt`'s module path.
-// False when the
-// catalog has no schema of `type` or the call failed (nothing added).
+// False when the catalog has no schema of `type` or the call failed
+// (nothing added).
 bool AdoptRegistryConstraints(Runtime* rt, const Ref& host, const Ref& decl, const std::string& type);
 
 // The provider directories a command uses: `<home>/providers`, then

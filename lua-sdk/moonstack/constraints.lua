@@ -76,7 +76,7 @@ local function bounds(p, c, path)
   if p.allowed then
     local ok = false
     for _, a in ipairs(p.allowed) do if a == c then ok = true break end end
-    if not ok then return msg.enum(path, type(c) == "number" and num(c) or tostring(c)) end
+    if not ok then return msg.enum(path) end
   end
   local t = type(c)
   if t == "string" then

@@ -77,9 +77,8 @@ end
 
 ---verified: aws-cloudformation-resource-providers-logs#94 and
 ---aws/copilot-cli#3946 ("#/RetentionInDays: failed validation constraint
----for keyword [enum]"); the value is not named. `value_text` is kept for
----callers that name it elsewhere.
-function M.enum(path, value_text)
+---for keyword [enum]"): the value is not named.
+function M.enum(path)
   return path .. ": failed validation constraint for keyword [enum]"
 end
 

@@ -693,8 +693,9 @@ end
 ---runs, whatever the handler checks itself. The host calls it for an AWS
 ---type, with the "properties" of its schema (engine/catalog). Taken is what
 ---validate checks the same way: minimum/maximum and an enum of numbers of
----number and integer properties; minLength/maxLength, a pattern moonstack.regex can read and
----an enum of strings for string properties; minItems/maxItems for lists.
+---number and integer properties; minLength/maxLength, a pattern
+---moonstack.regex can read and an enum of strings of string properties;
+---minItems/maxItems of lists.
 ---`nested(name, value)`, when given, returns the registry's messages for
 ---the value of the plain-JSON (P.json) property `name` (its nested
 ---properties, types, enums, patterns...; an empty list when it passes):

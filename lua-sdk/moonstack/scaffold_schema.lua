@@ -193,7 +193,7 @@ local function invalid_cases(model, create)
         end
       end
     elseif p.spec.type == "string" and o.allowed then
-      add(with(p.name, "not-an-allowed-value"), full(msg.enum(path, "not-an-allowed-value")))
+      add(with(p.name, "not-an-allowed-value"), full(msg.enum(path)))
     elseif (p.spec.type == "integer" or p.spec.type == "number") and not o.allowed then
       local num = values.number_to_string
       if o.maximum then add(with(p.name, o.maximum + 1), full(msg.maximum(path, num(o.maximum + 1), num(o.maximum)))) end

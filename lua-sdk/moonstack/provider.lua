@@ -779,6 +779,7 @@ function Declaration:validate(props, ctx)
   if missing then invalid(msg.schema(lid, table.concat(missing, "\n"))) end
 
   local out = {}
+  local nested  -- the registry's nested messages, all properties' together (made only when one fails)
   for _, p in ipairs(self.properties) do
     local v = props[p.name]
     if values.is_absent(v) then
@@ -789,12 +790,15 @@ function Declaration:validate(props, ctx)
       local checked, fails = constraints.check(p, c, "#/" .. p.name, lid)
       if fails then invalid(msg.schema(lid, fails)) end
       if p.registry_check then
-        local errs = p.registry_check(checked)
-        if #errs > 0 then invalid(msg.schema(lid, table.concat(errs, "\n"))) end
+        for _, e in ipairs(p.registry_check(checked)) do
+          nested = nested or {}
+          nested[#nested + 1] = e
+        end
       end
       out[p.name] = checked
     end
   end
+  if nested then invalid(msg.schema(lid, table.concat(nested, "\n"))) end
   if self.additional_properties ~= nil then
     for k, v in pairs(props) do
       if not by_name[k] and not values.is_absent(v) then out[k] = values.deep_copy(v) end

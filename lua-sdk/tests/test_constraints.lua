@@ -184,6 +184,13 @@ T.case("a registry checker given for plain-JSON properties runs on their values;
   local v = d:validate({ Config = { Mode = "good" }, Loose = { Mode = "bad" }, Name = "n" }, CTX)
   H.eq(v.Config.Mode, "good")
   H.same(asked, { "Config", "Config" })
+  -- Every property's nested messages are reported together, in declaration order.
+  local two = define({ P.json "A" { update = "none" }, P.json "B" { update = "none" } })
+  two:adopt_registry_constraints({ A = {}, B = {} }, function(name, value)
+    return value == "bad" and { "#/" .. name .. ": expected type: JSONObject, found: String" } or {}
+  end)
+  invalid(two, { A = "bad", B = "bad" },
+    "#/A: expected type: JSONObject, found: String\n#/B: expected type: JSONObject, found: String")
 end)
 
 return T

@@ -323,6 +323,10 @@ TEST_CASE("lambda: a function's nested settings are checked against the registry
                     "#/VpcConfig: extraneous key [Extra] is not permitted\n"
                     "#/VpcConfig/SubnetIds: expected type: JSONArray, found: String"));
   CHECK(cli.Status("subnets") == "ROLLBACK_COMPLETE");
+  // Several properties' nested failures are reported together.
+  CHECK(failed_with(stack("both", R"("TracingConfig": {"Mode": "Sometimes"}, "VpcConfig": {"SubnetIds": "subnet-1"})"),
+                    "#/TracingConfig/Mode: failed validation constraint for keyword [enum]\n"
+                    "#/VpcConfig/SubnetIds: expected type: JSONArray, found: String"));
   CHECK(cli.Json("world list --kind lambda.function")["Records"].empty());
   // Settings the schema allows are taken.
   stack("ok", R"("TracingConfig": {"Mode": "Active"}, "VpcConfig": {"SubnetIds": [], "SecurityGroupIds": []})");

@@ -598,10 +598,9 @@ bool AdoptRegistryConstraints(Runtime* rt, const Ref& host, const Ref& decl, con
   // come from the providers' schema validator (providers/lib), when it is
   // on the module path; without it, the top-level constraints alone.
   CallResult validator = rt->Require("lib.schema_validate");
-  if (!validator.ok() || validator.refs.empty()) {
-    return rt->CallField(host, "adopt_registry_constraints", {decl, *properties}).ok();
-  }
-  return rt->CallField(host, "adopt_registry_constraints", {decl, *properties, schema, validator.refs[0]}).ok();
+  const bool nested = validator.ok() && !validator.refs.empty();
+  return rt->CallField(host, "adopt_registry_constraints", {decl, schema, nested ? Arg(validator.refs[0]) : Arg::Nil()})
+      .ok();
 }
 
 bool IsSharedCodeDir(std::string_view name) {

@@ -68,22 +68,24 @@ function H.describe(decl)
   }
 end
 
----The registry schema's constraints a provider of an AWS type does not
----declare itself, added (Declaration:adopt_registry_constraints). With the
----whole schema and a validator (the host passes providers/lib's
----schema_validate when it has one), the nested ones of each property the
----provider takes as plain JSON too: `validator.check_value(schema,
----property_schema, value, path, errors)` appends the registry's messages.
-function H.adopt_registry_constraints(decl, schema_properties, schema, validator)
-  local nested
-  if type(schema) == "table" and type(validator) == "table" and type(validator.check_value) == "function" then
+---The constraints of the registry schema `schema` (one type's) a provider
+---of an AWS type does not declare itself, added
+---(Declaration:adopt_registry_constraints). With a validator (the host
+---passes providers/lib's schema_validate when it has one), the nested ones
+---of each property the provider takes as plain JSON too:
+---`validator.check_value(schema, property_schema, value, path, errors)`
+---appends the registry's messages.
+function H.adopt_registry_constraints(decl, schema, validator)
+  if type(schema) ~= "table" or type(schema.properties) ~= "table" then return end
+  local properties, nested = schema.properties, nil
+  if type(validator) == "table" and type(validator.check_value) == "function" then
     nested = function(name, value)
       local errs = {}
-      validator.check_value(schema, schema_properties[name], value, "#/" .. name, errs)
+      validator.check_value(schema, properties[name], value, "#/" .. name, errs)
       return errs
     end
   end
-  decl:adopt_registry_constraints(schema_properties, nested)
+  decl:adopt_registry_constraints(properties, nested)
 end
 
 function H.validate(decl, props, ctx)

@@ -112,28 +112,8 @@ local function child(path, key) return path .. "/" .. tostring(key) end
 
 local check  -- forward
 
--- What a "$ref" schema resolves to, per schema table and root: the same
--- few definitions are resolved for every value a provider validates.
-local resolved = setmetatable({}, { __mode = "k" })
-
-local resolve_uncached  -- below
-
-local function resolve(root, schema)
-  if schema["$ref"] == nil then return schema end
-  local by_root = resolved[schema]
-  if by_root == nil then
-    by_root = setmetatable({}, { __mode = "k" })
-    resolved[schema] = by_root
-  end
-  local target = by_root[root]
-  if target == nil then
-    target = resolve_uncached(root, schema)
-    by_root[root] = target
-  end
-  return target
-end
-
-function resolve_uncached(root, schema)
+-- The schema a "$ref" chain ends at ({} when the data lacks it).
+local function follow_refs(root, schema)
   local seen = 0
   while schema["$ref"] do
     local name = tostring(schema["$ref"]):match("^#/definitions/(.+)$")
@@ -144,6 +124,21 @@ function resolve_uncached(root, schema)
     if seen > 32 then return {} end
   end
   return schema
+end
+
+-- What a "$ref" schema resolves to, kept per schema table: a subschema
+-- belongs to one type's schema (`root`), and every value a provider
+-- validates resolves the same few definitions. Weak both ways: a target
+-- (a definition of the same root) may hold other keys of this table.
+local resolved = setmetatable({}, { __mode = "kv" })
+local function resolve(root, schema)
+  if schema["$ref"] == nil then return schema end
+  local target = resolved[schema]
+  if target == nil then
+    target = follow_refs(root, schema)
+    resolved[schema] = target
+  end
+  return target
 end
 
 local function check_type(schema, v, path, errs)

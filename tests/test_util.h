@@ -10,6 +10,13 @@
 
 namespace ms::test {
 
+// SQL that takes a state file back from schema 17 to what schema 16 left:
+// each blob's owner in its own row's `owner` column (one owner per blob).
+inline const std::string kUndoSchema17 =
+    "DROP INDEX blob_owners_by_blob; ALTER TABLE blobs ADD COLUMN owner TEXT;"
+    "UPDATE blobs SET owner = (SELECT owner FROM blob_owners WHERE blob = blobs.id LIMIT 1);"
+    "DROP TABLE blob_owners; CREATE INDEX blobs_by_owner ON blobs (owner);";
+
 // SQL that takes a state file back from schema 16 to what schema 15 left:
 // no table of operation results (store/schema.cc). It drops them rather
 // than moving them back into their operations' rows: a test that needs a

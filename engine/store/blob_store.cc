@@ -9,6 +9,7 @@ namespace {
 // A record's key as the owner column holds it (only ever compared, never split).
 std::string OwnerOf(const WorldKey& key) { return key.first + "\n" + key.second; }
 
+// Frees blob `id` (its bytes and its row); its owner rows are already gone.
 Status DeleteBlob(Database* db, int64_t id) {
   Statement *chunks, *blob;
   MS_RETURN_IF_ERROR(db->Cached("DELETE FROM blob_chunks WHERE blob = ?1", &chunks));
@@ -43,7 +44,7 @@ Status SelectIds(Database* db, const char* sql, const std::function<void(Stateme
 
 Status BlobWriter::Create(Database* db, std::unique_ptr<BlobWriter>* out) {
   Statement* insert;
-  MS_RETURN_IF_ERROR(db->Cached("INSERT INTO blobs (size, md5, owner) VALUES (0, '', NULL) RETURNING id", &insert));
+  MS_RETURN_IF_ERROR(db->Cached("INSERT INTO blobs (size, md5) VALUES (0, '') RETURNING id", &insert));
   int64_t id = 0;
   MS_RETURN_IF_ERROR(db->Transaction([&]() -> Status {
     bool row = false;
@@ -124,7 +125,7 @@ Status ReadBlob(Database* db, int64_t id, uint64_t offset, uint64_t length,
 Status DiscardPendingBlob(Database* db, int64_t id) {
   return db->Transaction([&]() -> Status {
     std::vector<int64_t> ids;
-    MS_RETURN_IF_ERROR(SelectIds(db, "SELECT id FROM blobs WHERE id = ?1 AND owner IS NULL",
+    MS_RETURN_IF_ERROR(SelectIds(db, "SELECT id FROM blobs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM blob_owners WHERE blob = ?1)",
                                  [&](Statement* st) { st->Bind(1, id); }, &ids));
     for (int64_t pending : ids) MS_RETURN_IF_ERROR(DeleteBlob(db, pending));
     return Status::OK();
@@ -134,32 +135,48 @@ Status DiscardPendingBlob(Database* db, int64_t id) {
 Status DeletePendingBlobs(Database* db) {
   return db->Transaction([&]() -> Status {
     std::vector<int64_t> ids;
-    MS_RETURN_IF_ERROR(SelectIds(db, "SELECT id FROM blobs WHERE owner IS NULL", [](Statement*) {}, &ids));
+    MS_RETURN_IF_ERROR(SelectIds(db, "SELECT id FROM blobs WHERE id NOT IN (SELECT blob FROM blob_owners)", [](Statement*) {}, &ids));
     for (int64_t id : ids) MS_RETURN_IF_ERROR(DeleteBlob(db, id));
     return Status::OK();
   });
 }
 
 Status SaveBlobOwners(Database* db, const std::vector<WorldChange>& changes) {
-  Statement* claim;
-  MS_RETURN_IF_ERROR(db->Cached("UPDATE blobs SET owner = ?2 WHERE id = ?1", &claim));
-  // Claims first: a blob that moved to another record this save is that record's before drops are looked at.
+  Statement *claim, *drop, *owned_still;
+  // A blob already freed (a record naming a stale id) is not claimed back.
+  MS_RETURN_IF_ERROR(db->Cached("INSERT OR IGNORE INTO blob_owners (owner, blob) "
+                                "SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM blobs WHERE id = ?2)", &claim));
+  MS_RETURN_IF_ERROR(db->Cached("DELETE FROM blob_owners WHERE owner = ?1 AND blob = ?2", &drop));
+  MS_RETURN_IF_ERROR(db->Cached("SELECT 1 FROM blob_owners WHERE blob = ?1 LIMIT 1", &owned_still));
+  // Claims first: a blob another record names since this save (a multipart
+  // upload's parts becoming its object's, an object's code a function's)
+  // still has an owner when its earlier owner's drop is looked at.
   for (const WorldChange& c : changes) {
     if (!c.touches_blobs) continue;
     const std::string owner = OwnerOf(c.key);
     for (int64_t id : c.blobs) {
-      claim->Bind(1, id).Bind(2, owner);
+      claim->Bind(1, owner).Bind(2, id);
       MS_RETURN_IF_ERROR(claim->Step());
       claim->Reset();
     }
   }
   for (const WorldChange& c : changes) {
     if (!c.touches_blobs) continue;
+    const std::string owner = OwnerOf(c.key);
     std::vector<int64_t> owned;
-    MS_RETURN_IF_ERROR(SelectIds(db, "SELECT id FROM blobs WHERE owner = ?1",
-                                 [&](Statement* st) { st->Bind(1, OwnerOf(c.key)); }, &owned));
+    MS_RETURN_IF_ERROR(SelectIds(db, "SELECT blob FROM blob_owners WHERE owner = ?1",
+                                 [&](Statement* st) { st->Bind(1, owner); }, &owned));
     for (int64_t id : owned) {
-      if (std::find(c.blobs.begin(), c.blobs.end(), id) == c.blobs.end()) MS_RETURN_IF_ERROR(DeleteBlob(db, id));
+      if (std::find(c.blobs.begin(), c.blobs.end(), id) != c.blobs.end()) continue;
+      drop->Bind(1, owner).Bind(2, id);
+      MS_RETURN_IF_ERROR(drop->Step());
+      drop->Reset();
+      bool row = false;
+      owned_still->Bind(1, id);
+      Status s = owned_still->Step(&row);
+      owned_still->Reset();
+      MS_RETURN_IF_ERROR(s);
+      if (!row) MS_RETURN_IF_ERROR(DeleteBlob(db, id));  // its last owner let it go
     }
   }
   return Status::OK();

@@ -8,20 +8,24 @@
 // that nothing can free. The cost is writing each byte twice (the log, then
 // the database), which at local disk speed is still some hundreds of MB/s.
 //
-// Tables (schema 11): `blobs` (id, size, md5, owner) and `blob_chunks`
-// (blob, seq, data) — a body is cut into chunks of kBlobChunkBytes, written
-// one transaction each as it arrives, so neither the writer nor SQLite ever
+// Tables: `blobs` (id, size, md5) and `blob_chunks` (blob, seq, data),
+// schema 11 — a body is cut into chunks of kBlobChunkBytes, written one
+// transaction each as it arrives, so neither the writer nor SQLite ever
 // holds more than a chunk of it, and a range is read from the chunks it
-// covers.
+// covers — and `blob_owners` (owner, blob), schema 17: the records naming
+// each blob.
 //
 // Lifecycle:
 //   - BlobWriter makes a blob with no owner ("pending") and fills it.
 //   - A world record owns the blobs its data's top-level "Blobs" list names
-//     (world/world.h). SaveWorldChanges hands each blob to the record that
-//     names it and deletes, in the same transaction, every blob a saved
+//     (world/world.h), and several records may own one blob (a Lambda
+//     function keeps the S3 object its code came from: Lambda's own copy,
+//     without copying). SaveWorldChanges adds an owner for each blob a saved
+//     record names and, in the same transaction, drops the owners a saved
 //     record no longer names (a deleted object, an overwritten one, a reset
-//     world). Ownership moves (a multipart upload's parts becoming its
-//     object's) are claims first, drops second, so a moved blob is kept.
+//     world); a blob whose last owner drops it is deleted. Claims come
+//     first, drops second, so a blob that moved (a multipart upload's parts
+//     becoming its object's) is kept.
 //   - A pending blob is the writer's to discard (DiscardPendingBlob) when
 //     the call that was to own it fails; whatever a crash left pending is
 //     deleted when the next writer opens the state (DeletePendingBlobs).

@@ -231,6 +231,19 @@ const char* const kMigrations[] = {
     "    json_remove(r.value, '$.account', '$.region')"
     "  FROM stack_set_operations o, json_each(o.data, '$.results') r ORDER BY o.seq, r.key;"
     "UPDATE stack_set_operations SET data = json_remove(data, '$.results');",
+    // 17: a blob may have several owners (store/blob_store.h), a row each:
+    // a Lambda function keeps the S3 object its code was taken from, as
+    // Lambda keeps its own copy, so the object's overwrite or delete no
+    // longer frees the bytes the function runs. A blob with no owner row is
+    // pending (being written); the last owner to drop it frees it.
+    "CREATE TABLE blob_owners ("
+    "  owner TEXT NOT NULL,"
+    "  blob INTEGER NOT NULL,"
+    "  PRIMARY KEY (owner, blob)) WITHOUT ROWID;"
+    "CREATE INDEX blob_owners_by_blob ON blob_owners (blob);"
+    "INSERT INTO blob_owners (owner, blob) SELECT owner, id FROM blobs WHERE owner IS NOT NULL;"
+    "DROP INDEX blobs_by_owner;"
+    "ALTER TABLE blobs DROP COLUMN owner;",
 };
 
 }  // namespace

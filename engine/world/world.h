@@ -15,8 +15,9 @@
 //
 // Blobs: a record's data may name, in a top-level "Blobs" list of integers,
 // byte strings kept outside the record (store/blob_store.h: an S3 object's
-// body). The record owns them: the store frees those it stops naming. The
-// bytes are read through blob_source() (the store's, once a state is open).
+// body). The records naming a blob own it: the store frees it when the last
+// of them stops naming it. The bytes are read through blob_source() (the
+// store's, once a state is open).
 //
 // Thread-safety: every method takes the world's lock. Several operations that
 // must be one step (a sim action: check, then write) hold it across them with

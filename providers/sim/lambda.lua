@@ -4,7 +4,16 @@
 -- locally (sim/lambda_invoke.lua).
 --
 -- Records: "lambda.function" "<region>:<name>" (configuration, the code as
--- given — Code: ZipFile text or S3Bucket/S3Key — and its hash, published versions), "lambda.alias" "<region>:<name>:<alias>".
+-- given — Code: ZipFile text or S3Bucket/S3Key — and its hash, published
+-- versions), "lambda.alias" "<region>:<name>:<alias>".
+--
+-- Code in S3 is taken when the function is created or its code updated, as
+-- Lambda takes its own copy: the function's record (and each version
+-- published from it) names the object's blobs in its top-level Blobs/Sizes,
+-- so it owns them too (engine/store/blob_store.h: a blob is freed when its
+-- last owner lets it go), or holds a body kept in the object's record as
+-- Package {Body | BodyBase64}. Invoke runs what was taken: the object
+-- overwritten or deleted later changes nothing until UpdateFunctionCode.
 --
 -- What CreateFunction and the updates refuse, as Lambda does:
 --   - an execution role that is not a role of the caller's account
@@ -14,9 +23,7 @@
 --   - a .zip package without its runtime, handler or code (check_package);
 --   - code in S3 that is missing or the caller's account may not read
 --     (S3's refusal in Lambda's words, s3_code below; PublishLayerVersion
---     too). Unlike Lambda, the sim keeps the object's location, not a copy:
---     Invoke reads the object as it is then, so one overwritten or deleted
---     later changes or breaks the function (Lambda runs what it took).
+--     too).
 --
 -- PublishVersion publishes "1", "2", ... and, as Lambda does, returns the
 -- latest version instead when neither the code nor the configuration
@@ -168,13 +175,36 @@ local function check_s3_code(env, code)
   if type(code) == "table" and code.S3Bucket ~= nil and code.S3Key ~= nil then s3_code(env, code, "HeadObject") end
 end
 
--- A hash of the code as given (ZipFile text, S3 location, image URI), in
--- the shape of Lambda's base64 SHA-256.
-local function code_sha(code)
+-- What Lambda takes of code naming an S3 object (nil for other code): the
+-- object's blobs (Blobs, Sizes) or its body kept in its record (Package),
+-- and its ETag, which tells one upload of the key from the next.
+local function take_s3_code(env, code)
+  if type(code) ~= "table" or code.S3Bucket == nil or code.S3Key == nil then return nil end
+  local obj = s3_code(env, code, "GetObject")
+  if obj.BodyBlob then
+    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, ETag = obj.ETag }
+  end
+  local body, base64 = require("sim.s3_body").fields(obj.Body or "")
+  return { Package = { Body = body, BodyBase64 = base64 }, ETag = obj.ETag }
+end
+
+-- Records the code taken (take_s3_code's, or none) on `rec`, a function's
+-- record or a version's: the blobs at its top level, where the store sees
+-- its ownership of them.
+local function keep_code(rec, taken)
+  rec.Blobs, rec.Sizes = taken and taken.Blobs, taken and taken.Sizes
+  rec.Package = taken and taken.Package
+end
+
+-- A hash of the code as given (ZipFile text, S3 location and the taken
+-- object's ETag, image URI), in the shape of Lambda's base64 SHA-256: a new
+-- upload to the same key is new code.
+local function code_sha(code, taken)
   local parts = {}
   for _, k in ipairs({ "ZipFile", "S3Bucket", "S3Key", "S3ObjectVersion", "ImageUri" }) do
     parts[#parts + 1] = k .. "=" .. tostring(type(code) == "table" and code[k] or "")
   end
+  if taken then parts[#parts + 1] = "ETag=" .. tostring(taken.ETag) end
   return util.hash_hex(table.concat(parts, "\n"), 43) .. "="
 end
 
@@ -242,9 +272,10 @@ function A.CreateFunction(p, env)
   check_role(p.Role)
   check_package(p)
   runtimes.check_create(p.Runtime, env.now_ms)
-  check_s3_code(env, p.Code)
-  local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code), Code = code_of(p.Code),
+  local taken = take_s3_code(env, p.Code)
+  local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code, taken), Code = code_of(p.Code),
                 LastModified = util.iso8601(env.now_ms) }
+  keep_code(rec, taken)
   for _, k in ipairs(CONFIG) do rec[k] = p[k] end
   save_fn(env, rec)
   return configuration(env, rec)
@@ -280,9 +311,10 @@ end
 function A.UpdateFunctionCode(p, env)
   local rec = load_fn(env, p.FunctionName)
   runtimes.check_update(rec.Runtime, env.now_ms)
-  check_s3_code(env, p)
-  rec.CodeSha256 = code_sha(p)
+  local taken = take_s3_code(env, p)
+  rec.CodeSha256 = code_sha(p, taken)
   rec.Code = code_of(p)
+  keep_code(rec, taken)
   rec.LastModified = util.iso8601(env.now_ms)
   save_fn(env, rec)
   return configuration(env, rec)
@@ -301,7 +333,7 @@ function A.PublishVersion(p, env)
   local config = {}
   for _, k in ipairs(CONFIG) do config[k] = rec[k] end
   local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, Code = rec.Code, Description = p.Description or "",
-              Fingerprint = fingerprint(rec), Config = config }
+              Fingerprint = fingerprint(rec), Config = config, Blobs = rec.Blobs, Sizes = rec.Sizes, Package = rec.Package }
   counter.Next, counter.Latest = counter.Next + 1, v.Version
   world.put(COUNTER, ck, counter, { live = false })
   world.put(VERSION, ck .. ":" .. v.Version, v)

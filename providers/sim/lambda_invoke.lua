@@ -76,21 +76,27 @@ return function(A, L)
   end
 
   -- What the runner runs: inline text, or a zip archive (ZipFile bytes, or
-  -- the object S3Bucket/S3Key name in the simulated S3).
-  local function code_to_run(env, code)
-    code = code or {}
+  -- what was taken of the S3 object S3Bucket/S3Key named when the code was
+  -- set: `holder`, the function's or the version's record, owns its blobs
+  -- or keeps its body, sim/lambda.lua). A function of a state written
+  -- before the code was taken reads the object as it is now.
+  local function code_to_run(env, holder)
+    local code = holder.Code or {}
     if type(code.ZipFile) == "string" then
       if code.ZipFile:sub(1, 4) == "PK\3\4" then return { zip = code.ZipFile } end
       return { inline_code = code.ZipFile }
     end
+    local bodies = require("sim.s3_body")
+    if holder.Blobs then return { zip = bodies.read({ Blobs = holder.Blobs, Sizes = holder.Sizes }) } end
+    if holder.Package then return { zip = bodies.read(holder.Package) } end
     if code.S3Bucket and code.S3Key then
-      local obj = L.s3_code(env, code, "GetObject")
-      return { zip = require("sim.s3_body").result_bytes(obj) }
+      return { zip = bodies.result_bytes(L.s3_code(env, code, "GetObject")) }
     end
     fail("moonstack runs code given as ZipFile or S3Bucket/S3Key, not a container image", "InvalidParameterValueException")
   end
 
-  -- The function's configuration and code at the qualifier ($LATEST or a version).
+  -- The function's configuration at the qualifier ($LATEST or a version),
+  -- and the record holding its code.
   local function target(env, p)
     local rec, qualifier = L.load_fn(env, p.FunctionName)
     qualifier = p.Qualifier or qualifier
@@ -99,9 +105,9 @@ return function(A, L)
       if not v then
         fail("Function not found: " .. L.fn_arn(env, rec.FunctionName, qualifier), "ResourceNotFoundException")
       end
-      return L.configuration(env, rec, v), v.Code
+      return L.configuration(env, rec, v), v
     end
-    return L.configuration(env, rec), rec.Code
+    return L.configuration(env, rec), rec
   end
 
   -- Appends the invocation's log to /aws/lambda/<name> (the group is created
@@ -143,16 +149,17 @@ return function(A, L)
       fail("1 validation error detected: Value '" .. tostring(itype) .. "' at 'invocationType' failed to satisfy "
         .. "constraint: Member must satisfy enum value set: [Event, RequestResponse, DryRun]", "ValidationException")
     end
-    local c, code = target(env, p)
+    local c, holder = target(env, p)
     if itype == "DryRun" then return { StatusCode = 204 } end
     local r = runner()
     local payload = p.Payload
-    if payload == nil then payload = "{}" elseif type(payload) == "table" then payload = L.json(payload) end
+    -- No payload (`aws lambda invoke` without --payload: an empty body) is the event {}.
+    if payload == nil or payload == "" then payload = "{}" elseif type(payload) == "table" then payload = L.json(payload) end
     local ok_json, why = r.decode_json(tostring(payload))
     if ok_json == nil and why then
       fail("Could not parse request body into json: " .. tostring(why), "InvalidRequestContentException")
     end
-    local run = code_to_run(env, code)
+    local run = code_to_run(env, holder)
     local request_id, hex = world.atomic(function() return env.new_id("uuid"), env.new_id("hex", 32) end)
     local stream = util.iso8601(env.now_ms):sub(1, 10):gsub("%-", "/") .. "/[" .. c.Version .. "]" .. hex
     local environment = {}

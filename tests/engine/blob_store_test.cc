@@ -1,7 +1,8 @@
 // Blobs (store/blob_store.h): bodies written a chunk at a time, read by
 // range, owned by the world record naming them — ownership moved and freed
 // in the world save's transaction — and what a crash left half-written
-// freed by the next writer. Md5 (base/md5.h) against RFC 1321's vectors.
+// freed by the next writer; a blob several records name is freed by the
+// last of them. Md5 (base/md5.h) against RFC 1321's vectors.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "store/schema.h"
 #include "store/world_table.h"
 #include "template/parse.h"
+#include "test_util.h"
 #include "world/world.h"
 
 namespace ms {
@@ -130,6 +132,74 @@ TEST_CASE("blobs: a world loaded from the store still frees what its records own
     w.Put("s3.object", "b/k", Owning({a}));
     REQUIRE(SaveWorld(db.get(), &w).ok());
   }
+  World loaded;
+  REQUIRE(LoadWorld(db.get(), &loaded).ok());
+  loaded.Remove("s3.object", "b/k");
+  REQUIRE(SaveWorld(db.get(), &loaded).ok());
+  CHECK(Count(db.get(), "blobs") == 0);
+}
+
+TEST_CASE("blobs: several records may own one blob: it is freed when the last of them lets it go",
+          "[store][blobs]") {
+  auto db = FreshStore("shared");
+  World w;
+  const int64_t code = Write(db.get(), "PK\3\4 the function's zip").id;
+  const int64_t next = Write(db.get(), "PK\3\4 its next zip").id;
+  w.Put("s3.object", "assets/fn.zip", Owning({code}));
+  REQUIRE(SaveWorld(db.get(), &w).ok());
+  // A function takes the object's code (its own copy, as Lambda keeps one); in the same save
+  // the object is overwritten with the next build: the bytes the function runs stay.
+  w.Put("lambda.function", "us-east-1:fn", Owning({code}));
+  w.Put("s3.object", "assets/fn.zip", Owning({next}));
+  REQUIRE(SaveWorld(db.get(), &w).ok());
+  CHECK(Count(db.get(), "blobs") == 2);
+  CHECK(Count(db.get(), "blob_owners") == 2);
+  CHECK(Read(db.get(), code, 0, 6) == "PK t");
+  // The function updated to the object's new code: the old bytes have no owner left.
+  w.Put("lambda.function", "us-east-1:fn", Owning({next}));
+  REQUIRE(SaveWorld(db.get(), &w).ok());
+  CHECK(Count(db.get(), "blobs") == 1);
+  CHECK(Count(db.get(), "blob_owners") == 2);
+  CHECK(ReadBlob(db.get(), code, 0, 1, [](std::string_view) { return true; }).code() == Status::Code::kNotFound);
+  // The object deleted: the function still owns the bytes; then the function deleted too.
+  w.Remove("s3.object", "assets/fn.zip");
+  REQUIRE(SaveWorld(db.get(), &w).ok());
+  CHECK(Count(db.get(), "blobs") == 1);
+  CHECK(Read(db.get(), next, 0, 6) == "PK i");
+  w.Remove("lambda.function", "us-east-1:fn");
+  REQUIRE(SaveWorld(db.get(), &w).ok());
+  CHECK(Count(db.get(), "blobs") == 0);
+  CHECK(Count(db.get(), "blob_owners") == 0);
+  CHECK(Count(db.get(), "blob_chunks") == 0);
+  // A record naming a blob already freed does not bring it back.
+  w.Put("lambda.function", "us-east-1:stale", Owning({code}));
+  REQUIRE(SaveWorld(db.get(), &w).ok());
+  CHECK(Count(db.get(), "blob_owners") == 0);
+}
+
+TEST_CASE("blobs: schema 17 gives each blob of a schema-16 state its owner row", "[store][blobs]") {
+  const std::string path = (std::filesystem::temp_directory_path() / "moonstack_blobs_schema16.db").string();
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+  int64_t owned = 0;
+  {
+    std::unique_ptr<Database> db;
+    REQUIRE(OpenStore(path, &db).ok());
+    owned = Write(db.get(), "an object's body").id;
+    Write(db.get(), "half-written when it crashed");
+    World w;
+    w.Put("s3.object", "b/k", Owning({owned}));
+    REQUIRE(SaveWorld(db.get(), &w).ok());
+    REQUIRE(db->Exec(test::kUndoSchema17).ok());
+    REQUIRE(db->SetUserVersion(16).ok());
+  }
+  std::unique_ptr<Database> db;
+  REQUIRE(OpenStore(path, &db).ok());
+  int version = 0;
+  REQUIRE(db->UserVersion(&version).ok());
+  CHECK(version == 17);
+  CHECK(Count(db.get(), "blob_owners") == 1);
+  REQUIRE(DeletePendingBlobs(db.get()).ok());  // the pending one goes, the owned one stays
+  CHECK(Count(db.get(), "blobs") == 1);
   World loaded;
   REQUIRE(LoadWorld(db.get(), &loaded).ok());
   loaded.Remove("s3.object", "b/k");

@@ -1,7 +1,9 @@
 // Under `moonstack serve`: a custom resource backed by an inline Python
 // function of the stack runs it (the function sees the server as
 // AWS_ENDPOINT_URL); with --no-lambda the request waits for a handler
-// outside instead (GET /moonstack/custom-resource-requests), as before.
+// outside instead (GET /moonstack/custom-resource-requests), as before. A
+// function whose code came from S3 runs the code it took, whatever happens
+// to the object later, as Lambda keeps its own copy.
 #include <catch2/catch.hpp>
 
 #include "../server/server_fixture.h"
@@ -59,4 +61,54 @@ print(json.dumps({'pending': [q['LogicalResourceId'] for q in reqs],
 )");
   CHECK(r["pending"] == json::array({"Res"}));
   CHECK(r["status"] == "CREATE_IN_PROGRESS");
+}
+
+TEST_CASE("serve: a function runs the code it took from S3 after the object is overwritten or deleted",
+          "[server][lambda]") {
+  if (!ms::test::HaveInterpreter("python3")) return;
+  Server server("lambda_code_taken");
+  const json r = server.Python(R"(
+import io, sqlite3, zipfile
+def package(answer):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as z:
+        z.writestr('index.py', 'def handler(event, context):\n    return %r\n' % answer)
+    return buf.getvalue()
+def blobs():
+    db = sqlite3.connect(')" + server.dir() + R"(/state.db')
+    n = db.execute('SELECT count(*) FROM blobs').fetchone()[0]
+    db.close()
+    return n
+def run(**kw):
+    return json.loads(lam.invoke(FunctionName='kept', **kw)['Payload'].read())
+lambda_role('r')
+s3, lam = boto3.client('s3', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1'), \
+    boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+s3.create_bucket(Bucket='code')
+s3.put_object(Bucket='code', Key='fn.zip', Body=package('v1'))
+first = lam.create_function(FunctionName='kept', Runtime='python3.12', Handler='index.handler',
+                            Role='arn:aws:iam::123456789012:role/r', Code={'S3Bucket': 'code', 'S3Key': 'fn.zip'})
+out = {}
+s3.put_object(Bucket='code', Key='fn.zip', Body=package('v2'))
+out['overwritten'] = run()
+out['published'] = lam.publish_version(FunctionName='kept')['Version']
+second = lam.update_function_code(FunctionName='kept', S3Bucket='code', S3Key='fn.zip')
+out['new_sha'] = second['CodeSha256'] != first['CodeSha256']
+out['updated'] = [run(), run(Qualifier='1')]
+s3.delete_object(Bucket='code', Key='fn.zip')
+s3.delete_bucket(Bucket='code')
+out['object_deleted'] = [run(), run(Qualifier='1'), blobs()]
+lam.delete_function(FunctionName='kept', Qualifier='1')
+out['version_deleted'] = blobs()
+lam.delete_function(FunctionName='kept')
+out['function_deleted'] = blobs()
+print(json.dumps(out))
+)");
+  CHECK(r["overwritten"] == "v1");
+  CHECK(r["published"] == "1");
+  CHECK(r["new_sha"] == true);
+  CHECK(r["updated"] == json({"v2", "v1"}));
+  CHECK(r["object_deleted"] == json({"v2", "v1", 2}));  // the version's code and $LATEST's
+  CHECK(r["version_deleted"] == 1);
+  CHECK(r["function_deleted"] == 0);
 }

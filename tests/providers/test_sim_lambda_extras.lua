@@ -163,6 +163,41 @@ T.case("Code in S3 is taken when the function is created: a missing or unreadabl
   H.eq(own.lambda.PublishLayerVersion({ LayerName = "deps", Content = { S3Bucket = "their-code", S3Key = "layer.zip" } }).Version, 1)
 end)
 
+T.case("Code in S3 is Lambda's own once taken: the object overwritten or deleted, $LATEST and its versions run what they took", function()
+  local world, sim = fresh()
+  local ran = {}
+  package.loaded["moonstack.lambda"] = { runner = function()
+    return {
+      decode_json = function(text) return text end,
+      run = function(spec)
+        ran[#ran + 1] = spec.zip
+        return { ran = true, payload = "null", log = "", responses = {}, handler_ms = 1, duration_ms = 1,
+                 max_memory_mb = 30, cold_start = false, log_stream_name = "" }
+      end,
+    }
+  end }
+  local aws = sim.client()
+  aws.s3.CreateBucket({ Bucket = "code" })
+  -- Not valid UTF-8: kept in the object's record as base64, and so in the function's.
+  local v1, v2 = "PK\3\4\255\0one", "PK\3\4two"
+  aws.s3.PutObject({ Bucket = "code", Key = "fn.zip", Body = v1 })
+  local sha1 = aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r",
+    Runtime = "python3.13", Handler = "index.handler", Code = { S3Bucket = "code", S3Key = "fn.zip" } }).CodeSha256
+  aws.s3.PutObject({ Bucket = "code", Key = "fn.zip", Body = v2 })
+  aws.lambda.Invoke({ FunctionName = "f" })
+  H.eq(aws.lambda.PublishVersion({ FunctionName = "f" }).Version, "1")
+  -- The same key, a new upload: new code, a new CodeSha256.
+  H.truthy(aws.lambda.UpdateFunctionCode({ FunctionName = "f", S3Bucket = "code", S3Key = "fn.zip" }).CodeSha256 ~= sha1,
+    "a new CodeSha256")
+  aws.s3.DeleteObject({ Bucket = "code", Key = "fn.zip" })
+  aws.lambda.Invoke({ FunctionName = "f" })
+  aws.lambda.Invoke({ FunctionName = "f", Qualifier = "1" })
+  package.loaded["moonstack.lambda"] = nil
+  H.same(ran, { v1, v2, v1 })
+  H.eq(world.get("lambda.function", "us-east-1:f").Package.BodyBase64 ~= nil, false)  -- v2 is text
+  H.eq(world.get("lambda.version", "us-east-1:f:1").Package.BodyBase64 ~= nil, true)
+end)
+
 -- Milliseconds since the epoch at 00:00 UTC of a day (days_from_civil).
 local function day_ms(y, m, d)
   if m <= 2 then y = y - 1 end

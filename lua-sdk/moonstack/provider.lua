@@ -687,6 +687,10 @@ local function schema_enum(list, kind)
   return values.deep_copy(list)
 end
 
+-- The property types whose values have inside them what the registry's
+-- nested checks look at (tags are the SDK's own: P.tags).
+local STRUCTURED = { json = true, list = true, object = true, map = true }
+
 ---Adds to the declared top-level properties the registry schema's
 ---constraints of the kinds they declare none of: CloudFormation checks a
 ---template's properties against the registry schema before any handler
@@ -697,9 +701,10 @@ end
 ---moonstack.regex can read and an enum of strings of string properties;
 ---minItems/maxItems of lists.
 ---`nested(name, value)`, when given, returns the registry's messages for
----the value of the plain-JSON (P.json) property `name` (its nested
----properties, types, enums, patterns...; an empty list when it passes):
----validate fails with them.
+---the value of property `name` (its nested properties, types, enums,
+---patterns...; an empty list when it passes): validate fails with them,
+---once the property's own checks pass. It is taken for the structured
+---properties — json, list, object and map — but not tags.
 ---@param schema_properties table<string, table>?
 ---@param nested (fun(name: string, value: any): string[])?
 function Declaration:adopt_registry_constraints(schema_properties, nested)
@@ -707,12 +712,11 @@ function Declaration:adopt_registry_constraints(schema_properties, nested)
   for _, p in ipairs(self.properties) do
     local s = schema_properties[p.name]
     if type(s) == "table" then
-      if p.type == "json" then
-        if nested and p.registry_check == nil then
-          local name = p.name
-          p.registry_check = function(v) return nested(name, v) end
-        end
-      elseif p.type == "number" or p.type == "integer" then
+      if nested and p.registry_check == nil and STRUCTURED[p.type] then
+        local name = p.name
+        p.registry_check = function(v) return nested(name, v) end
+      end
+      if p.type == "number" or p.type == "integer" then
         if p.minimum == nil and p.maximum == nil then
           p.minimum, p.maximum = schema_number(s.minimum), schema_number(s.maximum)
         end

@@ -166,15 +166,23 @@ T.case("a registry schema's constraints fill in what a property does not declare
   H.eq(v.Note, "zz")
 end)
 
-T.case("a registry checker given for plain-JSON properties runs on their values; others are not given one", function()
+T.case("a registry checker runs on structured properties' values once their own checks pass; others are not given one", function()
   local d = define({
     P.json "Config" { update = "none" },
     P.json "Loose" { update = "none" },     -- no schema entry: no checker
-    P.string "Name" { update = "none" },    -- not JSON: no checker
+    P.string "Name" { update = "none" },    -- a scalar: no checker
+    P.list(P.string) "Archs" { max_length = 1, update = "none" },
+    P.object { P.map "Variables" {} } "Env" { update = "none" },
+    P.tags "Tags" { update = "none" },      -- tags: the SDK's own
   })
   local asked = {}
-  d:adopt_registry_constraints({ Config = { type = "object" }, Name = { type = "string" } }, function(name, value)
+  d:adopt_registry_constraints({ Config = { type = "object" }, Name = { type = "string" }, Archs = { type = "array" },
+                                 Env = { type = "object" }, Tags = { type = "array" } }, function(name, value)
     asked[#asked + 1] = name
+    if name == "Archs" and value[1] ~= "arm64" then return { "#/Archs/0: failed validation constraint for keyword [enum]" } end
+    if name == "Env" and value.Variables and value.Variables["1x"] then
+      return { "#/Env/Variables: extraneous key [1x] is not permitted" }
+    end
     if value.Mode == "bad" then return { "#/" .. name .. "/Mode: failed validation constraint for keyword [enum]",
                                          "#/" .. name .. ": extraneous key [X] is not permitted" } end
     return {}
@@ -184,6 +192,14 @@ T.case("a registry checker given for plain-JSON properties runs on their values;
   local v = d:validate({ Config = { Mode = "good" }, Loose = { Mode = "bad" }, Name = "n" }, CTX)
   H.eq(v.Config.Mode, "good")
   H.same(asked, { "Config", "Config" })
+  -- A list's items and an object's sub-properties: the registry's messages, after the declaration's own checks.
+  asked = {}
+  invalid(d, { Archs = { "arm32" } }, "#/Archs/0: failed validation constraint for keyword [enum]")
+  invalid(d, { Archs = { "arm64" }, Env = { Variables = { ["1x"] = "v" } } },
+    "#/Env/Variables: extraneous key [1x] is not permitted")
+  invalid(d, { Archs = { "a", "b" } }, "#/Archs: expected maximum item count: 1, found: 2")  -- its own check first
+  d:validate({ Archs = { "arm64" }, Env = { Variables = { A = "v" } }, Tags = { { Key = "k", Value = "v" } } }, CTX)
+  H.same(asked, { "Archs", "Archs", "Env", "Archs", "Env" })
   -- Every property's nested messages are reported together, in declaration order.
   local two = define({ P.json "A" { update = "none" }, P.json "B" { update = "none" } })
   two:adopt_registry_constraints({ A = {}, B = {} }, function(name, value)

@@ -298,8 +298,8 @@ TEST_CASE("lambda: --start-time starts virtual time on the day given and a runti
 
 TEST_CASE("lambda: a function's nested settings are checked against the registry schema before Lambda is called", "[cli][lambda]") {
   // AWS::Lambda::Function's provider takes TracingConfig and VpcConfig as
-  // plain JSON; the registry's nested enum, types and keys apply, with its
-  // messages, and no function is made.
+  // plain JSON, Architectures and Layers as lists of strings; the registry's nested enum, types and keys apply, with its messages, and no
+  // function is made.
   ms::test::CliFixture cli("lambda_custom_resource_cli", "nested_registry");
   auto stack = [&](const std::string& name, const std::string& settings) {
     const std::string t = cli.Write(name + ".json", R"({"Resources": {
@@ -327,9 +327,15 @@ TEST_CASE("lambda: a function's nested settings are checked against the registry
   CHECK(failed_with(stack("both", R"("TracingConfig": {"Mode": "Sometimes"}, "VpcConfig": {"SubnetIds": "subnet-1"})"),
                     "#/TracingConfig/Mode: failed validation constraint for keyword [enum]\n"
                     "#/VpcConfig/SubnetIds: expected type: JSONArray, found: String"));
+  // The items of lists (Architectures, Layers: lists of strings) are checked too.
+  CHECK(failed_with(stack("arch", R"("Architectures": ["arm32"])"),
+                    "#/Architectures/0: failed validation constraint for keyword [enum]"));
+  CHECK(failed_with(stack("layer", R"("Layers": ["arn:aws:lambda:us-east-1:123456789012:layer:deps"])"),
+                    "#/Layers/0: failed validation constraint for keyword [pattern]"));
   CHECK(cli.Json("world list --kind lambda.function")["Records"].empty());
   // Settings the schema allows are taken.
-  stack("ok", R"("TracingConfig": {"Mode": "Active"}, "VpcConfig": {"SubnetIds": [], "SecurityGroupIds": []})");
+  stack("ok", R"("TracingConfig": {"Mode": "Active"}, "VpcConfig": {"SubnetIds": [], "SecurityGroupIds": []},
+                 "Architectures": ["arm64"], "Environment": {"Variables": {"STAGE": "test"}})");
   CHECK(cli.Status("ok") == "CREATE_COMPLETE");
   CHECK(cli.Json("world list --kind lambda.function")["Records"].size() == 1);
 }

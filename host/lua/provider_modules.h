@@ -4,7 +4,8 @@
 // Found the way a provider finds them, not from a list kept by hand:
 //   * the modules the host's C++ puts in package.loaded of a provider's
 //     lua_State (OpenProviderState: `moonstack`, `moonstack.world`,
-//     `moonstack.lambda`), less Lua's own standard libraries;
+//     `moonstack.lambda`, `moonstack.digest`), less Lua's own standard
+//     libraries;
 //   * the lua-sdk's `moonstack/` package, and the shared code of each provider
 //     directory (kSharedCodeDirs: `sim/`, `lib/`), each file a module named
 //     by its path (`sim/ec2/tags.lua` is `sim.ec2.tags`, `sim/init.lua` is

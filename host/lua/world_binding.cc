@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "lua/digest_binding.h"
 #include "lua/lambda_binding.h"
 #include "lua/marshal.h"
 #include "lua/readonly.h"
@@ -266,6 +267,7 @@ int Open(lua_State* L) {
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "moonstack.world");
   OpenLambdaRunner(L);  // wherever simulated actions run, Lambda functions can
+  OpenDigest(L);        // and package digests are taken
   return 0;
 }
 

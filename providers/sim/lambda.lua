@@ -91,18 +91,17 @@ local function code_of(code)
   return out
 end
 
--- Reads the S3 object a function's or a layer's code names (S3Bucket,
--- S3Key, S3ObjectVersion), as the caller's account, with `action`
--- ("HeadObject" when the code is taken, "GetObject" when it is run); S3's
--- refusal in Lambda's words. Lambda takes the object when the function is
+-- Gets the S3 object a function's or a layer's code names (S3Bucket,
+-- S3Key, S3ObjectVersion), as the caller's account; S3's refusal in
+-- Lambda's words. Lambda takes the object when the function is
 -- created or its code updated, so a missing one fails CreateFunction
 -- ("Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error
 -- Message: The specified key does not exist.", InvalidParameterValueException:
 -- public CloudFormation events of AWS::Lambda::Function, and CloudTrail's
 -- CreateFunction20150331 errorMessage).
-local function s3_code(env, code, action)
+local function s3_code(env, code)
   local sim = require("sim")
-  local ok, obj = pcall(sim.call, "s3", action,
+  local ok, obj = pcall(sim.call, "s3", "GetObject",
     { Bucket = code.S3Bucket, Key = code.S3Key, VersionId = code.S3ObjectVersion },
     { region = env.region, account = env.account })
   if ok then return obj end
@@ -170,22 +169,18 @@ local function check_role(role_arn)
   end
 end
 
--- Checks, when code names an S3 object, that Lambda can take it.
-local function check_s3_code(env, code)
-  if type(code) == "table" and code.S3Bucket ~= nil and code.S3Key ~= nil then s3_code(env, code, "HeadObject") end
-end
-
 -- What Lambda takes of code naming an S3 object (nil for other code): the
 -- object's blobs (Blobs, Sizes) or its body kept in its record (Package),
--- and its ETag, which tells one upload of the key from the next.
+-- and its bytes (for CodeSha256).
 local function take_s3_code(env, code)
   if type(code) ~= "table" or code.S3Bucket == nil or code.S3Key == nil then return nil end
-  local obj = s3_code(env, code, "GetObject")
+  local bodies = require("sim.s3_body")
+  local obj = s3_code(env, code)
   if obj.BodyBlob then
-    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, ETag = obj.ETag }
+    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, bytes = bodies.read(obj.BodyBlob) }
   end
-  local body, base64 = require("sim.s3_body").fields(obj.Body or "")
-  return { Package = { Body = body, BodyBase64 = base64 }, ETag = obj.ETag }
+  local text, base64 = bodies.fields(obj.Body or "")
+  return { Package = { Body = text, BodyBase64 = base64 }, bytes = obj.Body or "" }
 end
 
 -- Records the code taken (take_s3_code's, or none) on `rec`, a function's
@@ -196,15 +191,21 @@ local function keep_code(rec, taken)
   rec.Package = taken and taken.Package
 end
 
--- A hash of the code as given (ZipFile text, S3 location and the taken
--- object's ETag, image URI), in the shape of Lambda's base64 SHA-256: a new
--- upload to the same key is new code.
+-- CodeSha256 and CodeSize, as Lambda gives them: the package's size, and the base64 of the SHA-256 of the package
+-- (the ZipFile bytes, or the S3 object's taken), which tools compare with
+-- the digest of the zip they hold. An image's is a hash of its URI here
+-- (Lambda gives the image's digest).
+local function package_bytes(code, taken)
+  return taken and taken.bytes or type(code) == "table" and type(code.ZipFile) == "string" and code.ZipFile or nil
+end
+
 local function code_sha(code, taken)
+  local bytes = package_bytes(code, taken)
+  if bytes then return require("sim.s3_body").encode_base64(require("moonstack.digest").sha256(bytes)) end
   local parts = {}
   for _, k in ipairs({ "ZipFile", "S3Bucket", "S3Key", "S3ObjectVersion", "ImageUri" }) do
     parts[#parts + 1] = k .. "=" .. tostring(type(code) == "table" and code[k] or "")
   end
-  if taken then parts[#parts + 1] = "ETag=" .. tostring(taken.ETag) end
   return util.hash_hex(table.concat(parts, "\n"), 43) .. "="
 end
 
@@ -233,6 +234,7 @@ end
 local function configuration(env, rec, version)
   local c = { FunctionName = rec.FunctionName, FunctionArn = fn_arn(env, rec.FunctionName, version and version.Version),
               CodeSha256 = version and version.CodeSha256 or rec.CodeSha256,
+              CodeSize = (version or rec).CodeSize or 0,
               Version = version and version.Version or "$LATEST", LastModified = rec.LastModified,
               State = "Active", LastUpdateStatus = "Successful" }
   local settings = version and version.Config or rec  -- a version keeps the configuration it was published with
@@ -274,7 +276,7 @@ function A.CreateFunction(p, env)
   runtimes.check_create(p.Runtime, env.now_ms)
   local taken = take_s3_code(env, p.Code)
   local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code, taken), Code = code_of(p.Code),
-                LastModified = util.iso8601(env.now_ms) }
+                CodeSize = #(package_bytes(p.Code, taken) or ""), LastModified = util.iso8601(env.now_ms) }
   keep_code(rec, taken)
   for _, k in ipairs(CONFIG) do rec[k] = p[k] end
   save_fn(env, rec)
@@ -312,7 +314,7 @@ function A.UpdateFunctionCode(p, env)
   local rec = load_fn(env, p.FunctionName)
   runtimes.check_update(rec.Runtime, env.now_ms)
   local taken = take_s3_code(env, p)
-  rec.CodeSha256 = code_sha(p, taken)
+  rec.CodeSha256, rec.CodeSize = code_sha(p, taken), #(package_bytes(p, taken) or "")
   rec.Code = code_of(p)
   keep_code(rec, taken)
   rec.LastModified = util.iso8601(env.now_ms)
@@ -332,7 +334,8 @@ function A.PublishVersion(p, env)
   if last and last.Fingerprint == fingerprint(rec) then return configuration(env, rec, last) end
   local config = {}
   for _, k in ipairs(CONFIG) do config[k] = rec[k] end
-  local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, Code = rec.Code, Description = p.Description or "",
+  local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, CodeSize = rec.CodeSize, Code = rec.Code,
+              Description = p.Description or "",
               Fingerprint = fingerprint(rec), Config = config, Blobs = rec.Blobs, Sizes = rec.Sizes, Package = rec.Package }
   counter.Next, counter.Latest = counter.Next + 1, v.Version
   world.put(COUNTER, ck, counter, { live = false })
@@ -482,7 +485,7 @@ end
 -- files; they get the helpers above (lower-case fields of L, not actions).
 L.load_fn, L.fn_arn, L.fkey, L.code_sha, L.json = load_fn, fn_arn, fkey, code_sha, util.json
 L.configuration, L.VERSION = configuration, VERSION
-L.s3_code, L.check_s3_code = s3_code, check_s3_code
+L.s3_code, L.take_s3_code, L.keep_code = s3_code, take_s3_code, keep_code
 require("sim.lambda_permissions")(A, L)
 require("sim.lambda_layers")(A, L)
 require("sim.lambda_event_sources")(A, L)

@@ -90,7 +90,7 @@ return function(A, L)
     if holder.Blobs then return { zip = bodies.read({ Blobs = holder.Blobs, Sizes = holder.Sizes }) } end
     if holder.Package then return { zip = bodies.read(holder.Package) } end
     if code.S3Bucket and code.S3Key then
-      return { zip = bodies.result_bytes(L.s3_code(env, code, "GetObject")) }
+      return { zip = bodies.result_bytes(L.s3_code(env, code)) }
     end
     fail("moonstack runs code given as ZipFile or S3Bucket/S3Key, not a container image", "InvalidParameterValueException")
   end

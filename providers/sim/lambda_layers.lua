@@ -23,7 +23,7 @@ return function(A, L)
     return { LayerArn = layer_arn(env, v.LayerName), LayerVersionArn = layer_arn(env, v.LayerName, v.Version),
              Version = v.Version, Description = v.Description, CreatedDate = v.CreatedDate,
              CompatibleRuntimes = v.CompatibleRuntimes, CompatibleArchitectures = v.CompatibleArchitectures,
-             LicenseInfo = v.LicenseInfo, Content = { CodeSha256 = v.CodeSha256, CodeSize = 0 } }
+             LicenseInfo = v.LicenseInfo, Content = { CodeSha256 = v.CodeSha256, CodeSize = v.CodeSize or 0 } }
   end
 
   local function check_name(name)
@@ -40,7 +40,7 @@ return function(A, L)
       fail("1 validation error detected: Value null at 'content' failed to satisfy constraint: Member must not be null",
         "ValidationException")
     end
-    L.check_s3_code(env, p.Content)
+    local taken = L.take_s3_code(env, p.Content)
     local ck = env.region .. ":" .. p.LayerName
     local counter = world.get(COUNTER, ck) or { Next = 1 }
     local n = counter.Next
@@ -49,7 +49,8 @@ return function(A, L)
     local v = { LayerName = p.LayerName, Version = n, Description = p.Description or "",
                 CreatedDate = util.iso8601(env.now_ms), CompatibleRuntimes = p.CompatibleRuntimes,
                 CompatibleArchitectures = p.CompatibleArchitectures, LicenseInfo = p.LicenseInfo,
-                CodeSha256 = L.code_sha(p.Content) }
+                CodeSha256 = L.code_sha(p.Content, taken), CodeSize = taken and #taken.bytes or 0 }
+    L.keep_code(v, taken)  -- the layer's content is Lambda's own too
     world.put(VERSION, ck .. ":" .. n, v)
     return view(env, v)
   end

@@ -83,7 +83,7 @@ TEST_CASE("provider new writes a .luarc.json and a LuaLS stub of every module th
     names.insert(m.name);
     if (m.source.empty()) host.insert(m.name);
   }
-  CHECK(host == std::set<std::string>{"moonstack", "moonstack.lambda", "moonstack.world"});
+  CHECK(host == std::set<std::string>{"moonstack", "moonstack.digest", "moonstack.lambda", "moonstack.world"});
   for (const char* expected : {"moonstack.provider", "moonstack.tags", "moonstack.log", "sim", "sim.ec2",
                                "sim.ssm", "lib.generic"}) {
     CHECK(names.count(expected) == 1);

@@ -2,12 +2,14 @@
 // range, owned by the world record naming them — ownership moved and freed
 // in the world save's transaction — and what a crash left half-written
 // freed by the next writer; a blob several records name is freed by the
-// last of them. Md5 (base/md5.h) against RFC 1321's vectors.
+// last of them. Md5 (base/md5.h) against RFC 1321's vectors, Sha256
+// (base/sha256.h) against FIPS 180-4's.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 
 #include "base/md5.h"
+#include "base/sha256.h"
 #include "store/blob_store.h"
 #include "store/schema.h"
 #include "store/world_table.h"
@@ -71,6 +73,22 @@ TEST_CASE("md5: RFC 1321's test suite, fed whole and in pieces", "[store][blobs]
   Md5 pieces;
   for (char c : std::string("message digest")) pieces.Update(std::string_view(&c, 1));
   CHECK(pieces.FinalHex() == "f96b697d7cb7938d525a2f31aaf161d0");
+}
+
+TEST_CASE("sha256: FIPS 180-4's examples and a million a's, fed whole and in pieces", "[store][blobs]") {
+  auto hex = [](const std::string& raw) {
+    std::string out;
+    for (unsigned char c : raw) out += "0123456789abcdef"[c >> 4], out += "0123456789abcdef"[c & 15];
+    return out;
+  };
+  CHECK(hex(Sha256Digest("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(hex(Sha256Digest("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(hex(Sha256Digest("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")) ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  Sha256 pieces;
+  for (int i = 0; i < 1000; ++i) pieces.Update(std::string(1000, 'a'));
+  const std::array<uint8_t, 32> d = pieces.Final();
+  CHECK(hex(std::string(d.begin(), d.end())) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST_CASE("blobs: written in chunks, read back by any range, digested as written", "[store][blobs]") {

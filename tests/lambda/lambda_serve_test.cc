@@ -68,11 +68,11 @@ TEST_CASE("serve: a function runs the code it took from S3 after the object is o
   if (!ms::test::HaveInterpreter("python3")) return;
   Server server("lambda_code_taken");
   const json r = server.Python(R"(
-import io, sqlite3, zipfile
+import base64, hashlib, io, sqlite3, zipfile
 def package(answer):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, 'w') as z:
-        z.writestr('index.py', 'def handler(event, context):\n    return %r\n' % answer)
+        z.writestr(zipfile.ZipInfo('index.py', (2024, 1, 1, 0, 0, 0)), 'def handler(event, context):\n    return %r\n' % answer)
     return buf.getvalue()
 def blobs():
     db = sqlite3.connect(')" + server.dir() + R"(/state.db')
@@ -93,7 +93,9 @@ s3.put_object(Bucket='code', Key='fn.zip', Body=package('v2'))
 out['overwritten'] = run()
 out['published'] = lam.publish_version(FunctionName='kept')['Version']
 second = lam.update_function_code(FunctionName='kept', S3Bucket='code', S3Key='fn.zip')
-out['new_sha'] = second['CodeSha256'] != first['CodeSha256']
+digest = lambda answer: base64.b64encode(hashlib.sha256(package(answer)).digest()).decode()
+out['sha'] = [first['CodeSha256'] == digest('v1'), second['CodeSha256'] == digest('v2'),
+              second['CodeSize'] == len(package('v2'))]
 out['updated'] = [run(), run(Qualifier='1')]
 s3.delete_object(Bucket='code', Key='fn.zip')
 s3.delete_bucket(Bucket='code')
@@ -106,7 +108,7 @@ print(json.dumps(out))
 )");
   CHECK(r["overwritten"] == "v1");
   CHECK(r["published"] == "1");
-  CHECK(r["new_sha"] == true);
+  CHECK(r["sha"] == json({true, true, true}));  // Lambda's: base64 SHA-256 of the package, its size
   CHECK(r["updated"] == json({"v2", "v1"}));
   CHECK(r["object_deleted"] == json({"v2", "v1", 2}));  // the version's code and $LATEST's
   CHECK(r["version_deleted"] == 1);

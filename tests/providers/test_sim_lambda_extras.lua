@@ -181,14 +181,19 @@ T.case("Code in S3 is Lambda's own once taken: the object overwritten or deleted
   -- Not valid UTF-8: kept in the object's record as base64, and so in the function's.
   local v1, v2 = "PK\3\4\255\0one", "PK\3\4two"
   aws.s3.PutObject({ Bucket = "code", Key = "fn.zip", Body = v1 })
-  local sha1 = aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r",
-    Runtime = "python3.13", Handler = "index.handler", Code = { S3Bucket = "code", S3Key = "fn.zip" } }).CodeSha256
+  local created = aws.lambda.CreateFunction({ FunctionName = "f", Role = "arn:aws:iam::123456789012:role/r",
+    Runtime = "python3.13", Handler = "index.handler", Code = { S3Bucket = "code", S3Key = "fn.zip" } })
+  -- Lambda's CodeSha256 and CodeSize: the base64 SHA-256 of the package's bytes, and their count.
+  H.eq(created.CodeSha256, "EFNOobxlVT8u8HQe1xJAo2OhgzlWhjQi3jqeuJ7xv68=")
+  H.eq(created.CodeSize, 9)
   aws.s3.PutObject({ Bucket = "code", Key = "fn.zip", Body = v2 })
   aws.lambda.Invoke({ FunctionName = "f" })
   H.eq(aws.lambda.PublishVersion({ FunctionName = "f" }).Version, "1")
   -- The same key, a new upload: new code, a new CodeSha256.
-  H.truthy(aws.lambda.UpdateFunctionCode({ FunctionName = "f", S3Bucket = "code", S3Key = "fn.zip" }).CodeSha256 ~= sha1,
-    "a new CodeSha256")
+  local updated = aws.lambda.UpdateFunctionCode({ FunctionName = "f", S3Bucket = "code", S3Key = "fn.zip" })
+  H.eq(updated.CodeSha256, "MonCx0DkvZGHQm66FDBmOvsgxn8/idBBPoU7KxroIe8=")
+  H.eq(updated.CodeSize, 7)
+  H.eq(aws.lambda.GetFunctionConfiguration({ FunctionName = "f", Qualifier = "1" }).CodeSha256, created.CodeSha256)
   aws.s3.DeleteObject({ Bucket = "code", Key = "fn.zip" })
   aws.lambda.Invoke({ FunctionName = "f" })
   aws.lambda.Invoke({ FunctionName = "f", Qualifier = "1" })

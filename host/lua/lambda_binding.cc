@@ -120,7 +120,11 @@ int DecodeJson(lua_State* L) {
   std::string error;
   if (s.ok() && PushValue(L, v, MarshalOptions(), &error)) return 1;
   lua_pushnil(L);
-  const std::string why = s.ok() ? error : s.message();
+  std::string why = s.ok() ? error : s.message();
+  // A payload is not a template: the parser's "Template format error: "
+  // prefix would name one in Lambda's message.
+  constexpr std::string_view kTemplatePrefix = "Template format error: ";
+  if (std::string_view(why).substr(0, kTemplatePrefix.size()) == kTemplatePrefix) why.erase(0, kTemplatePrefix.size());
   lua_pushlstring(L, why.data(), why.size());
   return 2;
 }

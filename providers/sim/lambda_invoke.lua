@@ -37,8 +37,10 @@
 --   REPORT RequestId: <id>\tDuration: 1.23 ms\tBilled Duration: 2 ms\tMemory Size: 128 MB\tMax Memory Used: 38 MB\tInit Duration: 40.12 ms
 --     (Init Duration on a cold start only)
 --   <date> <id> Task timed out after 3.00 seconds        (a timeout)
--- Messages: "Could not parse request body into json: ..." (Lambda's
--- InvalidRequestContentException); a function moonstack cannot run (no
+-- Messages: "Could not parse request body into json: Could not parse payload
+-- into json: ..." (Lambda's InvalidRequestContentException; Lambda's detail
+-- is its JSON parser's, ours is moonstack's: "JSON not well-formed. (line 1,
+-- column 4)"); a function moonstack cannot run (no
 -- interpreter, --no-lambda, another runtime) fails the call with
 -- ServiceException and the runner's reason.
 local world = require("sim.world")
@@ -157,7 +159,8 @@ return function(A, L)
     if payload == nil or payload == "" then payload = "{}" elseif type(payload) == "table" then payload = L.json(payload) end
     local ok_json, why = r.decode_json(tostring(payload))
     if ok_json == nil and why then
-      fail("Could not parse request body into json: " .. tostring(why), "InvalidRequestContentException")
+      fail("Could not parse request body into json: Could not parse payload into json: " .. tostring(why),
+        "InvalidRequestContentException")
     end
     local run = code_to_run(env, holder)
     local request_id, hex = world.atomic(function() return env.new_id("uuid"), env.new_id("hex", 32) end)

@@ -80,7 +80,7 @@ def blobs():
     db.close()
     return n
 def run(**kw):
-    return json.loads(lam.invoke(FunctionName='kept', **kw)['Payload'].read())
+    return json.loads(lam.invoke(FunctionName='kept', Payload=b'{}', **kw)['Payload'].read())
 lambda_role('r')
 s3, lam = boto3.client('s3', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1'), \
     boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
@@ -100,6 +100,8 @@ out['updated'] = [run(), run(Qualifier='1')]
 s3.delete_object(Bucket='code', Key='fn.zip')
 s3.delete_bucket(Bucket='code')
 out['object_deleted'] = [run(), run(Qualifier='1'), blobs()]
+out['no_payload'] = json.loads(lam.invoke(FunctionName='kept')['Payload'].read())  # the event {}
+out['bad_payload'] = error(lam.invoke, FunctionName='kept', Payload=b'abc')
 lam.delete_function(FunctionName='kept', Qualifier='1')
 out['version_deleted'] = blobs()
 lam.delete_function(FunctionName='kept')
@@ -111,6 +113,10 @@ print(json.dumps(out))
   CHECK(r["sha"] == json({true, true, true}));  // Lambda's: base64 SHA-256 of the package, its size
   CHECK(r["updated"] == json({"v2", "v1"}));
   CHECK(r["object_deleted"] == json({"v2", "v1", 2}));  // the version's code and $LATEST's
+  CHECK(r["no_payload"] == "v2");
+  CHECK(r["bad_payload"] == json({{"Code", "InvalidRequestContentException"}, {"Status", 400},
+                                  {"Message", "Could not parse request body into json: Could not parse payload into "
+                                              "json: JSON not well-formed. (line 1, column 2)"}}));
   CHECK(r["version_deleted"] == 1);
   CHECK(r["function_deleted"] == 0);
 }

@@ -202,11 +202,10 @@ function A.GetBucketTagging(p, env)
   return { TagSet = util.as_list(b.Tags) }
 end
 
--- A JSON text as S3 takes it, or the document itself (from a provider).
+-- A JSON text as S3 takes it, or the document itself (from a provider);
+-- its form checked as S3 checks it (sim/s3_policy.lua).
 A.PutBucketPolicy = set_field("Policy", "s3:PutBucketPolicy", function(p)
-  if type(p.Policy) ~= "table" and (type(p.Policy) ~= "string" or not p.Policy:match("^%s*{")) then
-    fail("Policies must be valid JSON and the first byte must be '{'", "MalformedPolicy")
-  end
+  require("sim.s3_policy").check(p.Policy, p.Bucket)
   return p.Policy
 end)
 A.DeleteBucketPolicy = set_field("Policy", "s3:DeleteBucketPolicy", clear)

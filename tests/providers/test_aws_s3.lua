@@ -93,10 +93,15 @@ end)
 
 T.case("a bucket policy needs its bucket", function()
   local world, sim = fresh()
-  local doc = { Statement = { { Effect = "Allow", Principal = "*", Action = "s3:GetObject", Resource = "*" } } }
+  local doc = { Statement = { { Effect = "Allow", Principal = "*", Action = "s3:GetObject",
+                                 Resource = "arn:aws:s3:::has-policy/*" } } }
   H.match(D.failure(function() create(world, sim, POLICY, { Bucket = "nowhere", PolicyDocument = doc }) end),
     "^The specified bucket does not exist %(Service: Amazon S3; Status Code: 404; Error Code: NoSuchBucket; ")
   create(world, sim, BUCKET, { BucketName = "has-policy" })
+  -- A policy S3 will not take: its MalformedPolicy, with the SDK's details.
+  local bad = { Statement = { { Effect = "Allow", Principal = "*", Action = "s3:GetObject", Resource = "*" } } }
+  H.match(D.failure(function() create(world, sim, POLICY, { Bucket = "has-policy", PolicyDocument = bad }) end),
+    "^Policy has invalid resource %(Service: Amazon S3; Status Code: 400; Error Code: MalformedPolicy; Request ID: ")
   local r = create(world, sim, POLICY, { Bucket = "has-policy", PolicyDocument = doc })
   H.eq(r.id, "has-policy")
   H.same(sim.client().s3.GetBucketPolicy({ Bucket = "has-policy" }).Policy, doc)

@@ -82,10 +82,56 @@ T.case("versioning, encryption, tags and policy are kept and read back", functio
   c.PutBucketTagging({ Bucket = "conf", Tagging = { TagSet = { { Key = "k", Value = "v" } } } })
   H.same(c.GetBucketTagging({ Bucket = "conf" }).TagSet, { { Key = "k", Value = "v" } })
   H.raises(function() c.GetBucketPolicy({ Bucket = "conf" }) end, "The bucket policy does not exist")
-  c.PutBucketPolicy({ Bucket = "conf", Policy = '{"Version":"2012-10-17"}' })
-  H.eq(c.GetBucketPolicy({ Bucket = "conf" }).Policy, '{"Version":"2012-10-17"}')
+  local policy = '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject",'
+    .. '"Resource":"arn:aws:s3:::conf/*"}]}'
+  c.PutBucketPolicy({ Bucket = "conf", Policy = policy })
+  H.eq(c.GetBucketPolicy({ Bucket = "conf" }).Policy, policy)
   H.raises(function() c.PutBucketPolicy({ Bucket = "conf", Policy = "nope" }) end,
     "Policies must be valid JSON and the first byte must be '{'")
+end)
+
+T.case("PutBucketPolicy refuses a policy S3 would not take, in S3's words, and keeps the policy it had", function()
+  local c = s3()
+  c.CreateBucket({ Bucket = "conf" })
+  local kept = { Statement = { { Effect = "Allow", Principal = "*", Action = "s3:GetObject", Resource = "arn:aws:s3:::conf/*" } } }
+  c.PutBucketPolicy({ Bucket = "conf", Policy = kept })
+  local function statement(fields)
+    local st = { Effect = "Allow", Principal = { AWS = "arn:aws:iam::222222222222:root" }, Action = "s3:GetObject",
+                 Resource = "arn:aws:s3:::conf/*" }
+    for k, v in pairs(fields) do st[k] = v ~= false and v or nil end
+    return { Version = "2012-10-17", Statement = { st } }
+  end
+  for _, case in ipairs({
+    { '{"Version": "2012-10-17"', "Policies must be valid JSON and the first byte must be '{'" },
+    { { Version = "2012-10-17" }, "Missing required field Statement" },
+    { statement({ Effect = "hello" }), "Invalid effect: hello" },
+    { statement({ Principal = false }), "Missing required field Principal" },
+    { statement({ Principal = { AWS = "user" } }), "Invalid principal in policy" },
+    { statement({ Action = "invalid_action" }), "Policy has invalid action" },
+    { statement({ Action = "sqs:SendMessage" }), "Policy has invalid action" },
+    { statement({ Resource = "*" }), "Policy has invalid resource" },
+    { statement({ Resource = "arn:aws:s3:::another-bucket/*" }), "Policy has invalid resource" },
+    -- An object action on the bucket alone, a bucket action on its objects alone.
+    { statement({ Action = "s3:PutObject", Resource = "arn:aws:s3:::conf" }),
+      "Action does not apply to any resource(s) in statement" },
+    { statement({ Action = { "s3:GetObject", "s3:ListBucket" } }), "Action does not apply to any resource(s) in statement" },
+    { statement({ Action = "s3:ListAllMyBuckets" }), "Action does not apply to any resource(s) in statement" },
+  }) do
+    local e = H.raises(function() c.PutBucketPolicy({ Bucket = "conf", Policy = case[1] }) end, case[2])
+    H.eq(e.code, "MalformedPolicy", case[2])
+  end
+  H.same(c.GetBucketPolicy({ Bucket = "conf" }).Policy, kept)
+  -- What S3 takes: wildcards that apply to a resource named, a service, an account, a role, NotPrincipal,
+  -- a wildcard in the bucket's name, "*" for every action.
+  for _, fields in ipairs({
+    { Action = { "s3:Get*", "s3:List*" }, Resource = { "arn:aws:s3:::conf", "arn:aws:s3:::conf/*" } },
+    { Principal = { Service = "cloudfront.amazonaws.com" } },
+    { Principal = { AWS = { "222222222222", "arn:aws:iam::222222222222:role/reader", "*" } } },
+    { Principal = false, NotPrincipal = { AWS = "arn:aws:iam::123456789012:root" }, Effect = "Deny" },
+    { Resource = "arn:aws:s3:::con*/logs/*", Action = "*" },
+  }) do
+    c.PutBucketPolicy({ Bucket = "conf", Policy = statement(fields) })
+  end
 end)
 
 T.case("bodies are binary-safe: bytes that are not UTF-8 are stored base64 and read back as given", function()

@@ -1,8 +1,10 @@
 -- AWS::S3::BucketPolicy on the simulated S3: the policy document is the
 -- bucket's policy (PutBucketPolicy). Update behaviours (registry schema):
 -- Bucket is Replacement, PolicyDocument No interruption. Ref is the bucket
--- name (the registry's primary identifier). The bucket must exist: S3's
--- NoSuchBucket, reported with the SDK's details (lib/service_error.lua).
+-- name (the registry's primary identifier). The bucket must exist (S3's
+-- NoSuchBucket) and the policy be one S3 takes (MalformedPolicy:
+-- "Policy has invalid resource", ...), reported with the SDK's details
+-- (lib/service_error.lua).
 -- Delete removes the policy; a bucket already gone is fine.
 local P = require("moonstack.provider")
 local props_lib = require("lib.service_props")
@@ -10,8 +12,12 @@ local s3_error = require("aws.s3.lib.service_error")
 
 local function put(ctx, props)
   local _, err = props_lib.call(ctx.world.s3.PutBucketPolicy, { Bucket = props.Bucket, Policy = props.PolicyDocument },
-    { "NoSuchBucket" })
-  if err then P.fail(s3_error("The specified bucket does not exist", "NoSuchBucket"), "NotFound") end
+    { "NoSuchBucket", "MalformedPolicy" })
+  if not err then return end
+  if props_lib.error_code(err) == "MalformedPolicy" then
+    P.fail(s3_error(P.error_message(err), "MalformedPolicy"), "InvalidRequest")
+  end
+  P.fail(s3_error("The specified bucket does not exist", "NoSuchBucket"), "NotFound")
 end
 
 return P.define {

@@ -11,8 +11,8 @@
 -- ListEntitiesForPolicy CreateInstanceProfile GetInstanceProfile
 -- DeleteInstanceProfile AddRoleToInstanceProfile RemoveRoleFromInstanceProfile
 -- ListInstanceProfilesForRole ListInstanceProfiles.
--- Policy documents are kept as given (a JSON string or a table) and not
--- checked beyond their type. AWS managed policies
+-- Policy documents are kept as given (a JSON string or a table), their
+-- form checked as IAM checks it (sim/iam_policy.lua: MalformedPolicyDocument). AWS managed policies
 -- (arn:aws:iam::aws:policy/...) exist implicitly.
 --
 -- Actions take and return AWS's shapes (boto3 / `aws iam ... --cli-input-json`)
@@ -101,10 +101,24 @@ local function check_path(value, field)
   return value
 end
 
-local function check_document(value, field)
+-- A policy document parameter; `kind` "identity" or "trust" checks its
+-- form as IAM does (sim/iam_policy.lua), `env` the caller's (a trust
+-- policy's principals of its account must exist).
+local function check_document(value, field, kind, env)
   if value == nil then invalid(nil, field, "Member must not be null") end
   if type(value) ~= "string" and type(value) ~= "table" then
     fail("Syntax errors in policy.", "MalformedPolicyDocument")
+  end
+  local policies = require("sim.iam_policy")
+  if kind == "identity" then
+    policies.check_identity(value)
+  elseif kind == "trust" then
+    policies.check_trust(value, function(arn)
+      local account, what, rest = arn:match("^arn:[^:]+:iam::(%d+):(%a+)/(.+)$")
+      if account ~= env.account then return nil end
+      local record = world.get(what == "role" and "iam.role" or "iam.user", (rest:match("([^/]+)$") or ""):lower())
+      return record ~= nil and record.Arn == arn
+    end)
   end
   return value
 end
@@ -215,7 +229,7 @@ end
 function A.CreateRole(p, env)
   local name = check_name(p.RoleName, "roleName", 64)
   local path = check_path(p.Path, "path")
-  local doc = check_document(p.AssumeRolePolicyDocument, "assumeRolePolicyDocument")
+  local doc = check_document(p.AssumeRolePolicyDocument, "assumeRolePolicyDocument", "trust", env)
   if p.Description ~= nil and (type(p.Description) ~= "string" or #p.Description > 1000) then
     invalid(p.Description, "description", "Member must have length less than or equal to 1000")
   end
@@ -278,9 +292,9 @@ function A.UpdateRole(p)
   return {}
 end
 
-function A.UpdateAssumeRolePolicy(p)
+function A.UpdateAssumeRolePolicy(p, env)
   local r = get_role(p.RoleName)
-  r.AssumeRolePolicyDocument = copy(check_document(p.PolicyDocument, "policyDocument"))
+  r.AssumeRolePolicyDocument = copy(check_document(p.PolicyDocument, "policyDocument", "trust", env))
   save_role(r)
   return {}
 end
@@ -323,7 +337,7 @@ end
 function A.PutRolePolicy(p)
   local r = get_role(p.RoleName)
   local name = check_name(p.PolicyName, "policyName", 128)
-  local doc = check_document(p.PolicyDocument, "policyDocument")
+  local doc = check_document(p.PolicyDocument, "policyDocument", "identity")
   if r.InlinePolicies[name] == nil then r.InlineOrder[#r.InlineOrder + 1] = name end
   r.InlinePolicies[name] = copy(doc)
   save_role(r)
@@ -465,7 +479,7 @@ end
 function A.CreatePolicy(p, env)
   local name = check_name(p.PolicyName, "policyName", 128)
   local path = check_path(p.Path, "path")
-  local doc = check_document(p.PolicyDocument, "policyDocument")
+  local doc = check_document(p.PolicyDocument, "policyDocument", "identity")
   if world.get("iam.policy", name:lower()) then
     fail("A policy called " .. name .. " already exists. Duplicate names are not allowed.", "EntityAlreadyExists")
   end
@@ -514,7 +528,7 @@ end
 
 function A.CreatePolicyVersion(p, env)
   local pol = get_policy(p.PolicyArn)
-  local doc = check_document(p.PolicyDocument, "policyDocument")
+  local doc = check_document(p.PolicyDocument, "policyDocument", "identity")
   if #pol.Versions >= MAX_VERSIONS then
     fail("A managed policy can have up to 5 versions. Before you create a new version, you must delete an existing version.", "LimitExceeded")
   end

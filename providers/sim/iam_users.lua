@@ -226,7 +226,7 @@ end
 local function put_inline(e, p)
   local h = iam()
   local name = h.check_name(p.PolicyName, "policyName", 128)
-  local doc = h.check_document(p.PolicyDocument, "policyDocument")
+  local doc = h.check_document(p.PolicyDocument, "policyDocument", "identity")
   if e.InlinePolicies[name] == nil then e.InlineOrder[#e.InlineOrder + 1] = name end
   e.InlinePolicies[name] = copy(doc)
 end

@@ -115,6 +115,52 @@ T.case("inline policies: put, get, list, replace, delete", function()
     "The role policy with name a cannot be found.")
 end)
 
+T.case("policy documents: IAM refuses an identity or trust policy of the wrong form, in its words", function()
+  local c = iam()
+  role(c, "r")
+  local function statement(fields)
+    local st = { Effect = "Allow", Action = "s3:GetObject", Resource = "arn:aws:s3:::b/*" }
+    for k, v in pairs(fields) do st[k] = v ~= false and v or nil end
+    return { Version = "2012-10-17", Statement = { st } }
+  end
+  local function refused(fn, message)
+    local e = H.raises(fn, message)
+    H.eq(e.code, "MalformedPolicyDocument", message)
+  end
+  for _, case in ipairs({
+    { "not json", "Syntax errors in policy." },
+    { statement({ Principal = { AWS = "*" } }), "Policy document should not specify a principal." },
+    { statement({ Action = false }), "Policy statement must contain actions." },
+    { statement({ Resource = false }), "Policy statement must contain resources." },
+    { statement({ Resource = "my-bucket" }), 'Resource my-bucket must be in ARN format or "*".' },
+    { statement({ Action = "GetObject" }), "Actions/Conditions must be prefaced by a vendor, e.g., iam, sdb, ec2, etc." },
+    { statement({ Action = "s3:Get:Object" }), "Actions/Condition can contain only one colon." },
+  }) do
+    refused(function() c.PutRolePolicy({ RoleName = "r", PolicyName = "p", PolicyDocument = case[1] }) end, case[2])
+    refused(function() c.CreatePolicy({ PolicyName = "p", PolicyDocument = case[1] }) end, case[2])
+  end
+  H.same(c.ListRolePolicies({ RoleName = "r" }).PolicyNames, {})
+  -- A trust policy names principals, never resources; a role or user of the account it names must exist.
+  local function trust(principal, extra)
+    local st = { Effect = "Allow", Principal = principal, Action = "sts:AssumeRole" }
+    for k, v in pairs(extra or {}) do st[k] = v end
+    return { Version = "2012-10-17", Statement = { st } }
+  end
+  refused(function() role(c, "t1", { AssumeRolePolicyDocument = trust({ Service = "ec2.amazonaws.com" }, { Resource = "*" }) }) end,
+    "Has prohibited field Resource")
+  refused(function() role(c, "t2", { AssumeRolePolicyDocument = trust({ AWS = "arn:aws:iam::123456789012:role/missing" }) }) end,
+    'Invalid principal in policy: "AWS":"arn:aws:iam::123456789012:role/missing"')
+  refused(function() c.UpdateAssumeRolePolicy({ RoleName = "r", PolicyDocument = trust({}, { Action = "AssumeRole" }) }) end,
+    "Actions/Conditions must be prefaced by a vendor, e.g., iam, sdb, ec2, etc.")
+  H.same(c.GetRole({ RoleName = "r" }).Role.AssumeRolePolicyDocument, TRUST)
+  -- What IAM takes: an existing role of the account, another account's (not asked), its root, a service.
+  role(c, "t3", { AssumeRolePolicyDocument = trust({ AWS = { "arn:aws:iam::123456789012:role/r", "arn:aws:iam::222222222222:role/x",
+    "arn:aws:iam::123456789012:root" }, Service = "lambda.amazonaws.com" }) })
+  c.PutRolePolicy({ RoleName = "r", PolicyName = "ok", PolicyDocument = statement({ Action = { "s3:Get*", "*" }, Resource = { "*", "arn:aws:s3:::b" } }) })
+  c.PutRolePolicy({ RoleName = "r", PolicyName = "not", PolicyDocument = statement({ Action = false, NotAction = "iam:*", Resource = false, NotResource = "arn:aws:iam::*:role/x" }) })
+  H.same(c.ListRolePolicies({ RoleName = "r" }).PolicyNames, { "not", "ok" })
+end)
+
 T.case("attached policies: AWS managed ones exist implicitly; unknown ones do not", function()
   local c = iam()
   role(c, "r")

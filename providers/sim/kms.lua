@@ -19,6 +19,16 @@
 -- PutKeyPolicy, GetKeyPolicy, Enable/DisableKeyRotation, GetKeyRotationStatus,
 -- TagResource, UntagResource, ListResourceTags, CreateAlias, UpdateAlias,
 -- DeleteAlias, ListAliases.
+--
+-- Key policies: a key created without one has KMS's default (the account's
+-- root may do everything: GetKeyPolicy answers it as KMS writes it). A
+-- policy given to CreateKey or PutKeyPolicy must let the caller put the
+-- key's policy again — KMS's lockout safety check, "The new key policy will
+-- not allow you to update the key policy in the future."
+-- (MalformedPolicyDocumentException) unless BypassPolicyLockoutSafetyCheck.
+-- The caller is known by its account only, so a statement allowing
+-- kms:PutKeyPolicy (or a wildcard covering it) to "*", the account or any
+-- principal of the account passes it; its Condition is not evaluated.
 
 local world = require("sim.world")
 local errors = require("moonstack.errors")
@@ -26,6 +36,57 @@ local errors = require("moonstack.errors")
 local A = {}
 
 local function fail(message, code) errors.fail(message, code) end
+
+-- KMS's default key policy, as GetKeyPolicy answers it (AWS KMS developer
+-- guide, "Default key policy").
+local function default_policy(account)
+  return '{\n  "Version" : "2012-10-17",\n  "Id" : "key-default-1",\n  "Statement" : [ {\n'
+    .. '    "Sid" : "Enable IAM User Permissions",\n    "Effect" : "Allow",\n    "Principal" : {\n'
+    .. '      "AWS" : "arn:aws:iam::' .. account .. ':root"\n    },\n    "Action" : "kms:*",\n'
+    .. '    "Resource" : "*"\n  } ]\n}'
+end
+
+local function list(v)
+  if v == nil then return {} end
+  if type(v) == "table" and (v[1] ~= nil or next(v) == nil) then return v end
+  return { v }
+end
+
+-- Whether a statement's principal may be the caller, of `account`.
+local function names_caller(principal, account)
+  if principal == "*" then return true end
+  if type(principal) ~= "table" then return false end
+  for _, p in ipairs(list(principal.AWS)) do
+    if p == "*" or p == account or (type(p) == "string" and p:match("^arn:[^:]+:iam::(%d+):") == account) then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether an action pattern ("kms:*", "kms:Put*") covers kms:PutKeyPolicy.
+local function covers_put_policy(action)
+  if type(action) ~= "string" then return false end
+  local pattern = "^" .. action:lower():gsub("[%^%$%(%)%%%.%[%]%+%-]", "%%%0"):gsub("%*", ".*"):gsub("%?", ".") .. "$"
+  return ("kms:putkeypolicy"):match(pattern) ~= nil
+end
+
+-- KMS's lockout safety check of a key policy given to CreateKey or PutKeyPolicy.
+local function check_lockout(policy, env, bypass)
+  if policy == nil or bypass == true then return end
+  local doc = policy
+  if type(policy) == "string" then doc = require("sim.json_decode")(policy) end
+  if type(doc) ~= "table" then return end  -- a text KMS would refuse otherwise: not ours to word
+  for _, s in ipairs(list(doc.Statement)) do
+    if type(s) == "table" and s.Effect == "Allow" and s.NotAction == nil and names_caller(s.Principal, env.account) then
+      for _, a in ipairs(list(s.Action)) do
+        if covers_put_policy(a) then return end
+      end
+    end
+  end
+  fail("The new key policy will not allow you to update the key policy in the future.",
+    "MalformedPolicyDocumentException")
+end
 
 local function key_arn(env, id) return "arn:aws:kms:" .. env.region .. ":" .. env.account .. ":key/" .. id end
 local function alias_arn(env, name) return "arn:aws:kms:" .. env.region .. ":" .. env.account .. ":" .. name end
@@ -136,6 +197,7 @@ function A.CreateKey(p, env)
       .. "Member must satisfy enum value set", "ValidationException")
   end
   local usage = p.KeyUsage or (spec:match("^HMAC") and "GENERATE_VERIFY_MAC" or "ENCRYPT_DECRYPT")
+  check_lockout(p.Policy, env, p.BypassPolicyLockoutSafetyCheck)
   local id = env.new_id("uuid")
   local k = {
     KeyId = id, Arn = key_arn(env, id), AWSAccountId = env.account, CreationDate = env.now_ms / 1000,
@@ -200,12 +262,16 @@ end
 
 function A.PutKeyPolicy(p, env)
   local k = usable(env, p.KeyId)
+  check_lockout(p.Policy, env, p.BypassPolicyLockoutSafetyCheck)
   k.Policy = p.Policy
   put_key(k)
   return {}
 end
 
-function A.GetKeyPolicy(p, env) return { Policy = require_key(env, p.KeyId).Policy, PolicyName = "default" } end
+function A.GetKeyPolicy(p, env)
+  local k = require_key(env, p.KeyId)
+  return { Policy = k.Policy or default_policy(k.AWSAccountId), PolicyName = "default" }
+end
 
 local function set_rotation(on)
   return function(p, env)

@@ -136,4 +136,42 @@ T.case("regions: an alias recorded by its bare name (before aliases were per reg
   H.same(world.ids("kms.alias"), {})
 end)
 
+T.case("key policies: KMS's default when none is given; one that locks the caller out is refused unless bypassed", function()
+  local _, sim = fresh()
+  local k = sim.call("kms", "CreateKey", {}).KeyMetadata
+  local default = sim.call("kms", "GetKeyPolicy", { KeyId = k.KeyId, PolicyName = "default" }).Policy
+  H.eq(default, '{\n  "Version" : "2012-10-17",\n  "Id" : "key-default-1",\n  "Statement" : [ {\n'
+    .. '    "Sid" : "Enable IAM User Permissions",\n    "Effect" : "Allow",\n    "Principal" : {\n'
+    .. '      "AWS" : "arn:aws:iam::123456789012:root"\n    },\n    "Action" : "kms:*",\n    "Resource" : "*"\n  } ]\n}')
+  local function policy(principal, action)
+    return { Version = "2012-10-17", Statement = { { Effect = "Allow", Principal = principal, Action = action, Resource = "*" } } }
+  end
+  local lockout = "The new key policy will not allow you to update the key policy in the future."
+  for _, bad in ipairs({
+    policy({ Service = "logs.amazonaws.com" }, "kms:*"),                      -- a service only
+    policy({ AWS = "arn:aws:iam::222222222222:root" }, "kms:*"),              -- another account only
+    policy({ AWS = "arn:aws:iam::123456789012:root" }, { "kms:Encrypt", "kms:Decrypt" }),
+  }) do
+    local e = H.raises(function() sim.call("kms", "CreateKey", { Policy = bad }) end, lockout)
+    H.eq(e.code, "MalformedPolicyDocumentException")
+    e = H.raises(function() sim.call("kms", "PutKeyPolicy", { KeyId = k.KeyId, PolicyName = "default", Policy = bad }) end,
+      lockout)
+    H.eq(e.code, "MalformedPolicyDocumentException")
+  end
+  H.eq(sim.call("kms", "GetKeyPolicy", { KeyId = k.KeyId }).Policy, default)
+  H.eq(#sim.call("kms", "ListKeys", {}).Keys, 1)
+  -- Bypassed, or a statement letting the account (its root, a role of it, its ID, anyone) put the policy again.
+  local bypassed = policy({ Service = "logs.amazonaws.com" }, "kms:*")
+  sim.call("kms", "CreateKey", { Policy = bypassed, BypassPolicyLockoutSafetyCheck = true })
+  for _, ok in ipairs({
+    policy({ AWS = "arn:aws:iam::123456789012:role/admin" }, { "kms:Create*", "kms:Put*" }),
+    policy({ AWS = "123456789012" }, "kms:PutKeyPolicy"),
+    policy("*", "*"),
+    '{"Statement": [{"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::123456789012:root"}, "Action": "KMS:*", "Resource": "*"}]}',
+  }) do
+    sim.call("kms", "PutKeyPolicy", { KeyId = k.KeyId, PolicyName = "default", Policy = ok })
+    H.same(sim.call("kms", "GetKeyPolicy", { KeyId = k.KeyId }).Policy, ok)
+  end
+end)
+
 return T

@@ -44,7 +44,7 @@ return P.define {
     local c = kms(ctx)
     local k = c.CreateKey { Description = props.Description, KeyUsage = props.KeyUsage, KeySpec = props.KeySpec,
       Origin = props.Origin, MultiRegion = props.MultiRegion, Policy = props.KeyPolicy,
-      Tags = tag_list(ctx, props.Tags) }.KeyMetadata
+      BypassPolicyLockoutSafetyCheck = props.BypassPolicyLockoutSafetyCheck, Tags = tag_list(ctx, props.Tags) }.KeyMetadata
     if props.EnableKeyRotation then c.EnableKeyRotation { KeyId = k.KeyId } end
     if props.Enabled == false then c.DisableKey { KeyId = k.KeyId } end
     return { id = k.KeyId, attributes = { Arn = k.Arn, KeyId = k.KeyId } }
@@ -58,7 +58,9 @@ return P.define {
         if new.Enabled == false then c.DisableKey { KeyId = id } else c.EnableKey { KeyId = id } end
       elseif name == "EnableKeyRotation" then
         if new.EnableKeyRotation then c.EnableKeyRotation { KeyId = id } else c.DisableKeyRotation { KeyId = id } end
-      elseif name == "KeyPolicy" then c.PutKeyPolicy { KeyId = id, Policy = new.KeyPolicy, PolicyName = "default" }
+      elseif name == "KeyPolicy" then
+        c.PutKeyPolicy { KeyId = id, Policy = new.KeyPolicy, PolicyName = "default",
+                         BypassPolicyLockoutSafetyCheck = new.BypassPolicyLockoutSafetyCheck }
       elseif name == "Tags" then
         local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
         if #remove > 0 then c.UntagResource { KeyId = id, TagKeys = remove } end

@@ -1,8 +1,5 @@
 #include "base/md5.h"
 
-#include <algorithm>
-#include <cstring>
-
 namespace ms {
 namespace {
 
@@ -52,29 +49,11 @@ void Md5::Block(const uint8_t* p) {
 }
 
 void Md5::Update(std::string_view bytes) {
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  size_t n = bytes.size();
-  length_ += n;
-  if (buffered_ > 0) {
-    const size_t take = std::min(n, sizeof buffer_ - buffered_);
-    std::memcpy(buffer_ + buffered_, p, take);
-    buffered_ += take, p += take, n -= take;
-    if (buffered_ < sizeof buffer_) return;
-    Block(buffer_);
-    buffered_ = 0;
-  }
-  for (; n >= 64; p += 64, n -= 64) Block(p);
-  std::memcpy(buffer_, p, n);
-  buffered_ = n;
+  feeder_.Feed(bytes, [this](const uint8_t* p) { Block(p); });
 }
 
 std::array<uint8_t, 16> Md5::Final() {
-  const uint64_t bits = length_ * 8;
-  static const uint8_t kPad[64] = {0x80};
-  Update(std::string_view(reinterpret_cast<const char*>(kPad), 1 + (119 - length_ % 64) % 64));
-  uint8_t tail[8];
-  for (int i = 0; i < 8; ++i) tail[i] = static_cast<uint8_t>(bits >> (8 * i));
-  Update(std::string_view(reinterpret_cast<const char*>(tail), 8));
+  feeder_.Finish(/*big_endian_length=*/false, [this](const uint8_t* p) { Block(p); });
   std::array<uint8_t, 16> out;
   const uint32_t words[4] = {a_, b_, c_, d_};
   for (int i = 0; i < 16; ++i) out[i] = static_cast<uint8_t>(words[i / 4] >> (8 * (i % 4)));

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/block_feeder.h"
+
 namespace ms {
 
 class Md5 {
@@ -22,9 +24,7 @@ class Md5 {
  private:
   void Block(const uint8_t* p);
   uint32_t a_, b_, c_, d_;
-  uint64_t length_ = 0;  // bytes fed so far
-  uint8_t buffer_[64];
-  size_t buffered_ = 0;
+  BlockFeeder feeder_;
 };
 
 // The hex MD5 of `bytes` in one call.

@@ -1,8 +1,5 @@
 #include "base/sha256.h"
 
-#include <algorithm>
-#include <cstring>
-
 namespace ms {
 namespace {
 
@@ -44,29 +41,11 @@ void Sha256::Block(const uint8_t* p) {
 }
 
 void Sha256::Update(std::string_view bytes) {
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  size_t n = bytes.size();
-  length_ += n;
-  if (buffered_ > 0) {
-    const size_t take = std::min(n, sizeof buffer_ - buffered_);
-    std::memcpy(buffer_ + buffered_, p, take);
-    buffered_ += take, p += take, n -= take;
-    if (buffered_ < sizeof buffer_) return;
-    Block(buffer_);
-    buffered_ = 0;
-  }
-  for (; n >= 64; p += 64, n -= 64) Block(p);
-  std::memcpy(buffer_, p, n);
-  buffered_ = n;
+  feeder_.Feed(bytes, [this](const uint8_t* p) { Block(p); });
 }
 
 std::array<uint8_t, 32> Sha256::Final() {
-  const uint64_t bits = length_ * 8;
-  static const uint8_t kPad[64] = {0x80};
-  Update(std::string_view(reinterpret_cast<const char*>(kPad), 1 + (119 - length_ % 64) % 64));
-  uint8_t tail[8];
-  for (int i = 0; i < 8; ++i) tail[i] = static_cast<uint8_t>(bits >> (8 * (7 - i)));  // big-endian
-  Update(std::string_view(reinterpret_cast<const char*>(tail), 8));
+  feeder_.Finish(/*big_endian_length=*/true, [this](const uint8_t* p) { Block(p); });
   std::array<uint8_t, 32> out;
   for (int i = 0; i < 32; ++i) out[i] = static_cast<uint8_t>(h_[i / 4] >> (8 * (3 - i % 4)));
   return out;

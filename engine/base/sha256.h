@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/block_feeder.h"
+
 namespace ms {
 
 class Sha256 {
@@ -20,9 +22,7 @@ class Sha256 {
  private:
   void Block(const uint8_t* p);
   uint32_t h_[8];
-  uint64_t length_ = 0;  // bytes fed so far
-  uint8_t buffer_[64];
-  size_t buffered_ = 0;
+  BlockFeeder feeder_;
 };
 
 // The 32 raw bytes of the SHA-256 of `bytes` in one call.

@@ -26,12 +26,7 @@ local M = {}
 
 local function malformed(message) require("sim").fail(message, "MalformedPolicyDocument") end
 
--- A value or a list of them, as a list.
-local function list(v)
-  if v == nil then return {} end
-  if type(v) == "table" and (v[1] ~= nil or next(v) == nil) then return v end
-  return { v }
-end
+local list = require("sim.policy_document").list
 
 -- The document as a table: decoded when given as JSON text.
 local function document(policy)

@@ -46,11 +46,7 @@ local function default_policy(account)
     .. '    "Resource" : "*"\n  } ]\n}'
 end
 
-local function list(v)
-  if v == nil then return {} end
-  if type(v) == "table" and (v[1] ~= nil or next(v) == nil) then return v end
-  return { v }
-end
+local list, glob = require("sim.policy_document").list, require("sim.policy_document").glob
 
 -- Whether a statement's principal may be the caller, of `account`.
 local function names_caller(principal, account)
@@ -66,9 +62,7 @@ end
 
 -- Whether an action pattern ("kms:*", "kms:Put*") covers kms:PutKeyPolicy.
 local function covers_put_policy(action)
-  if type(action) ~= "string" then return false end
-  local pattern = "^" .. action:lower():gsub("[%^%$%(%)%%%.%[%]%+%-]", "%%%0"):gsub("%*", ".*"):gsub("%?", ".") .. "$"
-  return ("kms:putkeypolicy"):match(pattern) ~= nil
+  return type(action) == "string" and ("kms:putkeypolicy"):match(glob(action:lower())) ~= nil
 end
 
 -- KMS's lockout safety check of a key policy given to CreateKey or PutKeyPolicy.

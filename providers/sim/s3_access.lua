@@ -25,17 +25,7 @@ local decode = require("sim.json_decode")
 
 local M = {}
 
-local function list(v)
-  if v == nil then return {} end
-  if type(v) == "table" and v[1] ~= nil then return v end
-  if type(v) == "table" and next(v) == nil then return {} end
-  return { v }
-end
-
--- A policy wildcard ("s3:Get*", "arn:aws:s3:::b/*") as an anchored Lua pattern.
-local function glob(text)
-  return "^" .. text:gsub("[%^%$%(%)%%%.%[%]%+%-]", "%%%0"):gsub("%*", ".*"):gsub("%?", ".") .. "$"
-end
+local list, glob = require("sim.policy_document").list, require("sim.policy_document").glob
 
 local function any_matches(patterns, value, fold)
   if fold then value = value:lower() end

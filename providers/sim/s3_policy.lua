@@ -63,17 +63,7 @@ end
 
 local function malformed(message) require("sim").fail(message, "MalformedPolicy") end
 
--- A value or a list of them, as a list.
-local function list(v)
-  if v == nil then return {} end
-  if type(v) == "table" and (v[1] ~= nil or next(v) == nil) then return v end
-  return { v }
-end
-
--- A policy wildcard ("s3:Get*", "my-bucket*") as an anchored Lua pattern.
-local function glob(text)
-  return "^" .. text:gsub("[%^%$%(%)%%%.%[%]%+%-]", "%%%0"):gsub("%*", ".*"):gsub("%?", ".") .. "$"
-end
+local list, glob = require("sim.policy_document").list, require("sim.policy_document").glob
 
 local function check_principal(principal)
   if principal == "*" then return end

@@ -97,10 +97,11 @@ T.case("event source mappings listed by source: that queue's only, not one whose
   H.same(uuids({ EventSourceArn = q }), { f_q })
 end)
 
-T.case("Code in S3 is taken when the function is created: a missing or unreadable object fails CreateFunction with Lambda's text", function()
-  local _, sim = fresh()
+-- Installs a runner that records the zip each invocation was given, in
+-- the list it returns (the host's runs it: host/lambda/); a case sets
+-- package.loaded["moonstack.lambda"] back to nil when done.
+local function record_runs()
   local ran = {}
-  -- A runner that records the zip it was given (the host's runs it: host/lambda/).
   package.loaded["moonstack.lambda"] = { runner = function()
     return {
       decode_json = function(text) return text end,
@@ -111,6 +112,12 @@ T.case("Code in S3 is taken when the function is created: a missing or unreadabl
       end,
     }
   end }
+  return ran
+end
+
+T.case("Code in S3 is taken when the function is created: a missing or unreadable object fails CreateFunction with Lambda's text", function()
+  local _, sim = fresh()
+  local ran = record_runs()
   local other = sim.client({ account = "222222222222" })
   other.s3.CreateBucket({ Bucket = "their-code" })
   other.s3.PutObject({ Bucket = "their-code", Key = "fn.zip", Body = "PK\3\4zip" })
@@ -165,17 +172,7 @@ end)
 
 T.case("Code in S3 is Lambda's own once taken: the object overwritten or deleted, $LATEST and its versions run what they took", function()
   local world, sim = fresh()
-  local ran = {}
-  package.loaded["moonstack.lambda"] = { runner = function()
-    return {
-      decode_json = function(text) return text end,
-      run = function(spec)
-        ran[#ran + 1] = spec.zip
-        return { ran = true, payload = "null", log = "", responses = {}, handler_ms = 1, duration_ms = 1,
-                 max_memory_mb = 30, cold_start = false, log_stream_name = "" }
-      end,
-    }
-  end }
+  local ran = record_runs()
   local aws = sim.client()
   aws.s3.CreateBucket({ Bucket = "code" })
   -- Not valid UTF-8: kept in the object's record as base64, and so in the function's.

@@ -13,6 +13,7 @@
 //   atomic(fn, ...)               -> fn(...)'s results, the world locked meanwhile
 //   now_ms() / set_now_ms(ms)     the clock of the current call
 //   read_blob(id, offset, length) -> bytes of a blob a record's "Blobs" names (world.h)
+//   blob_sha256(id1, size1, ...)  -> the raw SHA-256 of those blobs' bytes, in order (never a Lua string of them)
 //   draw(alphabet, n)             -> n characters from the world's ID generator
 //   uniform()                     -> its next value in (0, 1) (world_ids.h)
 //

@@ -20,6 +20,7 @@
 --                                    touch the world meanwhile (re-entrant)
 --   W.now_ms()                    -> the clock of the current call
 --   W.read_blob(id, offset, length) -> bytes of a blob a record's "Blobs" list names
+--   W.blob_sha256(id1, size1, ...) -> the raw SHA-256 of those blobs' bytes, in order
 --   W.draw(alphabet, n)           -> n characters from the world's ID generator
 --   W.uniform()                   -> its next value in (0, 1): the generator is
 --                                    moonstack.ids's, its state the record
@@ -120,6 +121,11 @@ function M.new()
   function W.read_blob(id, offset, length)
     local b = assert(blobs[id], "world.read_blob: no blob " .. tostring(id))
     return b:sub((offset or 0) + 1, (offset or 0) + length)
+  end
+  function W.blob_sha256(...)
+    local args, parts = { ... }, {}
+    for i = 1, #args, 2 do parts[#parts + 1] = W.read_blob(args[i], 0, args[i + 1]) end
+    return require("moonstack.digest").sha256(table.concat(parts))
   end
   function W.add_blob(bytes)
     blobs[#blobs + 1] = bytes

@@ -169,18 +169,27 @@ local function check_role(role_arn)
   end
 end
 
+-- The raw SHA-256 and the size of a package's bytes.
+local function digest_of(bytes) return require("moonstack.digest").sha256(bytes), #bytes end
+
 -- What Lambda takes of code naming an S3 object (nil for other code): the
 -- object's blobs (Blobs, Sizes) or its body kept in its record (Package),
--- and its bytes (for CodeSha256).
+-- and the package's digest and size. Blobs are digested by the host, a
+-- chunk at a time: a package of tens of MB never becomes a Lua string here.
 local function take_s3_code(env, code)
   if type(code) ~= "table" or code.S3Bucket == nil or code.S3Key == nil then return nil end
-  local bodies = require("sim.s3_body")
   local obj = s3_code(env, code)
   if obj.BodyBlob then
-    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, bytes = bodies.read(obj.BodyBlob) }
+    local args, size = {}, 0
+    for i, id in ipairs(obj.BodyBlob.Blobs) do
+      args[#args + 1], args[#args + 2] = id, obj.BodyBlob.Sizes[i]
+      size = size + obj.BodyBlob.Sizes[i]
+    end
+    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, sha256 = world.blob_sha256(unpack(args)), size = size }
   end
-  local text, base64 = bodies.fields(obj.Body or "")
-  return { Package = { Body = text, BodyBase64 = base64 }, bytes = obj.Body or "" }
+  local text, base64 = require("sim.s3_body").fields(obj.Body or "")
+  local sha256, size = digest_of(obj.Body or "")
+  return { Package = { Body = text, BodyBase64 = base64 }, sha256 = sha256, size = size }
 end
 
 -- Records the code taken (take_s3_code's, or none) on `rec`, a function's
@@ -191,22 +200,24 @@ local function keep_code(rec, taken)
   rec.Package = taken and taken.Package
 end
 
--- CodeSha256 and CodeSize, as Lambda gives them: the package's size, and the base64 of the SHA-256 of the package
--- (the ZipFile bytes, or the S3 object's taken), which tools compare with
--- the digest of the zip they hold. An image's is a hash of its URI here
--- (Lambda gives the image's digest).
-local function package_bytes(code, taken)
-  return taken and taken.bytes or type(code) == "table" and type(code.ZipFile) == "string" and code.ZipFile or nil
-end
-
-local function code_sha(code, taken)
-  local bytes = package_bytes(code, taken)
-  if bytes then return require("sim.s3_body").encode_base64(require("moonstack.digest").sha256(bytes)) end
+-- CodeSha256 and CodeSize, as Lambda gives them: the base64 of the
+-- SHA-256 of the package (the ZipFile bytes, or the S3 object's taken),
+-- which tools compare with the digest of the zip they hold, and its size in
+-- bytes. An image's CodeSha256 is a hash of its URI here (Lambda gives the
+-- image's digest), its size 0.
+local function code_digest(code, taken)
+  local sha256, size
+  if taken then
+    sha256, size = taken.sha256, taken.size
+  elseif type(code) == "table" and type(code.ZipFile) == "string" then
+    sha256, size = digest_of(code.ZipFile)
+  end
+  if sha256 then return require("sim.s3_body").encode_base64(sha256), size end
   local parts = {}
   for _, k in ipairs({ "ZipFile", "S3Bucket", "S3Key", "S3ObjectVersion", "ImageUri" }) do
     parts[#parts + 1] = k .. "=" .. tostring(type(code) == "table" and code[k] or "")
   end
-  return util.hash_hex(table.concat(parts, "\n"), 43) .. "="
+  return util.hash_hex(table.concat(parts, "\n"), 43) .. "=", 0
 end
 
 local CONFIG = { "Runtime", "Role", "Handler", "Description", "Timeout", "MemorySize", "Environment",
@@ -275,8 +286,8 @@ function A.CreateFunction(p, env)
   check_package(p)
   runtimes.check_create(p.Runtime, env.now_ms)
   local taken = take_s3_code(env, p.Code)
-  local rec = { FunctionName = name, CodeSha256 = code_sha(p.Code, taken), Code = code_of(p.Code),
-                CodeSize = #(package_bytes(p.Code, taken) or ""), LastModified = util.iso8601(env.now_ms) }
+  local rec = { FunctionName = name, Code = code_of(p.Code), LastModified = util.iso8601(env.now_ms) }
+  rec.CodeSha256, rec.CodeSize = code_digest(p.Code, taken)
   keep_code(rec, taken)
   for _, k in ipairs(CONFIG) do rec[k] = p[k] end
   save_fn(env, rec)
@@ -314,7 +325,7 @@ function A.UpdateFunctionCode(p, env)
   local rec = load_fn(env, p.FunctionName)
   runtimes.check_update(rec.Runtime, env.now_ms)
   local taken = take_s3_code(env, p)
-  rec.CodeSha256, rec.CodeSize = code_sha(p, taken), #(package_bytes(p, taken) or "")
+  rec.CodeSha256, rec.CodeSize = code_digest(p, taken)
   rec.Code = code_of(p)
   keep_code(rec, taken)
   rec.LastModified = util.iso8601(env.now_ms)
@@ -483,7 +494,7 @@ end
 
 -- Permissions, layer versions and event source mappings live in their own
 -- files; they get the helpers above (lower-case fields of L, not actions).
-L.load_fn, L.fn_arn, L.fkey, L.code_sha, L.json = load_fn, fn_arn, fkey, code_sha, util.json
+L.load_fn, L.fn_arn, L.fkey, L.code_digest, L.json = load_fn, fn_arn, fkey, code_digest, util.json
 L.configuration, L.VERSION = configuration, VERSION
 L.s3_code, L.take_s3_code, L.keep_code = s3_code, take_s3_code, keep_code
 require("sim.lambda_permissions")(A, L)

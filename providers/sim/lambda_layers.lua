@@ -48,8 +48,8 @@ return function(A, L)
     world.put(COUNTER, ck, counter, { live = false })
     local v = { LayerName = p.LayerName, Version = n, Description = p.Description or "",
                 CreatedDate = util.iso8601(env.now_ms), CompatibleRuntimes = p.CompatibleRuntimes,
-                CompatibleArchitectures = p.CompatibleArchitectures, LicenseInfo = p.LicenseInfo,
-                CodeSha256 = L.code_sha(p.Content, taken), CodeSize = taken and #taken.bytes or 0 }
+                CompatibleArchitectures = p.CompatibleArchitectures, LicenseInfo = p.LicenseInfo }
+    v.CodeSha256, v.CodeSize = L.code_digest(p.Content, taken)
     L.keep_code(v, taken)  -- the layer's content is Lambda's own too
     world.put(VERSION, ck .. ":" .. n, v)
     return view(env, v)

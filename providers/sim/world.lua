@@ -96,6 +96,7 @@ function W.kinds() return raw.kinds() end
 function W.atomic(fn, ...) return raw.atomic(fn, ...) end
 function W.now_ms() return raw.now_ms() end
 function W.read_blob(id, offset, length) return raw.read_blob(id, offset, length) end
+function W.blob_sha256(...) return raw.blob_sha256(...) end
 function W.set_now_ms(ms) return raw.set_now_ms(ms) end
 function W.add_blob(bytes) return raw.add_blob(bytes) end
 function W.reset() return raw.reset() end

@@ -198,6 +198,21 @@ T.case("Code in S3 is Lambda's own once taken: the object overwritten or deleted
   H.same(ran, { v1, v2, v1 })
   H.eq(world.get("lambda.function", "us-east-1:f").Package.BodyBase64 ~= nil, false)  -- v2 is text
   H.eq(world.get("lambda.version", "us-east-1:f:1").Package.BodyBase64 ~= nil, true)
+  -- A body `serve` stored as blobs (here two, as a multipart upload leaves them): the function names
+  -- them, and its digest is the host's, of their bytes in order.
+  local first = "PK\3\4" .. string.rep("x", 5 * 1024 * 1024 - 4)  -- S3's smallest part but the last
+  local b1, b2 = world.add_blob(first), world.add_blob("tail")
+  local id = aws.s3.CreateMultipartUpload({ Bucket = "code", Key = "big.zip" }).UploadId
+  local parts = {}
+  for i, b in ipairs({ { b1, #first }, { b2, 4 } }) do
+    parts[i] = { PartNumber = i, ETag = aws.s3.UploadPart({ Bucket = "code", Key = "big.zip", UploadId = id, PartNumber = i,
+      BodyBlob = { Id = b[1], Size = b[2], MD5 = string.rep(tostring(i), 32) } }).ETag }
+  end
+  aws.s3.CompleteMultipartUpload({ Bucket = "code", Key = "big.zip", UploadId = id, MultipartUpload = { Parts = parts } })
+  local big = aws.lambda.UpdateFunctionCode({ FunctionName = "f", S3Bucket = "code", S3Key = "big.zip" })
+  H.eq(big.CodeSha256, "FNPjITQDipHJIltzE9dRJoSoKw15G1LXpC+fJqbX+Lc=")
+  H.eq(big.CodeSize, 5 * 1024 * 1024 + 4)
+  H.same(world.get("lambda.function", "us-east-1:f").Blobs, { b1, b2 })
 end)
 
 -- Milliseconds since the epoch at 00:00 UTC of a day (days_from_civil).

@@ -3,10 +3,12 @@
 -- whom it grants what is sim/s3_access.lua's business.
 --
 -- Messages (S3's; each seen verbatim in public reports of PutBucketPolicy
--- and AWS::S3::BucketPolicy failures, e.g. versity/versitygw#645-#650,
--- #1176 and aws/aws-cdk#6708):
+-- and AWS::S3::BucketPolicy failures: versity/versitygw#645-#650 and #1176,
+-- which quote AWS's answers; humanmade/S3-Uploads#191; cn-terraform/
+-- terraform-aws-s3-static-website#38):
 --   Policies must be valid JSON and the first byte must be '{'
 --   Missing required field Statement / Principal
+--   Missing required field Principal cannot be empty!   a principal naming no one
 --   Invalid effect: <effect>
 --   Invalid principal in policy        an AWS principal that is not "*", an
 --                                      account ID or an IAM/STS ARN

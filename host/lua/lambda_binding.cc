@@ -11,6 +11,7 @@
 #include "lua/limits.h"
 #include "lua/marshal.h"
 #include "template/parse.h"
+#include "world/world.h"
 
 namespace ms::lua {
 namespace {
@@ -81,9 +82,45 @@ void SetBool(lua_State* L, const char* name, bool v) {
   lua_setfield(L, -2, name);
 }
 
+// A package the store keeps as blobs, spec.zip_blobs = {id1, size1, ...}:
+// read into inv.zip here, outside the Lua state's memory cap (a package of
+// tens of MB never becomes a Lua string). False and why when one is gone.
+bool ReadZipBlobs(lua_State* L, World* world, lambda::Invocation* inv, std::string* why) {
+  lua_getfield(L, 1, "zip_blobs");
+  const bool has = lua_istable(L, -1);
+  if (has && (world == nullptr || world->blob_source() == nullptr)) {
+    lua_pop(L, 1);
+    *why = "this world keeps no blobs";
+    return false;
+  }
+  std::string part;
+  for (int i = 1; has; i += 2) {
+    lua_rawgeti(L, -1, i);
+    lua_rawgeti(L, -2, i + 1);
+    const bool done = !lua_isnumber(L, -2) || !lua_isnumber(L, -1);
+    const auto id = static_cast<int64_t>(lua_tonumber(L, -2));
+    const auto size = static_cast<uint64_t>(lua_tonumber(L, -1));
+    lua_pop(L, 2);
+    if (done) break;
+    Status s = world->blob_source()->Read(id, 0, size, &part);
+    if (!s.ok()) {
+      lua_pop(L, 1);
+      *why = s.message();
+      return false;
+    }
+    inv->zip += part;
+  }
+  lua_pop(L, 1);
+  return true;
+}
+
 int Run(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  const lambda::Invocation inv = ReadInvocation(L);
+  lambda::Invocation inv = ReadInvocation(L);
+  std::string why;
+  if (!ReadZipBlobs(L, static_cast<World*>(lua_touserdata(L, lua_upvalueindex(1))), &inv, &why)) {
+    return luaL_error(L, "moonstack.lambda run: the function's package: %s", why.c_str());
+  }
   // The function's time is its own, not the provider call's (limits.h).
   const auto begin = std::chrono::steady_clock::now();
   const lambda::Outcome o = lambda::Run(inv);
@@ -160,24 +197,26 @@ int Runner(lua_State* L) {
   return 1;
 }
 
-void PushFunctions(lua_State* L, const luaL_Reg* functions) {
+// A table of `functions`, each closed over `world` (nullptr: none).
+void PushFunctions(lua_State* L, const luaL_Reg* functions, World* world) {
   lua_newtable(L);
   for (const luaL_Reg* f = functions; f->name; ++f) {
-    lua_pushcfunction(L, f->func);
+    lua_pushlightuserdata(L, world);
+    lua_pushcclosure(L, f->func, 1);
     lua_setfield(L, -2, f->name);
   }
 }
 
 }  // namespace
 
-void OpenLambdaRunner(lua_State* L) {
+void OpenLambdaRunner(lua_State* L, World* world) {
   static const luaL_Reg kRunner[] = {
       {"run", Run}, {"timeout_message", TimeoutMessage}, {"decode_json", DecodeJson}, {nullptr, nullptr}};
   static const luaL_Reg kPublic[] = {{"enabled", Enabled}, {"runner", Runner}, {nullptr, nullptr}};
   lua_pushlightuserdata(L, &g_runner_key);
-  PushFunctions(L, kRunner);
+  PushFunctions(L, kRunner, world);
   lua_rawset(L, LUA_REGISTRYINDEX);
-  PushFunctions(L, kPublic);
+  PushFunctions(L, kPublic, world);
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "moonstack.lambda");

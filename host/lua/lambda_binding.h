@@ -13,7 +13,9 @@
 //                name, raises the same: lua-sdk/moonstack/lambda_runner.lua.)
 // The runner:
 //   run{ function_name=, function_arn=, runtime=, handler=, region=,
-//        timeout=, memory=, inline_code=, zip=, environment={NAME=value},
+//        timeout=, memory=, inline_code=, zip= | zip_blobs={id1, size1, ...}
+//        (a package the store keeps as blobs, read outside the Lua state),
+//        environment={NAME=value},
 //        event=<JSON text>, request_id=, log_stream_name=, last_modified=, endpoint_url=,
 //        capture_response_url=bool }
 //     -> { ran=bool, error=, payload=<JSON text>, function_error=bool,
@@ -31,13 +33,18 @@
 
 struct lua_State;
 
+namespace ms {
+class World;
+}
+
 namespace ms::lua {
 
 inline constexpr const char* kRunnerReservedMessage =
     "moonstack.lambda_runner is reserved to the simulated Lambda service: run a function through "
     "sim.lambda's Invoke (ctx.world.lambda.Invoke)";
 
-// Sets package.loaded["moonstack.lambda"]. Protected mode.
-void OpenLambdaRunner(lua_State* L);
+// Sets package.loaded["moonstack.lambda"]; run reads zip_blobs through
+// `world`'s blob source (nullptr: none). Protected mode.
+void OpenLambdaRunner(lua_State* L, World* world);
 
 }  // namespace ms::lua

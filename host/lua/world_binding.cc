@@ -295,7 +295,7 @@ int Open(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "moonstack.world");
-  OpenLambdaRunner(L);  // wherever simulated actions run, Lambda functions can
+  OpenLambdaRunner(L, b->world());  // wherever simulated actions run, Lambda functions can
   OpenDigest(L);        // and package digests are taken
   return 0;
 }

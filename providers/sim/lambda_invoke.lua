@@ -89,7 +89,11 @@ return function(A, L)
       return { inline_code = code.ZipFile }
     end
     local bodies = require("sim.s3_body")
-    if holder.Blobs then return { zip = bodies.read({ Blobs = holder.Blobs, Sizes = holder.Sizes }) } end
+    if holder.Blobs then  -- read by the runner: a package of tens of MB never becomes a Lua string
+      local blobs = {}
+      for i, id in ipairs(holder.Blobs) do blobs[#blobs + 1], blobs[#blobs + 2] = id, holder.Sizes[i] end
+      return { zip_blobs = blobs }
+    end
     if holder.Package then return { zip = bodies.read(holder.Package) } end
     if code.S3Bucket and code.S3Key then
       return { zip = bodies.result_bytes(L.s3_code(env, code)) }
@@ -173,7 +177,8 @@ return function(A, L)
     local out = r.run {
       function_name = c.FunctionName, function_arn = c.FunctionArn, runtime = c.Runtime, handler = c.Handler,
       region = env.region, account = env.account, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
-      inline_code = run.inline_code, zip = run.zip, environment = environment, event = tostring(payload),
+      inline_code = run.inline_code, zip = run.zip, zip_blobs = run.zip_blobs, environment = environment,
+      event = tostring(payload),
       request_id = request_id, log_stream_name = stream, endpoint_url = endpoint, last_modified = c.LastModified,
       capture_response_url = p.CaptureResponseURL == true or p.DeliverResponses == true,
     }

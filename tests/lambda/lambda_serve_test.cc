@@ -120,3 +120,34 @@ print(json.dumps(out))
   CHECK(r["version_deleted"] == 1);
   CHECK(r["function_deleted"] == 0);
 }
+
+TEST_CASE("serve: a package larger than a provider call's Lua memory is taken, digested and run outside Lua",
+          "[server][lambda]") {
+  // 80 MB of incompressible bytes beside the handler, uploaded as boto3
+  // uploads a file (multipart): the provider call's Lua state holds 64 MiB
+  // at most (host/lua/limits.h), so the package must stay out of it when
+  // CreateFunction takes it and when Invoke runs it.
+  if (!ms::test::HaveInterpreter("python3")) return;
+  Server server("lambda_big_package");
+  const json r = server.Python(R"(
+import base64, hashlib, io, os, zipfile
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, 'w', zipfile.ZIP_STORED) as z:
+    z.writestr('index.py', 'def handler(event, context):\n    return "big"\n')
+    z.writestr('data.bin', os.urandom(80 << 20))
+package = buf.getvalue()
+lambda_role('r')
+s3, lam = boto3.client('s3', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1'), \
+    boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+s3.create_bucket(Bucket='assets')
+s3.upload_fileobj(io.BytesIO(package), 'assets', 'big.zip')
+created = lam.create_function(FunctionName='big', Runtime='python3.12', Handler='index.handler',
+                              Role='arn:aws:iam::123456789012:role/r', Code={'S3Bucket': 'assets', 'S3Key': 'big.zip'})
+print(json.dumps({'sha': created['CodeSha256'] == base64.b64encode(hashlib.sha256(package).digest()).decode(),
+                  'size': created['CodeSize'] == len(package),
+                  'ran': json.loads(lam.invoke(FunctionName='big', Payload=b'{}')['Payload'].read())}))
+)");
+  CHECK(r["sha"] == true);
+  CHECK(r["size"] == true);
+  CHECK(r["ran"] == "big");
+}

@@ -12,8 +12,8 @@
 -- DeleteInstanceProfile AddRoleToInstanceProfile RemoveRoleFromInstanceProfile
 -- ListInstanceProfilesForRole ListInstanceProfiles.
 -- Policy documents are kept as given (a JSON string or a table), their
--- form checked as IAM checks it (sim/iam_policy.lua: MalformedPolicyDocument). AWS managed policies
--- (arn:aws:iam::aws:policy/...) exist implicitly.
+-- form checked as IAM checks it (sim/iam_policy.lua: MalformedPolicyDocument).
+-- AWS managed policies (arn:aws:iam::aws:policy/...) exist implicitly.
 --
 -- Actions take and return AWS's shapes (boto3 / `aws iam ... --cli-input-json`)
 -- and fail with IAM's messages and error codes. Sources of the texts:

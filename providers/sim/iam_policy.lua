@@ -77,7 +77,8 @@ function M.check_trust(policy, known)
     local principal = s.Principal or s.NotPrincipal
     if type(principal) == "table" then
       for _, p in ipairs(list(principal.AWS)) do
-        local identity = type(p) == "string" and (p:match("^arn:[^:]+:iam::%d+:role/") or p:match("^arn:[^:]+:iam::%d+:user/"))
+        local identity = type(p) == "string"
+          and (p:match("^arn:[^:]+:iam::%d+:role/") or p:match("^arn:[^:]+:iam::%d+:user/"))
         if identity and known(p) == false then
           malformed('Invalid principal in policy: "AWS":"' .. p .. '"')
         end

@@ -185,7 +185,8 @@ local function take_s3_code(env, code)
       args[#args + 1], args[#args + 2] = id, obj.BodyBlob.Sizes[i]
       size = size + obj.BodyBlob.Sizes[i]
     end
-    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, sha256 = world.blob_sha256(unpack(args)), size = size }
+    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, sha256 = world.blob_sha256(unpack(args)),
+             size = size }
   end
   local text, base64 = require("sim.s3_body").fields(obj.Body or "")
   local sha256, size = digest_of(obj.Body or "")
@@ -346,8 +347,8 @@ function A.PublishVersion(p, env)
   local config = {}
   for _, k in ipairs(CONFIG) do config[k] = rec[k] end
   local v = { Version = tostring(counter.Next), CodeSha256 = rec.CodeSha256, CodeSize = rec.CodeSize, Code = rec.Code,
-              Description = p.Description or "",
-              Fingerprint = fingerprint(rec), Config = config, Blobs = rec.Blobs, Sizes = rec.Sizes, Package = rec.Package }
+              Description = p.Description or "", Fingerprint = fingerprint(rec), Config = config,
+              Blobs = rec.Blobs, Sizes = rec.Sizes, Package = rec.Package }
   counter.Next, counter.Latest = counter.Next + 1, v.Version
   world.put(COUNTER, ck, counter, { live = false })
   world.put(VERSION, ck .. ":" .. v.Version, v)

@@ -78,8 +78,8 @@ local function check_principal(principal)
     for _, p in ipairs(list(v)) do
       if type(p) ~= "string" or p == "" then malformed("Invalid principal in policy") end
       if kind == "AWS" and p ~= "*" and not p:match("^%d%d%d%d%d%d%d%d%d%d%d%d$")
-          and not p:match("^arn:aws[%w%-]*:iam::%d%d%d%d%d%d%d%d%d%d%d%d:.") and not p:match("^arn:aws[%w%-]*:sts::%d+:.")
-          and not p:match("^arn:aws[%w%-]*:iam::cloudfront:user/.") then
+          and not p:match("^arn:aws[%w%-]*:iam::%d%d%d%d%d%d%d%d%d%d%d%d:.")
+          and not p:match("^arn:aws[%w%-]*:sts::%d+:.") and not p:match("^arn:aws[%w%-]*:iam::cloudfront:user/.") then
         malformed("Invalid principal in policy")
       end
       named = true

@@ -431,4 +431,22 @@ T.case("Role and InstanceProfile together: delete in reverse order succeeds", fu
   H.eq(#world.ids("iam.instance_profile"), 0)
 end)
 
+T.case("a policy document IAM refuses fails the hook with IAM's message and the SDK's details; no role is left", function()
+  local world, sim = fresh()
+  local failure = require("provider_driver").failure
+  local bad = { Version = "2012-10-17", Statement = { { Effect = "Allow", Principal = "*", Action = "s3:GetObject",
+                                                       Resource = "*" } } }
+  local reason = failure(function()
+    run(world, ROLE, "create", context(sim, "Fn"), role_props({ Policies = { { PolicyName = "p", PolicyDocument = bad } } }))
+  end)
+  H.match(reason, "^Policy document should not specify a principal%. %(Service: AmazonIdentityManagement; Status Code: 400; "
+    .. "Error Code: MalformedPolicyDocument; Request ID: %x+%-%x+%-%x+%-%x+%-%x+; Proxy: null%)$")
+  H.same(sim.client().iam.ListRoles({}).Roles, {})
+  -- A trust policy naming a resource, the same way.
+  reason = failure(function()
+    run(world, ROLE, "create", context(sim, "Fn"), role_props({ AssumeRolePolicyDocument = ALLOW_ALL }))
+  end)
+  H.match(reason, "^Has prohibited field Resource %(Service: AmazonIdentityManagement; Status Code: 400; ")
+end)
+
 return T

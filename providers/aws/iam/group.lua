@@ -10,6 +10,7 @@
 -- message.
 
 local P = require("moonstack.provider")
+local iam_client = require("aws.iam.lib.client")
 local names = require("sim.cloudformation_names")
 local pol = require("lib.iam_policies")
 
@@ -34,7 +35,7 @@ return P.define {
   attributes = { "Arn" },
 
   create = function(ctx, props)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     pol.check(ctx, props.Policies, "group")
     local name = props.GroupName or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
     local group = iam.CreateGroup { GroupName = name, Path = props.Path }.Group
@@ -50,7 +51,7 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old, changed)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     for _, prop in ipairs(changed) do
       if prop == "Policies" then
         pol.check(ctx, new.Policies, "group")
@@ -70,7 +71,7 @@ return P.define {
 
   read = function(ctx, id, props)
     props = props or {}
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local ok, r = pcall(iam.GetGroup, { GroupName = id })
     if not ok then
       if pol.gone(r) then return nil end

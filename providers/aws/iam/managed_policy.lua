@@ -14,6 +14,7 @@
 -- including ones attached outside this resource.
 
 local P = require("moonstack.provider")
+local iam_client = require("aws.iam.lib.client")
 local names = require("sim.cloudformation_names")
 
 local MAX_NAME = 128
@@ -78,7 +79,7 @@ return P.define {
   },
 
   create = function(ctx, props)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local name = props.ManagedPolicyName or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
     local arn = iam.CreatePolicy {
       PolicyName = name, Path = props.Path, PolicyDocument = props.PolicyDocument, Description = props.Description,
@@ -96,7 +97,7 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old, changed)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     for _, prop in ipairs(changed) do
       if prop == "PolicyDocument" then
         local versions = iam.ListPolicyVersions { PolicyArn = id }.Versions
@@ -134,7 +135,7 @@ return P.define {
   end,
 
   read = function(ctx, id, props)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local ok, r = pcall(iam.GetPolicy, { PolicyArn = id })
     if not ok then
       if gone(r) then return nil end

@@ -12,6 +12,7 @@
 -- public source; the rule itself is sim.cloudformation_names').
 
 local P = require("moonstack.provider")
+local iam_client = require("aws.iam.lib.client")
 local names = require("sim.cloudformation_names")
 
 local ID_LENGTH = 24
@@ -57,7 +58,7 @@ return P.define {
 
   create = function(ctx, props)
     check_targets(props)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local done = {}
     local ok, err = pcall(function()
       for _, t in ipairs(TARGETS) do
@@ -78,7 +79,7 @@ return P.define {
 
   update = function(ctx, id, new, old)
     check_targets(new)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     for _, t in ipairs(TARGETS) do
       local keep = {}
       if new.PolicyName == old.PolicyName then
@@ -102,7 +103,7 @@ return P.define {
 
   read = function(ctx, id, props)
     props = props or {}
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local out, doc, found = { PolicyName = props.PolicyName }, nil, false
     for _, t in ipairs(TARGETS) do
       local have = {}

@@ -17,6 +17,7 @@
 -- tags: IAM refuses the aws: prefix, CloudFormation's own tags included.
 
 local P = require("moonstack.provider")
+local iam_client = require("aws.iam.lib.client")
 local tags = require("moonstack.tags")
 local names = require("sim.cloudformation_names")
 
@@ -100,7 +101,7 @@ return P.define {
   attributes = { "Arn", "RoleId" },
 
   create = function(ctx, props)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     check_policies(ctx, props.Policies)
     local name = props.RoleName or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
     local role = iam.CreateRole {
@@ -126,7 +127,7 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old, changed)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     for _, prop in ipairs(changed) do
       if prop == "AssumeRolePolicyDocument" then
         iam.UpdateAssumeRolePolicy { RoleName = id, PolicyDocument = new.AssumeRolePolicyDocument }
@@ -180,7 +181,7 @@ return P.define {
 
   read = function(ctx, id, props)
     props = props or {}
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local ok, r = pcall(iam.GetRole, { RoleName = id })
     if not ok then
       if gone(r) then return nil end

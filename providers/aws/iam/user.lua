@@ -13,6 +13,7 @@
 -- Tags: the template's, then the stack's tags, as for roles (role.lua).
 
 local P = require("moonstack.provider")
+local iam_client = require("aws.iam.lib.client")
 local tags = require("moonstack.tags")
 local names = require("sim.cloudformation_names")
 local pol = require("lib.iam_policies")
@@ -69,7 +70,7 @@ return P.define {
   attributes = { "Arn" },
 
   create = function(ctx, props)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     pol.check(ctx, props.Policies, "user")
     check_profile(ctx, props.LoginProfile)
     local name = props.UserName or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
@@ -95,7 +96,7 @@ return P.define {
   end,
 
   update = function(ctx, id, new, old, changed)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     for _, prop in ipairs(changed) do
       if prop == "Policies" then
         pol.check(ctx, new.Policies, "user")
@@ -137,7 +138,7 @@ return P.define {
 
   read = function(ctx, id, props)
     props = props or {}
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local ok, r = pcall(iam.GetUser, { UserName = id })
     if not ok then
       if pol.gone(r) then return nil end

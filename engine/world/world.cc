@@ -18,6 +18,19 @@ std::vector<int64_t> BlobsOf(const Value& data) {
 
 }  // namespace
 
+Status BlobSource::ReadInOrder(const std::vector<std::pair<int64_t, uint64_t>>& blobs,
+                               const std::function<void(std::string_view)>& sink) {
+  constexpr uint64_t kChunk = uint64_t{8} << 20;
+  std::string chunk;
+  for (const auto& [id, size] : blobs) {
+    for (uint64_t at = 0; at < size; at += kChunk) {
+      MS_RETURN_IF_ERROR(Read(id, at, std::min(kChunk, size - at), &chunk));
+      sink(chunk);
+    }
+  }
+  return Status::OK();
+}
+
 const WorldRecord* World::Find(const std::string& kind, const std::string& id) const {
   auto lock = Lock();
   auto k = kinds_.find(kind);

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -92,6 +93,11 @@ class BlobSource {
   virtual ~BlobSource() = default;
   // The bytes [offset, offset + length) of blob `id`; NotFound when it is gone.
   virtual Status Read(int64_t id, uint64_t offset, uint64_t length, std::string* out) = 0;
+  // Calls sink with the bytes of each of `blobs` ({id, size}) in order, a
+  // chunk of at most 8 MiB at a time (a package of many MB is digested or
+  // copied without ever being whole in memory twice).
+  Status ReadInOrder(const std::vector<std::pair<int64_t, uint64_t>>& blobs,
+                     const std::function<void(std::string_view)>& sink);
 };
 
 class World {

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lambda/runner.h"
 #include "lua/limits.h"
@@ -86,32 +88,26 @@ void SetBool(lua_State* L, const char* name, bool v) {
 // read into inv.zip here, outside the Lua state's memory cap (a package of
 // tens of MB never becomes a Lua string). False and why when one is gone.
 bool ReadZipBlobs(lua_State* L, World* world, lambda::Invocation* inv, std::string* why) {
+  std::vector<std::pair<int64_t, uint64_t>> blobs;
   lua_getfield(L, 1, "zip_blobs");
   const bool has = lua_istable(L, -1);
-  if (has && (world == nullptr || world->blob_source() == nullptr)) {
-    lua_pop(L, 1);
-    *why = "this world keeps no blobs";
-    return false;
-  }
-  std::string part;
   for (int i = 1; has; i += 2) {
     lua_rawgeti(L, -1, i);
     lua_rawgeti(L, -2, i + 1);
-    const bool done = !lua_isnumber(L, -2) || !lua_isnumber(L, -1);
-    const auto id = static_cast<int64_t>(lua_tonumber(L, -2));
-    const auto size = static_cast<uint64_t>(lua_tonumber(L, -1));
+    const bool pair = lua_isnumber(L, -2) && lua_isnumber(L, -1);
+    if (pair) blobs.emplace_back(static_cast<int64_t>(lua_tonumber(L, -2)), static_cast<uint64_t>(lua_tonumber(L, -1)));
     lua_pop(L, 2);
-    if (done) break;
-    Status s = world->blob_source()->Read(id, 0, size, &part);
-    if (!s.ok()) {
-      lua_pop(L, 1);
-      *why = s.message();
-      return false;
-    }
-    inv->zip += part;
+    if (!pair) break;
   }
   lua_pop(L, 1);
-  return true;
+  if (!has) return true;
+  if (world == nullptr || world->blob_source() == nullptr) {
+    *why = "this world keeps no blobs";
+    return false;
+  }
+  Status s = world->blob_source()->ReadInOrder(blobs, [&](std::string_view bytes) { inv->zip.append(bytes); });
+  if (!s.ok()) *why = s.message();
+  return s.ok();
 }
 
 int Run(lua_State* L) {

@@ -2,10 +2,11 @@
 
 #include <lua.hpp>
 
-#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/sha256.h"
 #include "lua/digest_binding.h"
@@ -258,19 +259,13 @@ int BlobSha256(lua_State* L) {
   WorldBinding* b = Self(L);
   BlobSource* source = b->world()->blob_source();
   if (source == nullptr) return luaL_error(L, "world.blob_sha256: this world keeps no blobs");
-  constexpr uint64_t kChunk = uint64_t{8} << 20;
-  Sha256 sha;
-  std::string chunk;
-  const int n = lua_gettop(L);
-  for (int i = 1; i + 1 <= n; i += 2) {
-    const auto id = static_cast<int64_t>(luaL_checknumber(L, i));
-    const auto size = static_cast<uint64_t>(luaL_checknumber(L, i + 1));
-    for (uint64_t at = 0; at < size; at += kChunk) {
-      Status s = source->Read(id, at, std::min(kChunk, size - at), &chunk);
-      if (!s.ok()) return luaL_error(L, "world.blob_sha256: %s", s.message().c_str());
-      sha.Update(chunk);
-    }
+  std::vector<std::pair<int64_t, uint64_t>> blobs;
+  for (int i = 1; i + 1 <= lua_gettop(L); i += 2) {
+    blobs.emplace_back(static_cast<int64_t>(luaL_checknumber(L, i)), static_cast<uint64_t>(luaL_checknumber(L, i + 1)));
   }
+  Sha256 sha;
+  Status s = source->ReadInOrder(blobs, [&](std::string_view bytes) { sha.Update(bytes); });
+  if (!s.ok()) return luaL_error(L, "world.blob_sha256: %s", s.message().c_str());
   const std::array<uint8_t, 32> digest = sha.Final();
   lua_pushlstring(L, reinterpret_cast<const char*>(digest.data()), digest.size());
   return 1;

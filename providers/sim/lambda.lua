@@ -169,6 +169,14 @@ local function check_role(role_arn)
   end
 end
 
+-- A package's blobs as the host reads them: id1, size1, id2, size2, ...
+-- (world.blob_sha256's arguments, the runner's zip_blobs).
+local function blob_extents(blobs, sizes)
+  local out = {}
+  for i, id in ipairs(blobs) do out[#out + 1], out[#out + 2] = id, sizes[i] end
+  return out
+end
+
 -- The raw SHA-256 and the size of a package's bytes.
 local function digest_of(bytes) return require("moonstack.digest").sha256(bytes), #bytes end
 
@@ -180,13 +188,9 @@ local function take_s3_code(env, code)
   if type(code) ~= "table" or code.S3Bucket == nil or code.S3Key == nil then return nil end
   local obj = s3_code(env, code)
   if obj.BodyBlob then
-    local args, size = {}, 0
-    for i, id in ipairs(obj.BodyBlob.Blobs) do
-      args[#args + 1], args[#args + 2] = id, obj.BodyBlob.Sizes[i]
-      size = size + obj.BodyBlob.Sizes[i]
-    end
-    return { Blobs = obj.BodyBlob.Blobs, Sizes = obj.BodyBlob.Sizes, sha256 = world.blob_sha256(unpack(args)),
-             size = size }
+    local blobs, sizes, size = obj.BodyBlob.Blobs, obj.BodyBlob.Sizes, 0
+    for _, n in ipairs(sizes) do size = size + n end
+    return { Blobs = blobs, Sizes = sizes, sha256 = world.blob_sha256(unpack(blob_extents(blobs, sizes))), size = size }
   end
   local text, base64 = require("sim.s3_body").fields(obj.Body or "")
   local sha256, size = digest_of(obj.Body or "")
@@ -497,7 +501,7 @@ end
 -- files; they get the helpers above (lower-case fields of L, not actions).
 L.load_fn, L.fn_arn, L.fkey, L.code_digest, L.json = load_fn, fn_arn, fkey, code_digest, util.json
 L.configuration, L.VERSION = configuration, VERSION
-L.s3_code, L.take_s3_code, L.keep_code = s3_code, take_s3_code, keep_code
+L.s3_code, L.take_s3_code, L.keep_code, L.blob_extents = s3_code, take_s3_code, keep_code, blob_extents
 require("sim.lambda_permissions")(A, L)
 require("sim.lambda_layers")(A, L)
 require("sim.lambda_event_sources")(A, L)

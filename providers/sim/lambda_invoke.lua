@@ -89,11 +89,8 @@ return function(A, L)
       return { inline_code = code.ZipFile }
     end
     local bodies = require("sim.s3_body")
-    if holder.Blobs then  -- read by the runner: a package of tens of MB never becomes a Lua string
-      local blobs = {}
-      for i, id in ipairs(holder.Blobs) do blobs[#blobs + 1], blobs[#blobs + 2] = id, holder.Sizes[i] end
-      return { zip_blobs = blobs }
-    end
+    -- Read by the runner: a package of tens of MB never becomes a Lua string.
+    if holder.Blobs then return { zip_blobs = L.blob_extents(holder.Blobs, holder.Sizes) } end
     if holder.Package then return { zip = bodies.read(holder.Package) } end
     if code.S3Bucket and code.S3Key then
       return { zip = bodies.result_bytes(L.s3_code(env, code)) }

@@ -103,10 +103,11 @@ T.case("Role: a failing managed policy fails the create and leaves no role behin
     "Policy arn:aws:iam::123456789012:policy/missing does not exist or is not attachable.")
   H.raises(function() sim.client().iam.GetRole({ RoleName = "named" }) end,
     "The role with name named cannot be found.")
-  -- And a name that exists already is IAM's message.
+  -- And a name that exists already is the registry handler's AlreadyExists.
   sim.client().iam.CreateRole({ RoleName = "taken", AssumeRolePolicyDocument = TRUST })
-  H.raises(function() run(world, ROLE, "create", ctx, ROLE:validate(role_props({ RoleName = "taken" }), ctx)) end,
-    "Role with name taken already exists.")
+  local e = H.raises(function() run(world, ROLE, "create", ctx, ROLE:validate(role_props({ RoleName = "taken" }), ctx)) end,
+    "Resource of type 'AWS::IAM::Role' with identifier 'taken' already exists.")
+  H.eq(e.code, "AlreadyExists")
 end)
 
 T.case("Role: in-place update of every No-interruption property", function()
@@ -413,6 +414,31 @@ T.case("InstanceProfile: two roles fail with IAM's quota message and leave nothi
   H.eq(e.code, "LimitExceeded")
   H.eq(#world.ids("iam.instance_profile"), 0)
   sim.client().iam.DeleteRole({ RoleName = "r1" }) -- not held any more
+end)
+
+T.case("a name IAM already holds fails the create with the registry handler's AlreadyExists and changes nothing", function()
+  local world, sim = fresh()
+  local iam = sim.client().iam
+  iam.CreateRole({ RoleName = "taken", AssumeRolePolicyDocument = TRUST })
+  iam.CreateUser({ UserName = "taken" })
+  iam.CreateGroup({ GroupName = "taken" })
+  iam.CreateInstanceProfile({ InstanceProfileName = "taken" })
+  local cases = {
+    { ROLE, role_props({ RoleName = "TAKEN" }), "AWS::IAM::Role", "TAKEN" },  -- IAM's names ignore case
+    { load("iam/user"), { UserName = "taken" }, "AWS::IAM::User", "taken" },
+    { load("iam/group"), { GroupName = "taken" }, "AWS::IAM::Group", "taken" },
+    { PROFILE, { InstanceProfileName = "taken", Roles = { "taken" } }, "AWS::IAM::InstanceProfile", "taken" },
+  }
+  for _, c in ipairs(cases) do
+    local decl, props, type_name, id = c[1], c[2], c[3], c[4]
+    local ctx = context(sim, "X")
+    local e = H.raises(function() run(world, decl, "create", ctx, decl:validate(props, ctx)) end,
+      "Resource of type '" .. type_name .. "' with identifier '" .. id .. "' already exists.", type_name)
+    H.eq(e.code, "AlreadyExists", type_name)
+  end
+  -- The profile that was there keeps no role: the failed create added none.
+  H.same(iam.GetInstanceProfile({ InstanceProfileName = "taken" }).InstanceProfile.Roles, {})
+  H.eq(#iam.ListRoles({}).Roles, 1)
 end)
 
 T.case("Role and InstanceProfile together: delete in reverse order succeeds", function()

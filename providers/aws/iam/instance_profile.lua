@@ -11,6 +11,7 @@
 
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
+local iam_client = require("aws.iam.lib.client")
 
 local MAX_NAME = 128
 
@@ -42,7 +43,7 @@ return P.define {
   attributes = { "Arn" },
 
   create = function(ctx, props)
-    local iam = ctx.world.iam
+    local iam = iam_client(ctx)
     local name = props.InstanceProfileName or names.physical(ctx.stack_name, ctx.logical_id, MAX_NAME)
     local profile = iam.CreateInstanceProfile { InstanceProfileName = name, Path = props.Path }.InstanceProfile
     local ok, err = pcall(function()

@@ -5,8 +5,22 @@
 --   Policy statement must contain resources. (Service: AmazonIdentityManagement;
 --   Status Code: 400; Error Code: MalformedPolicyDocument; Request ID: <uuid>; Proxy: null)
 -- The request ID is drawn from the world's ID sequence (deterministic).
+-- A name that is taken (EntityAlreadyExists) is the registry handlers'
+-- AlreadyExists, as an AWS::IAM::Role's event reads today: "Resource of type
+-- 'AWS::IAM::Role' with identifier 'LambdaExecutionRole' already exists."
+-- (the role's, user's, group's and instance profile's primary identifier is
+-- that name; IAM's own "Role with name X already exists." is not shown).
 local P = require("moonstack.provider")
 local world = require("moonstack.world")
+local props_lib = require("lib.service_props")
+
+-- The creating actions whose taken name is reported, with the type and the field naming it.
+local CREATES = {
+  CreateRole = { "AWS::IAM::Role", "RoleName" },
+  CreateUser = { "AWS::IAM::User", "UserName" },
+  CreateGroup = { "AWS::IAM::Group", "GroupName" },
+  CreateInstanceProfile = { "AWS::IAM::InstanceProfile", "InstanceProfileName" },
+}
 
 local function reported(err)
   local sim = require("sim")
@@ -15,7 +29,7 @@ local function reported(err)
     .. err.code .. "; Request ID: " .. request .. "; Proxy: null)"
 end
 
----`ctx.world.iam`, its MalformedPolicyDocument errors reported as the handlers do.
+---`ctx.world.iam`, its MalformedPolicyDocument and taken-name errors reported as the handlers do.
 return function(ctx)
   local iam = ctx.world.iam
   return setmetatable({}, { __index = function(_, action)
@@ -24,6 +38,10 @@ return function(ctx)
       local ok, r = pcall(fn, req)
       if ok then return r end
       if type(r) == "table" and r.code == "MalformedPolicyDocument" then P.fail(reported(r), "InvalidRequest") end
+      local create = CREATES[action]
+      if create and type(r) == "table" and r.code == "EntityAlreadyExists" then
+        props_lib.already_exists(create[1], req[create[2]])
+      end
       error(r, 0)
     end
   end })

@@ -34,4 +34,12 @@ bool ParseUpdateStep(std::string_view name, UpdateStep* out) {
   return false;
 }
 
+void StackRecord::BeginOperationFor(std::optional<StackStatus> from, StackStatus to, const std::string& new_id) {
+  const char* type = OperationStartedBy(from, to);
+  if (type == nullptr) return;
+  operation_id = new_id;
+  if (IsUserOperation(type)) last_operations.clear();
+  last_operations.insert(last_operations.begin(), {type, new_id});  // newest first
+}
+
 }  // namespace ms

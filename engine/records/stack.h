@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "records/stack_operation.h"
 #include "records/status.h"
 #include "template/value.h"
 
@@ -93,6 +94,18 @@ struct StackRecord {
   // ParentId and RootId). Empty for a stack created directly.
   std::string parent_id;
   std::string root_id;
+  // The running (or last) operation's ID: the events the stack records
+  // carry it. last_operations: newest first, the rollback a failure started
+  // (if any), then the operation the stack's user started (DescribeStacks'
+  // LastOperations: [ROLLBACK, CREATE_STACK] after a failed create, as AWS
+  // shows it). Empty for a stack saved before operations had IDs.
+  std::string operation_id;
+  std::vector<StackOperation> last_operations;
+
+  // Enters `to` from `from` (nullopt: a stack being made): a status that
+  // starts an operation (OperationStartedBy) gives the stack `new_id` as its
+  // operation's ID first.
+  void BeginOperationFor(std::optional<StackStatus> from, StackStatus to, const std::string& new_id);
 
   bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
   // The template GetTemplate shows (seed 001): the one being created or
@@ -180,6 +193,15 @@ struct StackEvent {
   std::string reason;
   std::string properties;  // ResourceProperties: JSON text, or empty
   std::string client_request_token;
+  std::string operation_id;  // the stack operation that recorded it (empty: saved before IDs)
+  // A pre-deployment validation's failure (DescribeEvents' VALIDATION_ERROR,
+  // which DescribeStackEvents does not show; stack/early_validation.h): the
+  // validation's name and the template path it points at. Empty for every
+  // other event.
+  std::string validation_name;
+  std::string validation_path;
+
+  bool is_validation_error() const { return !validation_name.empty(); }
 };
 
 }  // namespace ms

@@ -278,6 +278,7 @@ Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const Chang
   cs.type = type;
   cs.description = in.description;
   cs.created_ms = ctx_.clock->NowMs();
+  cs.operation_id = NewUuid();
   cs.template_body = planned.template_body;
   cs.original_template_body = planned.original_template_body;
   for (const ResolvedParameter& p : planned.plan.parameters.list) {
@@ -287,12 +288,19 @@ Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const Chang
   // An UPDATE without Tags keeps the stack's: executing it passes them on.
   cs.tags = in.tags ? *in.tags : planned.new_stack ? std::vector<StackTag>() : planned.stack.tags;
   cs.changes = ResourceChangesOf(planned.plan, &planned.deployed);
+  const bool no_changes = planned.plan.empty() && type == "UPDATE" && SameStackTags(cs.tags, planned.stack.tags);
+  std::vector<ValidationFinding> findings;
+  if (type != "IMPORT" && !no_changes) MS_RETURN_IF_ERROR(ValidateEarly(planned, &findings));
   if (type == "IMPORT") {
     MS_RETURN_IF_ERROR(PlanImport(in, planned, &cs));
-  } else if (planned.plan.empty() && type == "UPDATE" && SameStackTags(cs.tags, planned.stack.tags)) {
+  } else if (no_changes) {
     cs.status = "FAILED";
     cs.execution_status = "UNAVAILABLE";
     cs.status_reason = kNoChangesReason;
+  } else if (!findings.empty()) {
+    cs.status = "FAILED";
+    cs.execution_status = "UNAVAILABLE";
+    cs.status_reason = ChangeSetValidationFailure(findings);
   } else {
     cs.status = "CREATE_COMPLETE";
     cs.execution_status = "AVAILABLE";
@@ -305,23 +313,29 @@ Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const Chang
   // Nested stacks exist only in a deployed stack: an UPDATE's.
   if (in.include_nested_stacks && type == "UPDATE") MS_RETURN_IF_ERROR(CreateNested(in, planned, &cs));
 
+  StoreBatch batch;
+  StackRecord s = planned.stack;
   if (planned.new_stack) {
     // AWS: the stack exists from now on, REVIEW_IN_PROGRESS "User
     // Initiated", without resources (recorded: test_changesets.snapshot.json,
     // test_name_conflicts; seed 001: nonexistent -> REVIEW_IN_PROGRESS).
-    StackRecord s = planned.stack;
+    s.BeginOperationFor(std::nullopt, s.status, cs.operation_id);
     s.reason = "User Initiated";
     s.created_ms = cs.created_ms;
     s.template_body = planned.template_body;
     s.original_template_body = planned.original_template_body;
     s.description = planned.description;
     MS_RETURN_IF_ERROR(CheckStackTransition(std::nullopt, s.status));
-    StoreBatch batch;
     batch.stacks.push_back(s);
     batch.events.push_back(StackStatusEvent(s, s.created_ms, "User Initiated"));
     if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
-    MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
   }
+  // The findings are the change set's operation's (DescribeEvents), not
+  // stack events; recorded before the change set notes the stack's latest.
+  for (const ValidationFinding& f : findings) {
+    batch.events.push_back(ValidationErrorEvent(s, cs.operation_id, cs.created_ms, f));
+  }
+  if (!batch.stacks.empty() || !batch.events.empty()) MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
   MS_RETURN_IF_ERROR(LatestStackEventSeq(ctx_.db, cs.stack_id, &cs.stack_event_seq));
   MS_RETURN_IF_ERROR(SaveChangeSet(ctx_.db, cs));
   *change_set_id = cs.id;
@@ -421,6 +435,13 @@ Status ChangeSetService::NotRoot(const ChangeSetRecord& cs, const char* verb) {
                                         " on its own: use its root change set [" + cs.root_change_set_id + "]");
 }
 
+Status ChangeSetService::ValidateEarly(const ChangeSetPlan& planned, std::vector<ValidationFinding>* out) {
+  std::unique_ptr<ProviderSession> session;
+  MS_RETURN_IF_ERROR(ctx_.providers->NewSession(&session));
+  const HookContext hc = ReadContext(planned.stack, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
+  return ValidateBeforeDeployment(*session, hc, planned.plan, out);
+}
+
 Status ChangeSetService::PlanImport(const CreateChangeSetInput& in, const ChangeSetPlan& planned,
                                     ChangeSetRecord* cs) {
   std::unique_ptr<ProviderSession> session;
@@ -516,6 +537,7 @@ Status ChangeSetService::StartCreateFromReview(const ChangeSetRecord& cs, const 
   // AWS counts the execution as the stack's first update: it has a
   // LastUpdatedTime from then on.
   s.updated_ms = ctx_.clock->NowMs();
+  s.BeginOperationFor(s.status, StackStatus::kCreateInProgress, NewUuid());
   s.status = StackStatus::kCreateInProgress;
   s.reason = "User Initiated";
   RecordProviderSource(ctx_, &s);

@@ -44,6 +44,7 @@
 #include "eval/parameters.h"
 #include "plan/plan.h"
 #include "stack/change_set_imports.h"
+#include "stack/early_validation.h"
 #include "stack/operation.h"
 #include "records/stack.h"
 #include "stack/stack_service.h"
@@ -159,6 +160,8 @@ class ChangeSetService {
   Status StartCreateFromReview(const ChangeSetRecord& cs, const ExecuteChangeSetInput& in, StackRecord stack);
   // An IMPORT change set's checks and lookups, into `cs`.
   Status PlanImport(const CreateChangeSetInput& in, const ChangeSetPlan& planned, ChangeSetRecord* cs);
+  // Pre-deployment validation of a CREATE or UPDATE change set (early_validation.h).
+  Status ValidateEarly(const ChangeSetPlan& planned, std::vector<ValidationFinding>* out);
 
   OperationContext ctx_;
   StackService stacks_;

@@ -57,6 +57,7 @@ StackEvent StackStatusEvent(const StackRecord& s, int64_t now, const std::string
   e.status = StackStatusName(s.status);
   e.reason = reason;
   e.client_request_token = s.client_request_token;
+  e.operation_id = s.operation_id;
   return e;
 }
 

@@ -642,6 +642,7 @@ void RecordProviderSource(const OperationContext& ctx, StackRecord* s) {
 Status CommitStackStatus(const OperationContext& ctx, StackRecord* s, StackStatus to, const std::string& reason) {
   MS_RETURN_IF_ERROR(CheckStackTransition(s->status, to));
   if (IsInProgress(to)) RecordProviderSource(ctx, s);
+  s->BeginOperationFor(s->status, to, NewUuid());
   s->status = to;
   s->reason = reason;
   StoreBatch batch;

@@ -563,6 +563,7 @@ bool OperationCore::SetStackStatus(StackStatus to, const std::string& reason) {
     Abort(s);
     return false;
   }
+  stack_.BeginOperationFor(stack_.status, to, NewEventId(&rng_));
   stack_.status = to;
   stack_.reason = CapStatusReason(reason);
   if (to == StackStatus::kDeleteComplete) stack_.deleted_ms = ctx_.clock->NowMs();
@@ -584,6 +585,7 @@ StackEvent OperationCore::NewEvent() {
   e.stack_name = stack_.name;
   e.timestamp_ms = ctx_.clock->NowMs();
   e.client_request_token = stack_.client_request_token;
+  e.operation_id = stack_.operation_id;
   return e;
 }
 

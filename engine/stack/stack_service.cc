@@ -96,7 +96,7 @@ std::string NewStackId(const std::string& region, const std::string& account, co
   return "arn:aws:cloudformation:" + region + ":" + account + ":stack/" + name + "/" + NewUuid();
 }
 
-Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_id) {
+Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_id, std::string* operation_id) {
   MS_RETURN_IF_ERROR(CheckStackName(in.stack_name));
   MS_RETURN_IF_ERROR(CheckStackTags(in.tags));
   MS_RETURN_IF_ERROR(CheckNotificationArns(in.notification_arns));
@@ -138,6 +138,7 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   s.id = NewStackId(ctx_.region, ctx_.account_id, in.stack_name);
   s.name = in.stack_name;
   s.description = summary.description.value_or("");
+  s.BeginOperationFor(std::nullopt, StackStatus::kCreateInProgress, NewUuid());
   s.status = StackStatus::kCreateInProgress;
   RecordProviderSource(ctx_, &s);
   s.created_ms = ctx_.clock->NowMs();
@@ -165,10 +166,11 @@ Status StackService::StartCreate(const CreateStackInput& in, std::string* stack_
   if (ctx_.observer != nullptr) ctx_.observer->OnEvent(batch.events.back());
   MS_RETURN_IF_ERROR(CommitBatch(ctx_.db, ctx_.world, &batch));
   *stack_id = s.id;
+  if (operation_id != nullptr) *operation_id = s.operation_id;
   return Status::OK();
 }
 
-Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_id) {
+Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_id, std::string* operation_id) {
   MS_RETURN_IF_ERROR(CheckStackNameOrId(in.stack_name));
   if (in.tags) MS_RETURN_IF_ERROR(CheckStackTags(*in.tags));
   if (in.notification_arns) MS_RETURN_IF_ERROR(CheckNotificationArns(*in.notification_arns));
@@ -281,6 +283,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   if (!in.stack_policy_body.empty()) s.stack_policy_body = in.stack_policy_body;
   s.stack_policy_during_update_body = checked_policy;
   MS_RETURN_IF_ERROR(CheckStackTransition(s.status, StackStatus::kUpdateInProgress));
+  s.BeginOperationFor(s.status, StackStatus::kUpdateInProgress, NewUuid());
   s.status = StackStatus::kUpdateInProgress;
   RecordProviderSource(ctx_, &s);
   s.reason = "User Initiated";
@@ -293,6 +296,7 @@ Status StackService::StartUpdate(const UpdateStackInput& in, std::string* stack_
   // The executor takes this plan instead of making it again (plan_handoff.h).
   OfferPlan(s.id, s.updated_ms, std::move(plan));
   *stack_id = s.id;
+  if (operation_id != nullptr) *operation_id = s.operation_id;
   return Status::OK();
 }
 
@@ -503,7 +507,23 @@ std::string StackService::ResourceMetadata(const StackRecord& stack, const std::
   return ResourceMetadataJson(ctx_.db, stack, resources, logical_id);
 }
 
+namespace {
+
+void DropValidationErrors(std::vector<StackEvent>* events) {
+  events->erase(std::remove_if(events->begin(), events->end(),
+                               [](const StackEvent& e) { return e.is_validation_error(); }),
+                events->end());
+}
+
+}  // namespace
+
 Status StackService::Events(const std::string& stack_id, std::vector<StackEvent>* out) {
+  MS_RETURN_IF_ERROR(LoadEvents(ctx_.db, stack_id, out));
+  DropValidationErrors(out);
+  return Status::OK();
+}
+
+Status StackService::OperationEvents(const std::string& stack_id, std::vector<StackEvent>* out) {
   return LoadEvents(ctx_.db, stack_id, out);
 }
 
@@ -514,7 +534,9 @@ Status StackService::ResourcePage(const std::string& stack_id, const PageRequest
 
 Status StackService::EventPage(const std::string& stack_id, const PageRequest& page, std::vector<StackEvent>* out,
                                PageResult* result) {
-  return LoadEventPage(ctx_.db, stack_id, page, out, result);
+  MS_RETURN_IF_ERROR(LoadEventPage(ctx_.db, stack_id, page, out, result));
+  DropValidationErrors(out);  // a page may come out shorter: its NextToken still goes on
+  return Status::OK();
 }
 
 }  // namespace ms

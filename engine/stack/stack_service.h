@@ -99,11 +99,11 @@ class StackService {
 
   // Checks everything AWS checks synchronously, saves the stack
   // CREATE_IN_PROGRESS with its "User Initiated" event, returns its ID.
-  Status StartCreate(const CreateStackInput& in, std::string* stack_id);
+  Status StartCreate(const CreateStackInput& in, std::string* stack_id, std::string* operation_id = nullptr);
   // The same for update-stack: plans the update ("No updates are to be
   // performed." when there is nothing to do) and saves the stack
   // UPDATE_IN_PROGRESS, keeping its previous template and parameters.
-  Status StartUpdate(const UpdateStackInput& in, std::string* stack_id);
+  Status StartUpdate(const UpdateStackInput& in, std::string* stack_id, std::string* operation_id = nullptr);
   // The same for delete-stack: DELETE_IN_PROGRESS. *stack_id is empty when
   // there was nothing to delete (AWS: deleting a missing stack succeeds).
   Status StartDelete(const DeleteStackInput& in, std::string* stack_id);
@@ -139,7 +139,12 @@ class StackService {
   // DescribeStackResource's Metadata (stack/resource_metadata.h); empty: none.
   std::string ResourceMetadata(const StackRecord& stack, const std::vector<ResourceRecord>& resources,
                                const std::string& logical_id);
-  Status Events(const std::string& stack_id, std::vector<StackEvent>* out);  // newest first
+  // The stack's events, newest first, as DescribeStackEvents shows them: the
+  // pre-deployment validation findings left out (StackEvent::validation_name).
+  Status Events(const std::string& stack_id, std::vector<StackEvent>* out);
+  // Every event of the stack's operations, newest first, those findings
+  // included (DescribeEvents).
+  Status OperationEvents(const std::string& stack_id, std::vector<StackEvent>* out);
   // One page of each listing, read without the rest (store/stack_tables.h):
   // a 10,000-resource stack's listings page in O(page), not O(stack).
   Status ResourcePage(const std::string& stack_id, const PageRequest& page, std::vector<ResourceRecord>* out,

@@ -92,6 +92,7 @@ Value ToValue(const ChangeSetRecord& cs) {
   if (cs.include_nested) v.set("include_nested", Value::Bool(true));
   if (!cs.parent_change_set_id.empty()) v.set("parent_change_set_id", Str(cs.parent_change_set_id));
   if (!cs.root_change_set_id.empty()) v.set("root_change_set_id", Str(cs.root_change_set_id));
+  if (!cs.operation_id.empty()) v.set("operation_id", Str(cs.operation_id));
   return v;
 }
 
@@ -135,6 +136,7 @@ ChangeSetRecord FromValue(const Value& v) {
   cs.include_nested = GetBool(v, "include_nested");
   cs.parent_change_set_id = GetStr(v, "parent_change_set_id");
   cs.root_change_set_id = GetStr(v, "root_change_set_id");
+  cs.operation_id = GetStr(v, "operation_id");
   return cs;
 }
 

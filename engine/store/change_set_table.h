@@ -92,6 +92,9 @@ struct ChangeSetRecord {
   bool include_nested = false;
   std::string parent_change_set_id;
   std::string root_change_set_id;
+  // The CREATE_CHANGESET operation that made it (DescribeEvents); empty in
+  // rows written before operations had IDs.
+  std::string operation_id;
 };
 
 // Inserts or replaces the change set (by id).

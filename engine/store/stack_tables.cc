@@ -33,6 +33,9 @@ void AppendEventJson(const StackEvent& e, std::string* out) {
   w.StrIfAny("reason", e.reason);
   w.StrIfAny("properties", e.properties);
   w.StrIfAny("client_request_token", e.client_request_token);
+  w.StrIfAny("operation_id", e.operation_id);
+  w.StrIfAny("validation_name", e.validation_name);
+  w.StrIfAny("validation_path", e.validation_path);
 }
 
 StackEvent EventFromValue(const Value& v, const std::string& stack_id) {
@@ -48,6 +51,9 @@ StackEvent EventFromValue(const Value& v, const std::string& stack_id) {
   e.reason = GetStr(v, "reason");
   e.properties = GetStr(v, "properties");
   e.client_request_token = GetStr(v, "client_request_token");
+  e.operation_id = GetStr(v, "operation_id");
+  e.validation_name = GetStr(v, "validation_name");
+  e.validation_path = GetStr(v, "validation_path");
   return e;
 }
 
@@ -146,6 +152,14 @@ Value StackToValue(const StackRecord& s) {
   }
   if (!s.parent_id.empty()) v.set("parent_id", Str(s.parent_id));
   if (!s.root_id.empty()) v.set("root_id", Str(s.root_id));
+  if (!s.operation_id.empty()) v.set("operation_id", Str(s.operation_id));
+  if (!s.last_operations.empty()) {
+    Value::List ops;
+    for (const StackOperation& o : s.last_operations) {
+      ops.push_back(Value::MakeMap({{"type", Str(o.type)}, {"id", Str(o.id)}}));
+    }
+    v.set("last_operations", Value::MakeList(std::move(ops)));
+  }
   return v;
 }
 
@@ -187,6 +201,10 @@ Status StackFromValue(const Value& v, StackRecord* out) {
   s.stack_policy_during_update_body = GetStr(v, "stack_policy_during_update_body");
   s.parent_id = GetStr(v, "parent_id");
   s.root_id = GetStr(v, "root_id");
+  s.operation_id = GetStr(v, "operation_id");
+  for (const Value& o : GetList(v, "last_operations").list()) {
+    s.last_operations.push_back({GetStr(o, "type"), GetStr(o, "id")});
+  }
   *out = std::move(s);
   return Status::OK();
 }

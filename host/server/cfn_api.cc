@@ -171,6 +171,7 @@ ApiResponse CfnApi::Handle(const QueryRequest& q, const std::string& region, con
       {"DeleteStack", {&CfnApi::DeleteStack, false}},
       {"DescribeStacks", {&CfnApi::DescribeStacks, true}},
       {"DescribeStackEvents", {&CfnApi::DescribeStackEvents, true}},
+      {"DescribeEvents", {&CfnApi::DescribeEvents, true}},
       {"DescribeStackResources", {&CfnApi::DescribeStackResources, true}},
       {"ListStacks", {&CfnApi::ListStacks, true}},
       {"GetTemplate", {&CfnApi::GetTemplate, true}},
@@ -290,14 +291,15 @@ Status CfnApi::CreateStack(Call& c) {
   in.stack_policy_url = c.q.Get("StackPolicyURL");
 
   MS_RETURN_IF_ERROR(runner_->Reserve(c.region, in.stack_name));
-  std::string id;
-  Status s = c.service.StartCreate(in, &id);
+  std::string id, operation_id;
+  Status s = c.service.StartCreate(in, &id, &operation_id);
   if (!s.ok()) {
     runner_->Release(c.region, in.stack_name);
     return s;
   }
   runner_->Enqueue(in.stack_name, id, c.region);
   c.w.Text("StackId", id);
+  c.w.Text("OperationId", operation_id);
   return Status::OK();
 }
 
@@ -505,14 +507,15 @@ Status CfnApi::UpdateStack(Call& c) {
     return c.service.StartUpdate(in, &ignored);  // AWS's "Stack [x] does not exist"
   }
   MS_RETURN_IF_ERROR(runner_->Reserve(c.region, existing.name));
-  std::string id;
-  Status s = c.service.StartUpdate(in, &id);  // "No updates are to be performed." is a ValidationError
+  std::string id, operation_id;
+  Status s = c.service.StartUpdate(in, &id, &operation_id);  // "No updates are to be performed." is a ValidationError
   if (!s.ok()) {
     runner_->Release(c.region, existing.name);
     return s;
   }
   runner_->Enqueue(existing.name, id, c.region);
   c.w.Text("StackId", id);
+  c.w.Text("OperationId", operation_id);
   return Status::OK();
 }
 

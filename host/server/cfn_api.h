@@ -106,6 +106,8 @@ class CfnApi {
   Status ListImports(Call& c);
   Status GetTemplateSummary(Call& c);
   Status UpdateTerminationProtection(Call& c);
+  // events_api.cc
+  Status DescribeEvents(Call& c);
   // Stack policies (policy_api.cc).
   Status SetStackPolicy(Call& c);
   Status GetStackPolicy(Call& c);

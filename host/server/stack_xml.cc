@@ -88,6 +88,16 @@ void WriteStack(XmlWriter& w, const StackRecord& s, const DriftInformation& drif
   w.Optional("ParentId", s.parent_id);  // a nested stack's parent and root
   w.Optional("RootId", s.root_id);
   Drift(w, "StackDriftStatus", drift);
+  if (!s.last_operations.empty()) {
+    w.Open("LastOperations");
+    for (const StackOperation& o : s.last_operations) {
+      w.Open("member");
+      w.Text("OperationType", o.type);
+      w.Text("OperationId", o.id);
+      w.Close();
+    }
+    w.Close();
+  }
   w.Close();
 }
 
@@ -120,6 +130,7 @@ void WriteEvent(XmlWriter& w, const StackEvent& e) {
   w.Optional("ResourceStatusReason", e.reason);
   w.Optional("ResourceProperties", e.properties);
   w.Optional("ClientRequestToken", e.client_request_token);
+  w.Optional("OperationId", e.operation_id);
   w.Close();
 }
 

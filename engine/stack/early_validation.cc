@@ -1,0 +1,115 @@
+#include "stack/early_validation.h"
+
+#include <string_view>
+
+#include "plan/property_diff.h"
+#include "stack/change_set_imports.h"
+#include "stack/op_common.h"
+
+namespace ms {
+namespace {
+
+constexpr const char* kNameConflict = "NAME_CONFLICT_VALIDATION";
+constexpr const char* kProperties = "PROPERTY_VALIDATION";
+
+// The identifier a create would give the resource, when the template names
+// it: the type's primary identifier is one property, given as a string.
+std::string GivenIdentifier(ProviderSession& session, const ResourcePlan& rp) {
+  const std::vector<std::string> keys = PrimaryIdentifierKeys(rp.type, session);
+  if (keys.size() != 1 || !rp.properties.is_map()) return "";
+  const Value* v = rp.properties.find(keys[0]);
+  return v != nullptr && v->is_string() ? v->str() : "";
+}
+
+void CheckName(ProviderSession& session, const HookContext& ctx, const ResourcePlan& rp,
+               std::vector<ValidationFinding>* out) {
+  const TypeSchema* schema = session.Schema(rp.type);
+  if (schema == nullptr || !schema->has_read) return;
+  const std::string id = GivenIdentifier(session, rp);
+  if (id.empty()) return;
+  const HookOutcome o = ReadResource(session, rp.type, id, rp.properties, ctx);
+  if (o.kind != HookOutcome::Kind::kDone || o.properties.is_null()) return;  // not there (or cannot tell)
+  out->push_back({kNameConflict, rp.logical_id, rp.type,
+                  "Resource of type '" + rp.type + "' with identifier '" + id + "' already exists.",
+                  "/Resources/" + rp.logical_id});
+}
+
+// One finding per line of a "Properties validation failed for resource X
+// with message: ..." (a line "#/A/B: text" points at /Properties/A/B), or
+// the whole message at /Properties.
+void AddPropertyFindings(const ResourcePlan& rp, const std::string& message, std::vector<ValidationFinding>* out) {
+  const std::string base = "/Resources/" + rp.logical_id + "/Properties";
+  const std::string prefix = "Properties validation failed for resource " + rp.logical_id + " with message: ";
+  if (message.rfind(prefix, 0) != 0) {
+    out->push_back({kProperties, rp.logical_id, rp.type, message, base});
+    return;
+  }
+  std::string_view rest = std::string_view(message).substr(prefix.size());
+  while (!rest.empty()) {
+    const size_t nl = rest.find('\n');
+    const std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    if (line.empty()) continue;
+    std::string path = base;
+    const size_t colon = line.find(':');
+    if (line[0] == '#' && colon != std::string_view::npos) path += std::string(line.substr(1, colon - 1));
+    out->push_back({kProperties, rp.logical_id, rp.type, std::string(line), path});
+  }
+}
+
+void CheckProperties(ProviderSession& session, const HookContext& ctx, const ResourcePlan& rp,
+                     std::vector<ValidationFinding>* out) {
+  // An update's properties went through validation when it was planned.
+  if (rp.action == ChangeAction::kModify) {
+    if (rp.error.rfind("Properties validation failed for resource ", 0) == 0) AddPropertyFindings(rp, rp.error, out);
+    return;
+  }
+  if (!rp.error.empty() || !rp.properties.is_map() || HasUnknown(rp.properties)) return;
+  if (session.Schema(rp.type) == nullptr) return;  // no provider: the create reports it
+  Value coerced;
+  Status s = session.Validate(rp.type, ctx, rp.properties, &coerced);
+  if (!s.ok()) AddPropertyFindings(rp, s.message(), out);
+}
+
+}  // namespace
+
+Status ValidateBeforeDeployment(ProviderSession& session, const HookContext& stack_ctx, const Plan& plan,
+                                std::vector<ValidationFinding>* out) {
+  for (const ResourcePlan& rp : plan.resources) {
+    if (rp.action != ChangeAction::kAdd && rp.action != ChangeAction::kModify) continue;
+    HookContext ctx = stack_ctx;
+    ctx.logical_id = rp.logical_id;
+    if (rp.action == ChangeAction::kAdd) CheckName(session, ctx, rp, out);
+    CheckProperties(session, ctx, rp, out);
+  }
+  return Status::OK();
+}
+
+std::string ChangeSetValidationFailure(const std::vector<ValidationFinding>& findings) {
+  bool names = false, properties = false;
+  for (const ValidationFinding& f : findings) {
+    names = names || f.name == kNameConflict;
+    properties = properties || f.name == kProperties;
+  }
+  // The order and separator of a log that had both (aws-sam-cli's waiter).
+  std::string failed;
+  if (names) failed = "AWS::EarlyValidation::ResourceExistenceCheck";
+  if (properties) failed += std::string(failed.empty() ? "" : ", ") + "AWS::EarlyValidation::PropertyValidation";
+  return "The following hook(s)/validation failed: [" + failed +
+         "]. To troubleshoot Early Validation errors, use the DescribeEvents API for detailed failure information.";
+}
+
+StackEvent ValidationErrorEvent(const StackRecord& stack, const std::string& operation_id, int64_t now_ms,
+                                const ValidationFinding& f) {
+  StackEvent e = StackStatusEvent(stack, now_ms, f.reason);
+  e.operation_id = operation_id;
+  e.logical_id = f.logical_id;
+  e.physical_id.clear();
+  e.type = f.type;
+  e.status.clear();
+  e.validation_name = f.name;
+  e.validation_path = f.path;
+  return e;
+}
+
+}  // namespace ms

@@ -1,0 +1,54 @@
+// Pre-deployment validation (CloudFormation's "early validation", since
+// November 2025): CreateChangeSet checks the template against the account
+// before the change set can be executed, and a change set that fails is
+// FAILED with nothing touched. Two checks, both in FAIL mode:
+//
+//   NAME_CONFLICT_VALIDATION  a resource the change set would create whose
+//       primary identifier is a name the template gives (BucketName,
+//       RoleName, TableName, ...) that the account already holds: "Resource
+//       of type 'T' with identifier 'I' already exists." at /Resources/X
+//   PROPERTY_VALIDATION  a resource whose properties, fully known from the
+//       template, its provider's validation refuses: each registry message
+//       ("#/A/B: ...") at /Resources/X/Properties/A/B
+//
+// Resources whose properties depend on others not yet made are checked when
+// they are created, as before. The findings are recorded as the stack's
+// VALIDATION_ERROR events of the change set's operation (DescribeEvents),
+// not as stack events.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "plan/plan.h"
+#include "provider/provider.h"
+#include "records/stack.h"
+
+namespace ms {
+
+struct ValidationFinding {
+  std::string name;  // NAME_CONFLICT_VALIDATION or PROPERTY_VALIDATION
+  std::string logical_id;
+  std::string type;
+  std::string reason;  // ValidationStatusReason
+  std::string path;    // ValidationPath: /Resources/X or /Resources/X/Properties/...
+};
+
+// The findings of both checks for `plan`'s added and modified resources, in
+// the plan's order. `stack_ctx` is the stack's hook context (logical_id is
+// filled in per resource).
+Status ValidateBeforeDeployment(ProviderSession& session, const HookContext& stack_ctx, const Plan& plan,
+                                std::vector<ValidationFinding>* out);
+
+// A failed change set's StatusReason: "The following hook(s)/validation
+// failed: [AWS::EarlyValidation::ResourceExistenceCheck,
+// AWS::EarlyValidation::PropertyValidation]. To troubleshoot ...".
+std::string ChangeSetValidationFailure(const std::vector<ValidationFinding>& findings);
+
+// The event a finding is recorded as (StackEvent::validation_name), in the
+// operation `operation_id`.
+StackEvent ValidationErrorEvent(const StackRecord& stack, const std::string& operation_id, int64_t now_ms,
+                                const ValidationFinding& f);
+
+}  // namespace ms

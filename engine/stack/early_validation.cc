@@ -12,20 +12,26 @@ namespace {
 constexpr const char* kNameConflict = "NAME_CONFLICT_VALIDATION";
 constexpr const char* kProperties = "PROPERTY_VALIDATION";
 
+// Each type's primary identifier keys, looked up once per type (a type
+// without a hand-written provider's parses its registry schema).
+using KeysByType = std::unordered_map<std::string, std::vector<std::string>>;
+
 // The identifier a create would give the resource, when the template names
 // it: the type's primary identifier is one property, given as a string.
-std::string GivenIdentifier(ProviderSession& session, const ResourcePlan& rp) {
-  const std::vector<std::string> keys = PrimaryIdentifierKeys(rp.type, session);
+std::string GivenIdentifier(ProviderSession& session, KeysByType* cache, const ResourcePlan& rp) {
+  auto it = cache->find(rp.type);
+  if (it == cache->end()) it = cache->emplace(rp.type, PrimaryIdentifierKeys(rp.type, session)).first;
+  const std::vector<std::string>& keys = it->second;
   if (keys.size() != 1 || !rp.properties.is_map()) return "";
   const Value* v = rp.properties.find(keys[0]);
   return v != nullptr && v->is_string() ? v->str() : "";
 }
 
-void CheckName(ProviderSession& session, const HookContext& ctx, const ResourcePlan& rp,
+void CheckName(ProviderSession& session, KeysByType* cache, const HookContext& ctx, const ResourcePlan& rp,
                std::vector<ValidationFinding>* out) {
   const TypeSchema* schema = session.Schema(rp.type);
   if (schema == nullptr || !schema->has_read) return;
-  const std::string id = GivenIdentifier(session, rp);
+  const std::string id = GivenIdentifier(session, cache, rp);
   if (id.empty()) return;
   const HookOutcome o = ReadResource(session, rp.type, id, rp.properties, ctx);
   if (o.kind != HookOutcome::Kind::kDone || o.properties.is_null()) return;  // not there (or cannot tell)
@@ -57,32 +63,62 @@ void AddPropertyFindings(const ResourcePlan& rp, const std::string& message, std
   }
 }
 
+// A {{resolve:...}} reference is read when the resource is made: the
+// template's text is not the value.
+bool HasDynamicReference(const Value& v) {
+  if (v.is_string()) return v.str().find("{{resolve:") != std::string::npos;
+  if (v.is_list()) {
+    for (const Value& item : v.list()) {
+      if (HasDynamicReference(item)) return true;
+    }
+  } else if (v.is_map()) {
+    for (const Member& m : v.map()) {
+      if (HasDynamicReference(m.value)) return true;
+    }
+  }
+  return false;
+}
+
 void CheckProperties(ProviderSession& session, const HookContext& ctx, const ResourcePlan& rp,
-                     std::vector<ValidationFinding>* out) {
+                     std::vector<ValidationFinding>* out, std::unordered_map<std::string, Value>* validated) {
   // An update's properties went through validation when it was planned.
   if (rp.action == ChangeAction::kModify) {
     if (rp.error.rfind("Properties validation failed for resource ", 0) == 0) AddPropertyFindings(rp, rp.error, out);
     return;
   }
   if (!rp.error.empty() || !rp.properties.is_map() || HasUnknown(rp.properties)) return;
+  if (HasDynamicReference(rp.properties)) return;
   if (session.Schema(rp.type) == nullptr) return;  // no provider: the create reports it
   Value coerced;
   Status s = session.Validate(rp.type, ctx, rp.properties, &coerced);
-  if (!s.ok()) AddPropertyFindings(rp, s.message(), out);
+  if (!s.ok()) {
+    AddPropertyFindings(rp, s.message(), out);
+  } else if (validated != nullptr) {
+    (*validated)[rp.logical_id] = coerced.is_null() ? rp.properties : std::move(coerced);
+  }
 }
 
 }  // namespace
 
 Status ValidateBeforeDeployment(ProviderSession& session, const HookContext& stack_ctx, const Plan& plan,
-                                std::vector<ValidationFinding>* out) {
+                                std::vector<ValidationFinding>* out,
+                                std::unordered_map<std::string, Value>* validated) {
+  KeysByType keys;
   for (const ResourcePlan& rp : plan.resources) {
     if (rp.action != ChangeAction::kAdd && rp.action != ChangeAction::kModify) continue;
+    if (rp.type.rfind("AWS::", 0) != 0) continue;  // AWS's types: see the header
     HookContext ctx = stack_ctx;
     ctx.logical_id = rp.logical_id;
-    if (rp.action == ChangeAction::kAdd) CheckName(session, ctx, rp, out);
-    CheckProperties(session, ctx, rp, out);
+    if (rp.action == ChangeAction::kAdd) CheckName(session, &keys, ctx, rp, out);
+    CheckProperties(session, ctx, rp, out, validated);
   }
   return Status::OK();
+}
+
+std::string StackValidationFailure(size_t errors) {
+  return "Validation failed with " + std::to_string(errors) +
+         " error(s). Call DescribeEvents to retrieve the full list of issues with resource and property details, "
+         "resolve each error, then retry the operation.";
 }
 
 std::string ChangeSetValidationFailure(const std::vector<ValidationFinding>& findings) {

@@ -1,7 +1,9 @@
 // Pre-deployment validation (CloudFormation's "early validation", since
 // November 2025): CreateChangeSet checks the template against the account
 // before the change set can be executed, and a change set that fails is
-// FAILED with nothing touched. Two checks, both in FAIL mode:
+// FAILED with nothing touched; since mid-2026 CreateStack runs the same
+// checks before it makes anything (stack/operation.cc), its stack then
+// CREATE_FAILED and rolled back. Two checks, both in FAIL mode:
 //
 //   NAME_CONFLICT_VALIDATION  a resource the change set would create whose
 //       primary identifier is a name the template gives (BucketName,
@@ -11,6 +13,9 @@
 //       template, its provider's validation refuses: each registry message
 //       ("#/A/B: ...") at /Resources/X/Properties/A/B
 //
+// Only AWS's own types are checked (AWS lists the ones it checks by type);
+// a private or third-party type, such as one a team develops here with the
+// provider kit, fails at its create with its handler's message as before.
 // Resources whose properties depend on others not yet made are checked when
 // they are created, as before. The findings are recorded as the stack's
 // VALIDATION_ERROR events of the change set's operation (DescribeEvents),
@@ -18,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/status.h"
@@ -37,14 +43,24 @@ struct ValidationFinding {
 
 // The findings of both checks for `plan`'s added and modified resources, in
 // the plan's order. `stack_ctx` is the stack's hook context (logical_id is
-// filled in per resource).
+// filled in per resource). With `validated`, the coerced properties of each
+// added resource that passed its provider's validation, by logical ID: a
+// create need not validate them again.
 Status ValidateBeforeDeployment(ProviderSession& session, const HookContext& stack_ctx, const Plan& plan,
-                                std::vector<ValidationFinding>* out);
+                                std::vector<ValidationFinding>* out,
+                                std::unordered_map<std::string, Value>* validated = nullptr);
 
 // A failed change set's StatusReason: "The following hook(s)/validation
 // failed: [AWS::EarlyValidation::ResourceExistenceCheck,
 // AWS::EarlyValidation::PropertyValidation]. To troubleshoot ...".
 std::string ChangeSetValidationFailure(const std::vector<ValidationFinding>& findings);
+
+// CreateStack's: the stack's CREATE_FAILED reason for `errors` findings
+// ("Validation failed with N error(s). Call DescribeEvents ..."), then its
+// ROLLBACK_IN_PROGRESS reason (AWS's texts, from a recorded stack).
+std::string StackValidationFailure(size_t errors);
+inline constexpr const char* kValidationRollbackReason =
+    "Validation failure detected. See the operation's FAILED event for details.";
 
 // The event a finding is recorded as (StackEvent::validation_name), in the
 // operation `operation_id`.

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "base/strings.h"
+#include "stack/early_validation.h"
 #include "stack/stack_service.h"
 #include "stack/template_url.h"
 #include "store/change_set_table.h"
@@ -118,6 +119,9 @@ std::string NestedStackHooks::FailureReason(const StackRecord& child) {
   std::string reason = child.reason;
   for (const StackEvent& e : events) {
     if (e.logical_id != child.name) continue;
+    // A failed pre-deployment validation: its CREATE_FAILED (UPDATE_FAILED)
+    // says how many errors, the rollback's reason only points at it.
+    if (e.reason == kValidationRollbackReason) continue;
     if (e.status == "CREATE_FAILED" || e.status == "ROLLBACK_IN_PROGRESS" || e.status == "UPDATE_FAILED" ||
         e.status == "UPDATE_ROLLBACK_IN_PROGRESS" || e.status == "UPDATE_ROLLBACK_FAILED" ||
         e.status == "DELETE_FAILED") {

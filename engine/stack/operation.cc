@@ -11,6 +11,8 @@
 #include "eval/evaluator.h"
 #include "eval/parameters.h"
 #include "graph/graph.h"
+#include "stack/change_set_imports.h"
+#include "stack/early_validation.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
 #include "stack/dynamic_references.h"
@@ -32,6 +34,9 @@ struct Node : TrackedResource {
   bool started = false;        // this phase has begun work on it
   bool initiated = false;      // "Resource creation Initiated" recorded
   bool validated = false;      // rec.properties are Validate's coerced ones (create's first call did it)
+  // The coerced properties pre-deployment validation gave it (null: none):
+  // its create takes them and the worker does not validate again.
+  Value early_coerced;
 };
 
 class Op : public OperationCore {
@@ -126,6 +131,7 @@ class Op : public OperationCore {
         stack_dirty_ = true;
       }
     }
+    if (!ValidateBeforeCreate()) return;
     created_ = 0;
     for (Node& n : nodes_) {
       if (n.index < 0) continue;  // extras only matter to a delete
@@ -168,6 +174,57 @@ class Op : public OperationCore {
         [this] { MaybeFinishCreate(); });
   }
 
+  // Pre-deployment validation (stack/early_validation.h) of a create that
+  // has made nothing yet (a restart that finds resources begun skips it).
+  // False when it failed the create: its findings are the operation's
+  // VALIDATION_ERROR events, the stack CREATE_FAILED with AWS's "Validation
+  // failed with N error(s). ...", then rolled back (no resource has an
+  // event), or left so with rollback disabled.
+  bool ValidateBeforeCreate() {
+    for (const Node& n : nodes_) {
+      if (n.has_record) return true;
+    }
+    ProviderSession* session = Session();
+    if (session == nullptr) return false;  // the operation is aborted
+    Plan plan;
+    plan.resources.reserve(graph_.order().size());
+    for (int i : graph_.order()) {
+      const Node& n = nodes_[i];
+      ResourcePlan rp;
+      rp.logical_id = n.decl->logical_id;
+      rp.type = n.decl->type;
+      rp.action = ChangeAction::kAdd;
+      rp.properties = Value::MakeMap();
+      Status s = n.decl->properties.is_null()
+                     ? Status::OK()
+                     : evaluator_->Evaluate(n.decl->properties, Section::kResourceProperties, &rp.properties);
+      if (!s.ok()) rp.error = s.message();  // the resource's create reports it
+      plan.resources.push_back(std::move(rp));
+    }
+    std::vector<ValidationFinding> findings;
+    std::unordered_map<std::string, Value> validated;
+    const HookContext hc = ReadContext(stack_, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
+    Status s = ValidateBeforeDeployment(*session, hc, plan, &findings, &validated);
+    if (!s.ok()) {
+      EndCreate(s.message());
+      return false;
+    }
+    if (findings.empty()) {
+      for (auto& [logical_id, properties] : validated) nodes_[by_name_.at(logical_id)].early_coerced = std::move(properties);
+      return true;
+    }
+    for (const ValidationFinding& f : findings) {
+      Record(ValidationErrorEvent(stack_, stack_.operation_id, ctx_.clock->NowMs(), f));
+    }
+    create_ended_ = true;
+    failing_ = true;
+    if (!SetStackStatus(StackStatus::kCreateFailed, StackValidationFailure(findings.size()))) return false;
+    if (stack_.disable_rollback()) return false;
+    if (!SetStackStatus(StackStatus::kRollbackInProgress, kValidationRollbackReason)) return false;
+    StartDelete(/*rollback=*/true);
+    return false;
+  }
+
   static bool IsCreated(const Node& n) {
     return n.has_record && n.rec.status == ResourceStatus::kCreateComplete;
   }
@@ -198,8 +255,14 @@ class Op : public OperationCore {
     }
     // The worker validates them as the first create call's first step (its
     // failure is that call's CREATE_FAILED, as AWS reports it); until then
-    // the record holds them as evaluated.
-    n.rec.properties = std::move(evaluated);
+    // the record holds them as evaluated. Properties pre-deployment
+    // validation passed (fully known then, so the same now) are not again.
+    if (!n.early_coerced.is_null()) {
+      n.rec.properties = std::move(n.early_coerced);
+      n.validated = true;
+    } else {
+      n.rec.properties = std::move(evaluated);
+    }
     CallCreate(n);
   }
 

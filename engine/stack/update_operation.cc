@@ -12,8 +12,10 @@
 #include "plan/planner.h"
 #include "plan/property_diff.h"
 #include "plan/policy_checks.h"
+#include "stack/change_set_imports.h"
 #include "stack/custom_names.h"
 #include "stack/dynamic_references.h"
+#include "stack/early_validation.h"
 #include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
@@ -210,6 +212,7 @@ class UpdateOp : public OperationCore {
       Fail(params.message());
       return;
     }
+    if (!ValidateBeforeUpdate()) return;
     // A removal the stack policy denies (Update:Delete) fails the update
     // before anything else is done.
     for (Res& r : res_) {
@@ -260,6 +263,43 @@ class UpdateOp : public OperationCore {
     }
     for (int i : g.order()) TryStart(res_[i]);
     MaybeFinishUpdate();
+  }
+
+  // Pre-deployment validation (stack/early_validation.h) of an update that
+  // has changed nothing yet (a restart that finds hooks or journal steps
+  // skips it). False when it failed the update: its findings are the
+  // operation's VALIDATION_ERROR events, the stack UPDATE_FAILED with
+  // "Validation failed with N error(s). ...", then rolled back with nothing
+  // to undo (or left so, rollback disabled). AWS documents the check for
+  // UpdateStack ("the update stops and no resources are changed"); these
+  // statuses are its CreateStack ones in their update form, not recorded.
+  bool ValidateBeforeUpdate() {
+    for (const Res& r : res_) {
+      if (r.has_record && (!r.rec.pending_hook.empty() || r.rec.update_step != UpdateStep::kNone)) return true;
+    }
+    ProviderSession* session = Session();
+    if (session == nullptr) return false;  // the operation is aborted
+    std::vector<ValidationFinding> findings;
+    const HookContext hc = ReadContext(stack_, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
+    Status s = ValidateBeforeDeployment(*session, hc, plan_, &findings);
+    if (!s.ok()) {
+      Fail(s.message());
+      return false;
+    }
+    if (findings.empty()) return true;
+    for (const ValidationFinding& f : findings) {
+      Record(ValidationErrorEvent(stack_, stack_.operation_id, ctx_.clock->NowMs(), f));
+    }
+    failing_ = update_ended_ = true;
+    if (!SetStackStatus(StackStatus::kUpdateFailed, StackValidationFailure(findings.size()))) return false;
+    if (RollbackDisabled()) {
+      ended_ = true;
+      return false;
+    }
+    if (!SetStackStatus(StackStatus::kUpdateRollbackInProgress, kValidationRollbackReason)) return false;
+    if (LeaveToParent()) return false;
+    StartRollback();
+    return false;
   }
 
   static bool Stable(ResourceStatus s) {

@@ -13,6 +13,7 @@
 #include "cli/stack_json.h"
 #include "cli/stack_session.h"
 #include "stack/drift_detection.h"
+#include "stack/operation_events.h"
 #include "stack/template_stage.h"
 #include "stack/template_url.h"
 #include "template/parse.h"
@@ -38,6 +39,8 @@ struct StackArgs {
   std::string logical_id;
   std::string export_name;
   std::string template_stage;  // get-template
+  std::string change_set_name, operation_id;  // describe-events
+  bool failed_events = false;
   // Stack policies: text or file://PATH; the URLs are refused (never fetched).
   std::string stack_policy_body, stack_policy_url;
   std::string stack_policy_during_update_body, stack_policy_during_update_url;
@@ -314,6 +317,23 @@ int RunDescribeEvents(const StackArgs& a) {
   return 0;
 }
 
+int RunDescribeOperationEvents(const StackArgs& a) {
+  const char* op = "DescribeEvents";
+  StackSession session;
+  Status s = session.Open(a.session, nullptr, Access::kRead);
+  OperationEventQuery q{a.stack_name, a.change_set_name, a.operation_id, a.failed_events};
+  std::vector<OperationEvent> events;
+  if (s.ok()) {
+    ChangeSetService change_sets(session.service().context());
+    s = DescribeOperationEvents(session.service(), change_sets, q, &events);
+  }
+  if (!s.ok()) return Fail(op, s);
+  Json list = Json::array();
+  for (const OperationEvent& e : events) list.push_back(OperationEventJson(e));
+  Emit(a, Json{{"OperationEvents", list}}, op);
+  return 0;
+}
+
 int RunDescribeResources(const StackArgs& a) {
   const char* op = "DescribeStackResources";
   StackSession session;
@@ -571,6 +591,17 @@ void AddStackCommands(CLI::App& app, int* exit_code) {
   CLI::App* ds = AddStackCommand(app, "describe-stacks", "Describe one stack or every stack", describe);
   ds->add_option("--stack-name", describe->stack_name, "A name or stack ID");
   ds->callback([describe, exit_code] { *exit_code = RunDescribeStacks(*describe); });
+
+  auto events = std::make_shared<StackArgs>();
+  CLI::App* de = AddStackCommand(app, "describe-events",
+                                 "A stack's events by operation, pre-deployment validation findings included, "
+                                 "newest first",
+                                 events);
+  de->add_option("--stack-name", events->stack_name, "A name or stack ID: every operation's events");
+  de->add_option("--change-set-name", events->change_set_name, "A change set (ARN, or name with --stack-name)");
+  de->add_option("--operation-id", events->operation_id, "One operation's events");
+  de->add_flag("--failed-events", events->failed_events, "Only the errors and failed operations");
+  de->callback([events, exit_code] { *exit_code = RunDescribeOperationEvents(*events); });
 
   auto list = std::make_shared<StackArgs>();
   CLI::App* ls = AddStackCommand(app, "list-stacks", "Summaries of every stack, deleted ones included", list);

@@ -40,6 +40,14 @@ Json TagsJson(const std::vector<StackTag>& tags) {
   return out;
 }
 
+// Stack's and StackSummary's LastOperations, newest first.
+static void AddLastOperations(const StackRecord& s, Json* j) {
+  if (s.last_operations.empty()) return;
+  Json ops = Json::array();
+  for (const StackOperation& o : s.last_operations) ops.push_back(Json{{"OperationType", o.type}, {"OperationId", o.id}});
+  (*j)["LastOperations"] = ops;
+}
+
 Json StackJson(const StackRecord& s, const DriftInformation& drift) {
   Json j;
   j["StackId"] = s.id;
@@ -75,6 +83,7 @@ Json StackJson(const StackRecord& s, const DriftInformation& drift) {
   if (!s.parent_id.empty()) j["ParentId"] = s.parent_id;  // a nested stack's parent and root
   if (!s.root_id.empty()) j["RootId"] = s.root_id;
   j["DriftInformation"] = Drift("StackDriftStatus", drift);
+  AddLastOperations(s, &j);
   return j;
 }
 
@@ -91,6 +100,7 @@ Json StackSummaryJson(const StackRecord& s, const DriftInformation& drift) {
   if (!s.parent_id.empty()) j["ParentId"] = s.parent_id;  // as in DescribeStacks (StackSummary's members)
   if (!s.root_id.empty()) j["RootId"] = s.root_id;
   j["DriftInformation"] = Drift("StackDriftStatus", drift);
+  AddLastOperations(s, &j);
   return j;
 }
 
@@ -107,6 +117,35 @@ Json EventJson(const StackEvent& e) {
   if (!e.reason.empty()) j["ResourceStatusReason"] = e.reason;
   if (!e.properties.empty()) j["ResourceProperties"] = e.properties;
   if (!e.client_request_token.empty()) j["ClientRequestToken"] = e.client_request_token;
+  return j;
+}
+
+Json OperationEventJson(const OperationEvent& o) {
+  const StackEvent& e = o.event;
+  Json j;
+  j["EventId"] = e.event_id;
+  j["StackId"] = e.stack_id;
+  if (!e.operation_id.empty()) j["OperationId"] = e.operation_id;
+  if (!o.operation_type.empty()) j["OperationType"] = o.operation_type;
+  if (!o.operation_status.empty()) j["OperationStatus"] = o.operation_status;
+  j["EventType"] = o.event_type;
+  if (!e.logical_id.empty()) j["LogicalResourceId"] = e.logical_id;
+  if (o.event_type != "STACK_EVENT" || !e.physical_id.empty()) j["PhysicalResourceId"] = e.physical_id;
+  if (!e.type.empty()) j["ResourceType"] = e.type;
+  j["Timestamp"] = CliTimestamp(e.timestamp_ms);
+  if (o.start_ms != 0) j["StartTime"] = CliTimestamp(o.start_ms);
+  if (o.end_ms != 0) j["EndTime"] = CliTimestamp(o.end_ms);
+  if (!e.status.empty()) j["ResourceStatus"] = e.status;
+  if (!e.reason.empty() && !e.is_validation_error()) j["ResourceStatusReason"] = e.reason;
+  if (!e.properties.empty()) j["ResourceProperties"] = e.properties;
+  if (!e.client_request_token.empty()) j["ClientRequestToken"] = e.client_request_token;
+  if (e.is_validation_error()) {
+    j["ValidationFailureMode"] = "FAIL";
+    j["ValidationName"] = e.validation_name;
+    j["ValidationStatus"] = "FAILED";
+    j["ValidationStatusReason"] = e.reason;
+    j["ValidationPath"] = e.validation_path;
+  }
   return j;
 }
 

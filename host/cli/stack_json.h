@@ -8,6 +8,7 @@
 #include "cli/io.h"
 #include "records/drift.h"
 #include "records/stack.h"
+#include "stack/operation_events.h"
 
 namespace ms::cli {
 
@@ -22,6 +23,7 @@ Json TagsJson(const std::vector<StackTag>& tags);
 Json StackJson(const StackRecord& s, const DriftInformation& drift = {});                    // a member of DescribeStacks' Stacks
 Json StackSummaryJson(const StackRecord& s, const DriftInformation& drift = {});             // ListStacks' StackSummaries
 Json EventJson(const StackEvent& e);                     // DescribeStackEvents' StackEvents
+Json OperationEventJson(const OperationEvent& o);        // DescribeEvents' OperationEvents
 Json StackResourceJson(const StackRecord& s, const ResourceRecord& r, const DriftInformation& drift = {});         // DescribeStackResources
 Json StackResourceSummaryJson(const ResourceRecord& r, const DriftInformation& drift = {});                        // ListStackResources
 // DescribeStackResource; `metadata` is the evaluated Metadata's JSON text (empty: none).

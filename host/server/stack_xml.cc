@@ -10,6 +10,20 @@ namespace {
 
 void Timestamp(XmlWriter& w, const char* tag, int64_t ms) { w.Text(tag, FormatTimestamp(ms)); }
 
+// Stack's and StackSummary's LastOperations, newest first (none for a stack
+// saved before operations had IDs).
+void LastOperations(XmlWriter& w, const StackRecord& s) {
+  if (s.last_operations.empty()) return;
+  w.Open("LastOperations");
+  for (const StackOperation& o : s.last_operations) {
+    w.Open("member");
+    w.Text("OperationType", o.type);
+    w.Text("OperationId", o.id);
+    w.Close();
+  }
+  w.Close();
+}
+
 // DriftInformation: NOT_CHECKED until a drift detection checked it
 // (stack/drift_detection.h), then its status and LastCheckTimestamp.
 void Drift(XmlWriter& w, const char* key, const DriftInformation& drift) {
@@ -88,16 +102,7 @@ void WriteStack(XmlWriter& w, const StackRecord& s, const DriftInformation& drif
   w.Optional("ParentId", s.parent_id);  // a nested stack's parent and root
   w.Optional("RootId", s.root_id);
   Drift(w, "StackDriftStatus", drift);
-  if (!s.last_operations.empty()) {
-    w.Open("LastOperations");
-    for (const StackOperation& o : s.last_operations) {
-      w.Open("member");
-      w.Text("OperationType", o.type);
-      w.Text("OperationId", o.id);
-      w.Close();
-    }
-    w.Close();
-  }
+  LastOperations(w, s);
   w.Close();
 }
 
@@ -114,6 +119,7 @@ void WriteStackSummary(XmlWriter& w, const StackRecord& s, const DriftInformatio
   w.Optional("ParentId", s.parent_id);  // a nested stack's, as in DescribeStacks
   w.Optional("RootId", s.root_id);
   Drift(w, "StackDriftStatus", drift);
+  LastOperations(w, s);
   w.Close();
 }
 

@@ -21,7 +21,9 @@ using json = nlohmann::json;
 
 // Env=prod renames the child's queue (a replacement: the old queue is the
 // child's cleanup) and, with Break=yes, adds a parent resource that fails
-// after the child is updated.
+// after the child is updated. Its bad property's value comes from a resource
+// the update changes, so pre-deployment validation cannot see it: it fails
+// at its create.
 const char* kParent = R"({
   "Parameters": {"Env": {"Type": "String", "Default": "dev"}, "Break": {"Type": "String", "Default": "no"},
                  "ChildBreak": {"Type": "String", "Default": "no"}},
@@ -33,17 +35,19 @@ const char* kParent = R"({
     "After": {"Type": "AWS::SSM::Parameter", "Properties": {
       "Type": "String", "Value": {"Fn::GetAtt": ["Child", "Outputs.QueueName"]}}},
     "Bad": {"Type": "AWS::SQS::Queue", "Condition": "Broken", "DependsOn": "After",
-            "Properties": {"Nope": "x"}}
+            "Properties": {"Nope": {"Fn::GetAtt": ["After", "Value"]}}}
   }
 })";
 
-// Break=yes adds a resource that fails after the queue's replacement.
+// Break=yes adds a resource that fails after the queue's replacement (its bad
+// property is the new queue's ARN: known only then, as above).
 const char* kChild = R"({
   "Parameters": {"Prefix": {"Type": "String"}, "Break": {"Type": "String"}},
   "Conditions": {"Broken": {"Fn::Equals": [{"Ref": "Break"}, "yes"]}},
   "Resources": {
     "Q": {"Type": "AWS::SQS::Queue", "Properties": {"QueueName": {"Fn::Sub": "${Prefix}-q"}}},
-    "Bad": {"Type": "AWS::SQS::Queue", "Condition": "Broken", "DependsOn": "Q", "Properties": {"Nope": "x"}}
+    "Bad": {"Type": "AWS::SQS::Queue", "Condition": "Broken", "DependsOn": "Q",
+            "Properties": {"Nope": {"Fn::GetAtt": ["Q", "Arn"]}}}
   },
   "Outputs": {"QueueName": {"Value": {"Fn::GetAtt": ["Q", "QueueName"]}}}
 })";

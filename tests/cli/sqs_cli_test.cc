@@ -83,22 +83,31 @@ TEST_CASE("sqs: an event source mapping's missing queue fails it as Lambda does"
 
 TEST_CASE("registry constraints a hand-written provider does not declare are checked before it runs", "[cli][sqs]") {
   // AWS::SQS::Queue's provider declares VisibilityTimeout without bounds; the
-  // registry schema's maximum (43,200) applies, with the registry's message,
-  // and no queue is made.
+  // registry schema's maximum (43,200) applies, with the registry's message:
+  // CreateStack's pre-deployment validation finds it, and no queue is made.
   ms::test::CliFixture cli("sqs_cli", "registry_bounds");
   std::string t = cli.Write("t.json", R"({"Resources": {
     "Jobs": {"Type": "AWS::SQS::Queue", "Properties": {"VisibilityTimeout": 99999}}}})");
   cli("create-stack --stack-name bounds --template-body file://" + t);
   CHECK(cli.Status("bounds") == "ROLLBACK_COMPLETE");
-  CHECK(cli.Events("bounds", 0) == std::vector<std::string>{
+  CHECK(cli.Events("bounds", 0) ==
+        std::vector<std::string>{
             "bounds CREATE_IN_PROGRESS User Initiated",
-            "Jobs CREATE_IN_PROGRESS ",
-            "Jobs CREATE_FAILED Properties validation failed for resource Jobs with message: #/VisibilityTimeout: "
-            "99999 is not less or equal to 43200",
-            "bounds ROLLBACK_IN_PROGRESS The following resource(s) failed to create: [Jobs]. ",
-            "Jobs DELETE_COMPLETE ",
+            "bounds CREATE_FAILED Validation failed with 1 error(s). Call DescribeEvents to retrieve the full list of "
+            "issues with resource and property details, resolve each error, then retry the operation.",
+            "bounds ROLLBACK_IN_PROGRESS Validation failure detected. See the operation's FAILED event for details.",
             "bounds ROLLBACK_COMPLETE ",
         });
+  const nlohmann::json found = cli.Json("describe-events --stack-name bounds --failed-events")["OperationEvents"];
+  REQUIRE(found.size() == 2);
+  CHECK(found[0]["EventType"] == "PROVISIONING_ERROR");
+  CHECK(found[0]["ResourceStatus"] == "CREATE_FAILED");
+  CHECK(found[1]["EventType"] == "VALIDATION_ERROR");
+  CHECK(found[1]["OperationType"] == "CREATE_STACK");
+  CHECK(found[1]["LogicalResourceId"] == "Jobs");
+  CHECK(found[1]["ValidationName"] == "PROPERTY_VALIDATION");
+  CHECK(found[1]["ValidationStatusReason"] == "#/VisibilityTimeout: 99999 is not less or equal to 43200");
+  CHECK(found[1]["ValidationPath"] == "/Resources/Jobs/Properties/VisibilityTimeout");
   CHECK(cli.Json("world list --kind sqs.queue")["Records"].empty());
   // Within the bound, the queue is made with it.
   t = cli.Write("t.json", R"({"Resources": {

@@ -59,6 +59,8 @@ out['nothing_named'] = error(cf.describe_events)
 cf.delete_stack(StackName='ops')
 s = settle(created['StackId'])
 out['after_delete'] = [o['OperationType'] for o in s['LastOperations']]
+summary = [x for x in cf.list_stacks()['StackSummaries'] if x['StackName'] == 'ops'][0]
+out['summary'] = [o['OperationType'] for o in summary['LastOperations']]
 good = {'Resources': {'Good': bad['Resources']['Good']}}
 created = cf.create_stack(StackName='ops2', TemplateBody=json.dumps(good))
 settle('ops2')
@@ -97,6 +99,7 @@ print(json.dumps(out))
   CHECK(r["unknown_operation"]["Message"] == "Operation ID does not exist");
   CHECK(r["nothing_named"]["Message"] == "One of ChangeSetName, OperationId or StackName must be specified");
   CHECK(r["after_delete"] == json::array({"DELETE_STACK"}));
+  CHECK(r["summary"] == json::array({"DELETE_STACK"}));  // ListStacks' summaries carry them too
   CHECK(r["update"] == json::parse(R"([["UPDATE_STACK"], true, true])"));
 }
 
@@ -188,4 +191,70 @@ print(json.dumps(out))
     ["CREATE_CHANGESET", "VALIDATION_ERROR", "Logs", "#/RetentionInDays: failed validation constraint for keyword [enum]"],
     ["CREATE_CHANGESET", "VALIDATION_ERROR", "Bucket", "Resource of type 'AWS::S3::Bucket' with identifier 'taken-bucket' already exists."]])"));
   CHECK(r["after"] == json::parse(R"(["CREATE_COMPLETE", ["CREATE_STACK"]])"));
+}
+
+TEST_CASE("serve: CreateStack and UpdateStack fail pre-deployment validation before anything is made or changed",
+          "[server][operations]") {
+  Server server("early_validation_stacks", "0");
+  json r = server.Python(std::string(kWait) + R"(
+s3 = client('s3', 'x')
+sqs = client('sqs', 'x')
+s3.create_bucket(Bucket='taken-bucket')
+t = {'Resources': {
+  'Bucket': {'Type': 'AWS::S3::Bucket', 'Properties': {'BucketName': 'taken-bucket'}},
+  'Queue': {'Type': 'AWS::SQS::Queue'},
+  'Logs': {'Type': 'AWS::Logs::LogGroup', 'Properties': {'RetentionInDays': 42}}}}
+out = {}
+created = cf.create_stack(StackName='direct', TemplateBody=json.dumps(t))
+s = settle('direct')
+out['status'] = [s['StackStatus'], s.get('StackStatusReason'), [o['OperationType'] for o in s['LastOperations']],
+                 s['LastOperations'][1]['OperationId'] == created['OperationId']]
+out['events'] = [(e['LogicalResourceId'], e['ResourceStatus'], e.get('ResourceStatusReason'))
+                 for e in reversed(cf.describe_stack_events(StackName='direct')['StackEvents'])]
+failed = cf.describe_events(OperationId=created['OperationId'], Filters={'FailedEvents': True})['OperationEvents']
+out['failed'] = [(e['EventType'], e['LogicalResourceId'], e.get('ValidationName'), e.get('ValidationPath'))
+                 for e in failed]
+out['queues'] = sqs.list_queues().get('QueueUrls', [])
+out['resources'] = cf.list_stack_resources(StackName='direct')['StackResourceSummaries']
+# An update that would add a bucket whose name is taken stops before it changes anything.
+good = {'Resources': {'Queue': {'Type': 'AWS::SQS::Queue', 'Properties': {'VisibilityTimeout': 30}}}}
+cf.create_stack(StackName='upd', TemplateBody=json.dumps(good))
+settle('upd')
+before = len(cf.describe_stack_events(StackName='upd')['StackEvents'])
+good['Resources']['Queue']['Properties']['VisibilityTimeout'] = 60
+good['Resources']['Bucket'] = t['Resources']['Bucket']
+updated = cf.update_stack(StackName='upd', TemplateBody=json.dumps(good))
+s = settle('upd')
+out['update_status'] = [s['StackStatus'], [o['OperationType'] for o in s['LastOperations']]]
+events = list(reversed(cf.describe_stack_events(StackName='upd')['StackEvents']))[before:]
+out['update_events'] = [(e['LogicalResourceId'], e['ResourceStatus'], e.get('ResourceStatusReason'))
+                        for e in events]
+url = sqs.get_queue_url(QueueName=[r for r in cf.list_stack_resources(StackName='upd')['StackResourceSummaries']
+                                   if r['LogicalResourceId'] == 'Queue'][0]['PhysicalResourceId'].split('/')[-1])['QueueUrl']
+out['visibility'] = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=['VisibilityTimeout'])['Attributes']
+print(json.dumps(out))
+)");
+  const std::string failed = "Validation failed with 2 error(s). Call DescribeEvents to retrieve the full list of "
+                             "issues with resource and property details, resolve each error, then retry the operation.";
+  const std::string rollback = "Validation failure detected. See the operation's FAILED event for details.";
+  CHECK(r["status"] == json::parse(R"(["ROLLBACK_COMPLETE", null, ["ROLLBACK", "CREATE_STACK"], true])"));
+  CHECK(r["events"] == json::array({json::array({"direct", "CREATE_IN_PROGRESS", "User Initiated"}),
+                                    json::array({"direct", "CREATE_FAILED", failed}),
+                                    json::array({"direct", "ROLLBACK_IN_PROGRESS", rollback}),
+                                    json::array({"direct", "ROLLBACK_COMPLETE", nullptr})}));
+  CHECK(r["failed"] == json::parse(R"([
+    ["PROVISIONING_ERROR", "direct", null, null],
+    ["VALIDATION_ERROR", "Logs", "PROPERTY_VALIDATION", "/Resources/Logs/Properties/RetentionInDays"],
+    ["VALIDATION_ERROR", "Bucket", "NAME_CONFLICT_VALIDATION", "/Resources/Bucket"]])"));
+  CHECK(r["queues"] == json::array());
+  CHECK(r["resources"] == json::array());
+  const std::string one = "Validation failed with 1 error(s). Call DescribeEvents to retrieve the full list of "
+                          "issues with resource and property details, resolve each error, then retry the operation.";
+  CHECK(r["update_status"] == json::parse(R"(["UPDATE_ROLLBACK_COMPLETE", ["ROLLBACK", "UPDATE_STACK"]])"));
+  CHECK(r["update_events"] == json::array({json::array({"upd", "UPDATE_IN_PROGRESS", "User Initiated"}),
+                                           json::array({"upd", "UPDATE_FAILED", one}),
+                                           json::array({"upd", "UPDATE_ROLLBACK_IN_PROGRESS", rollback}),
+                                           json::array({"upd", "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS", nullptr}),
+                                           json::array({"upd", "UPDATE_ROLLBACK_COMPLETE", nullptr})}));
+  CHECK(r["visibility"] == json::parse(R"({"VisibilityTimeout": "30"})"));
 }

@@ -84,17 +84,7 @@ bool SameValue(const Value& a, const Value& b) { return Matches(a, b, false); }
 bool KnownPartsDiffer(const Value& before, const Value& after) { return !Matches(before, after, true); }
 
 bool HasUnknown(const Value& v) {
-  if (v.is_unknown()) return true;
-  if (v.is_list()) {
-    for (const Value& i : v.list()) {
-      if (HasUnknown(i)) return true;
-    }
-  } else if (v.is_map()) {
-    for (const auto& m : v.map()) {
-      if (HasUnknown(m.value)) return true;
-    }
-  }
-  return false;
+  return AnyValue(v, [](const Value& x) { return x.is_unknown(); });
 }
 
 std::vector<std::string> UnknownRefs(const Value& v) {

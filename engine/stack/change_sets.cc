@@ -9,6 +9,7 @@
 #include "eval/evaluator.h"
 #include "eval/validate.h"
 #include "plan/planner.h"
+#include "plan/property_diff.h"
 #include "records/stack_name.h"
 #include "stack/import_operation.h"
 #include "stack/include_transform.h"
@@ -344,20 +345,6 @@ Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const Chang
 }
 
 namespace {
-
-bool HasUnknown(const Value& v) {
-  if (v.is_unknown()) return true;
-  if (v.is_list()) {
-    for (const Value& item : v.list()) {
-      if (HasUnknown(item)) return true;
-    }
-  } else if (v.is_map()) {
-    for (const Member& m : v.map()) {
-      if (HasUnknown(m.value)) return true;
-    }
-  }
-  return false;
-}
 
 // The nested stack's change set input from the resource's planned
 // properties, as NestedStackHooks::Update passes them to its update.

@@ -146,22 +146,17 @@ DynamicReferenceResolvers SessionResolvers(ProviderSession* session, const std::
 }
 
 bool HasSecureReference(const Value& v) {
-  if (v.is_string()) {
+  return AnyValue(v, [](const Value& x) {
+    if (!x.is_string()) return false;
     for (std::string_view service : kSecureServices) {
-      if (v.str().find(std::string(kOpen) + std::string(service)) != std::string::npos) return true;
+      if (x.str().find(std::string(kOpen) + std::string(service)) != std::string::npos) return true;
     }
     return false;
-  }
-  if (v.is_list()) {
-    for (const Value& item : v.list()) {
-      if (HasSecureReference(item)) return true;
-    }
-  } else if (v.is_map()) {
-    for (const Member& m : v.map()) {
-      if (HasSecureReference(m.value)) return true;
-    }
-  }
-  return false;
+  });
+}
+
+bool HasDynamicReference(const Value& v) {
+  return AnyValue(v, [](const Value& x) { return x.is_string() && x.str().find(kOpen) != std::string::npos; });
 }
 
 }  // namespace ms

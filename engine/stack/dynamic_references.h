@@ -45,5 +45,8 @@ DynamicReferenceResolvers SessionResolvers(ProviderSession* session, const std::
 
 // Whether a string inside `v` holds an ssm-secure or secretsmanager reference.
 bool HasSecureReference(const Value& v);
+// Whether it holds any `{{resolve:...}}` reference (read only when the
+// resource is made: the template's text is not the value).
+bool HasDynamicReference(const Value& v);
 
 }  // namespace ms

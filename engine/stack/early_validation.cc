@@ -4,6 +4,7 @@
 
 #include "plan/property_diff.h"
 #include "stack/change_set_imports.h"
+#include "stack/dynamic_references.h"
 #include "stack/op_common.h"
 
 namespace ms {
@@ -61,22 +62,6 @@ void AddPropertyFindings(const ResourcePlan& rp, const std::string& message, std
     if (line[0] == '#' && colon != std::string_view::npos) path += std::string(line.substr(1, colon - 1));
     out->push_back({kProperties, rp.logical_id, rp.type, std::string(line), path});
   }
-}
-
-// A {{resolve:...}} reference is read when the resource is made: the
-// template's text is not the value.
-bool HasDynamicReference(const Value& v) {
-  if (v.is_string()) return v.str().find("{{resolve:") != std::string::npos;
-  if (v.is_list()) {
-    for (const Value& item : v.list()) {
-      if (HasDynamicReference(item)) return true;
-    }
-  } else if (v.is_map()) {
-    for (const Member& m : v.map()) {
-      if (HasDynamicReference(m.value)) return true;
-    }
-  }
-  return false;
 }
 
 void CheckProperties(ProviderSession& session, const HookContext& ctx, const ResourcePlan& rp,

@@ -4,7 +4,6 @@
 #include <optional>
 #include <unordered_map>
 
-#include "base/strings.h"
 #include "stack/op_common.h"
 
 namespace ms {
@@ -117,7 +116,7 @@ Status DescribeOperationEvents(StackService& stacks, ChangeSetService& change_se
       OperationTypes(std::vector<StackEvent>(events.rbegin(), events.rend()));
   std::unordered_map<std::string, const ChangeSetRecord*> by_operation;
   std::vector<ChangeSetRecord> sets;
-  if (!change_sets.List(stack.id, &sets).ok()) sets.clear();  // a deleted stack's are gone
+  MS_RETURN_IF_ERROR(LoadChangeSets(stacks.context().db, stack.id, &sets));  // read only: no status settled
   for (const ChangeSetRecord& cs : sets) {
     if (!cs.operation_id.empty()) by_operation[cs.operation_id] = &cs;
   }

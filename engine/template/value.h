@@ -113,6 +113,23 @@ struct Member {
   Value value;
 };
 
+// Whether `pred` holds for `v` or any value inside it (lists' items and
+// maps' members, depth first; stops at the first that does).
+template <typename Pred>
+bool AnyValue(const Value& v, const Pred& pred) {
+  if (pred(v)) return true;
+  if (v.is_list()) {
+    for (const Value& item : v.list()) {
+      if (AnyValue(item, pred)) return true;
+    }
+  } else if (v.is_map()) {
+    for (const Member& m : v.map()) {
+      if (AnyValue(m.value, pred)) return true;
+    }
+  }
+  return false;
+}
+
 // Appends `s` as a JSON string literal (quoted, escaped).
 void AppendJsonQuoted(std::string* out, std::string_view s);
 const char* KindName(Value::Kind k);  // "null", "boolean", "number", ...

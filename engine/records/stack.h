@@ -194,6 +194,9 @@ struct StackEvent {
   std::string properties;  // ResourceProperties: JSON text, or empty
   std::string client_request_token;
   std::string operation_id;  // the stack operation that recorded it (empty: saved before IDs)
+  // DetailedStatus: VALIDATION_FAILED on the stack's CREATE_FAILED (or
+  // UPDATE_FAILED) when pre-deployment validation failed; else empty.
+  std::string detailed_status;
   // A pre-deployment validation's failure (DescribeEvents' VALIDATION_ERROR,
   // which DescribeStackEvents does not show; stack/early_validation.h): the
   // validation's name and the template path it points at. Empty for every

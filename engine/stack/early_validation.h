@@ -61,6 +61,8 @@ std::string ChangeSetValidationFailure(const std::vector<ValidationFinding>& fin
 std::string StackValidationFailure(size_t errors);
 inline constexpr const char* kValidationRollbackReason =
     "Validation failure detected. See the operation's FAILED event for details.";
+// That CREATE_FAILED event's DetailedStatus.
+inline constexpr const char* kValidationFailedDetail = "VALIDATION_FAILED";
 
 // The event a finding is recorded as (StackEvent::validation_name), in the
 // operation `operation_id`.

@@ -218,7 +218,9 @@ class Op : public OperationCore {
     }
     create_ended_ = true;
     failing_ = true;
-    if (!SetStackStatus(StackStatus::kCreateFailed, StackValidationFailure(findings.size()))) return false;
+    if (!SetStackStatus(StackStatus::kCreateFailed, StackValidationFailure(findings.size()), kValidationFailedDetail)) {
+      return false;
+    }
     if (stack_.disable_rollback()) return false;
     if (!SetStackStatus(StackStatus::kRollbackInProgress, kValidationRollbackReason)) return false;
     StartDelete(/*rollback=*/true);

@@ -557,7 +557,7 @@ bool OperationCore::SetStatus(TrackedResource& r, ResourceStatus to, const std::
   return true;
 }
 
-bool OperationCore::SetStackStatus(StackStatus to, const std::string& reason) {
+bool OperationCore::SetStackStatus(StackStatus to, const std::string& reason, const std::string& detailed_status) {
   Status s = CheckStackTransition(stack_.status, to);
   if (!s.ok()) {
     Abort(s);
@@ -574,6 +574,7 @@ bool OperationCore::SetStackStatus(StackStatus to, const std::string& reason) {
   e.type = kStackResourceType;
   e.status = StackStatusName(to);
   e.reason = reason;
+  e.detailed_status = detailed_status;
   Record(std::move(e));
   return true;
 }

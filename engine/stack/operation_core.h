@@ -183,7 +183,8 @@ class OperationCore {
   // --- statuses and events ---
   bool SetStatus(TrackedResource& r, ResourceStatus to, const std::string& reason,
                  const Value& properties = Value());
-  bool SetStackStatus(StackStatus to, const std::string& reason);
+  // `detailed_status`: its event's DetailedStatus (StackEvent).
+  bool SetStackStatus(StackStatus to, const std::string& reason, const std::string& detailed_status = "");
   StackEvent NewEvent();
   void Record(StackEvent e);
 

@@ -291,7 +291,9 @@ class UpdateOp : public OperationCore {
       Record(ValidationErrorEvent(stack_, stack_.operation_id, ctx_.clock->NowMs(), f));
     }
     failing_ = update_ended_ = true;
-    if (!SetStackStatus(StackStatus::kUpdateFailed, StackValidationFailure(findings.size()))) return false;
+    if (!SetStackStatus(StackStatus::kUpdateFailed, StackValidationFailure(findings.size()), kValidationFailedDetail)) {
+      return false;
+    }
     if (RollbackDisabled()) {
       ended_ = true;
       return false;

@@ -34,6 +34,7 @@ void AppendEventJson(const StackEvent& e, std::string* out) {
   w.StrIfAny("properties", e.properties);
   w.StrIfAny("client_request_token", e.client_request_token);
   w.StrIfAny("operation_id", e.operation_id);
+  w.StrIfAny("detailed_status", e.detailed_status);
   w.StrIfAny("validation_name", e.validation_name);
   w.StrIfAny("validation_path", e.validation_path);
 }
@@ -52,6 +53,7 @@ StackEvent EventFromValue(const Value& v, const std::string& stack_id) {
   e.properties = GetStr(v, "properties");
   e.client_request_token = GetStr(v, "client_request_token");
   e.operation_id = GetStr(v, "operation_id");
+  e.detailed_status = GetStr(v, "detailed_status");
   e.validation_name = GetStr(v, "validation_name");
   e.validation_path = GetStr(v, "validation_path");
   return e;

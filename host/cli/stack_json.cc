@@ -109,6 +109,7 @@ Json EventJson(const StackEvent& e) {
   j["StackId"] = e.stack_id;
   j["EventId"] = e.event_id;
   j["StackName"] = e.stack_name;
+  if (!e.operation_id.empty()) j["OperationId"] = e.operation_id;
   j["LogicalResourceId"] = e.logical_id;
   j["PhysicalResourceId"] = e.physical_id;
   j["ResourceType"] = e.type;
@@ -117,6 +118,7 @@ Json EventJson(const StackEvent& e) {
   if (!e.reason.empty()) j["ResourceStatusReason"] = e.reason;
   if (!e.properties.empty()) j["ResourceProperties"] = e.properties;
   if (!e.client_request_token.empty()) j["ClientRequestToken"] = e.client_request_token;
+  if (!e.detailed_status.empty()) j["DetailedStatus"] = e.detailed_status;
   return j;
 }
 
@@ -139,6 +141,7 @@ Json OperationEventJson(const OperationEvent& o) {
   if (!e.reason.empty() && !e.is_validation_error()) j["ResourceStatusReason"] = e.reason;
   if (!e.properties.empty()) j["ResourceProperties"] = e.properties;
   if (!e.client_request_token.empty()) j["ClientRequestToken"] = e.client_request_token;
+  if (!e.detailed_status.empty()) j["DetailedStatus"] = e.detailed_status;
   if (e.is_validation_error()) {
     j["ValidationFailureMode"] = "FAIL";
     j["ValidationName"] = e.validation_name;

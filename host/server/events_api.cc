@@ -34,6 +34,7 @@ void WriteOperationEvent(XmlWriter& w, const OperationEvent& o) {
   if (!e.is_validation_error()) w.Optional("ResourceStatusReason", e.reason);
   w.Optional("ResourceProperties", e.properties);
   w.Optional("ClientRequestToken", e.client_request_token);
+  w.Optional("DetailedStatus", e.detailed_status);
   if (e.is_validation_error()) {
     w.Text("ValidationFailureMode", "FAIL");
     w.Text("ValidationName", e.validation_name);

@@ -128,6 +128,7 @@ void WriteEvent(XmlWriter& w, const StackEvent& e) {
   w.Text("StackId", e.stack_id);
   w.Text("EventId", e.event_id);
   w.Text("StackName", e.stack_name);
+  w.Optional("OperationId", e.operation_id);
   w.Text("LogicalResourceId", e.logical_id);
   w.Text("PhysicalResourceId", e.physical_id);
   w.Text("ResourceType", e.type);
@@ -136,7 +137,7 @@ void WriteEvent(XmlWriter& w, const StackEvent& e) {
   w.Optional("ResourceStatusReason", e.reason);
   w.Optional("ResourceProperties", e.properties);
   w.Optional("ClientRequestToken", e.client_request_token);
-  w.Optional("OperationId", e.operation_id);
+  w.Optional("DetailedStatus", e.detailed_status);
   w.Close();
 }
 

@@ -211,6 +211,7 @@ out['status'] = [s['StackStatus'], s.get('StackStatusReason'), [o['OperationType
                  s['LastOperations'][1]['OperationId'] == created['OperationId']]
 out['events'] = [(e['LogicalResourceId'], e['ResourceStatus'], e.get('ResourceStatusReason'))
                  for e in reversed(cf.describe_stack_events(StackName='direct')['StackEvents'])]
+out['detailed'] = [e.get('DetailedStatus') for e in reversed(cf.describe_stack_events(StackName='direct')['StackEvents'])]
 failed = cf.describe_events(OperationId=created['OperationId'], Filters={'FailedEvents': True})['OperationEvents']
 out['failed'] = [(e['EventType'], e['LogicalResourceId'], e.get('ValidationName'), e.get('ValidationPath'))
                  for e in failed]
@@ -242,6 +243,7 @@ print(json.dumps(out))
                                     json::array({"direct", "CREATE_FAILED", failed}),
                                     json::array({"direct", "ROLLBACK_IN_PROGRESS", rollback}),
                                     json::array({"direct", "ROLLBACK_COMPLETE", nullptr})}));
+  CHECK(r["detailed"] == json::parse(R"([null, "VALIDATION_FAILED", null, null])"));
   CHECK(r["failed"] == json::parse(R"([
     ["PROVISIONING_ERROR", "direct", null, null],
     ["VALIDATION_ERROR", "Logs", "PROPERTY_VALIDATION", "/Resources/Logs/Properties/RetentionInDays"],

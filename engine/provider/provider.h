@@ -251,6 +251,13 @@ class ProviderSession {
     *error = "Secrets Manager can't find the specified secret.";
     return false;
   }
+  // Whether an S3 bucket of `account` holds any object (a change set's
+  // BUCKET_EMPTINESS_VALIDATION, stack/early_validation.h); false for a
+  // bucket that is not there.
+  virtual bool S3BucketHasObjects(std::string_view bucket, std::string_view account) {
+    (void)bucket, (void)account;
+    return false;
+  }
   // An object of the simulated S3 (a TemplateURL's template, an
   // AWS::Include snippet), read with S3's GetObject as `account` (the
   // stack's: another account's bucket must grant it): true with its body,

@@ -203,6 +203,7 @@ struct StackEvent {
   // other event.
   std::string validation_name;
   std::string validation_path;
+  std::string validation_mode;  // ValidationFailureMode: empty for FAIL, "WARN"
 
   bool is_validation_error() const { return !validation_name.empty(); }
 };

@@ -10,6 +10,7 @@
 #include "eval/validate.h"
 #include "plan/planner.h"
 #include "plan/property_diff.h"
+#include "template/template_cache.h"
 #include "records/stack_name.h"
 #include "stack/import_operation.h"
 #include "stack/include_transform.h"
@@ -298,7 +299,7 @@ Status ChangeSetService::CreateUnder(const CreateChangeSetInput& in, const Chang
     cs.status = "FAILED";
     cs.execution_status = "UNAVAILABLE";
     cs.status_reason = kNoChangesReason;
-  } else if (!findings.empty()) {
+  } else if (AnyFailing(findings)) {
     cs.status = "FAILED";
     cs.execution_status = "UNAVAILABLE";
     cs.status_reason = ChangeSetValidationFailure(findings);
@@ -426,7 +427,11 @@ Status ChangeSetService::ValidateEarly(const ChangeSetPlan& planned, std::vector
   std::unique_ptr<ProviderSession> session;
   MS_RETURN_IF_ERROR(ctx_.providers->NewSession(&session));
   const HookContext hc = ReadContext(planned.stack, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
-  return ValidateBeforeDeployment(*session, hc, planned.plan, out);
+  MS_RETURN_IF_ERROR(ValidateBeforeDeployment(*session, hc, planned.plan, out));
+  if (planned.deployed.empty()) return Status::OK();  // nothing to delete
+  std::shared_ptr<const Template> deployed;
+  MS_RETURN_IF_ERROR(CachedTemplate(planned.stack.template_body, &deployed));
+  return WarnBeforeDeployment(*session, hc, planned.plan, *deployed, out);
 }
 
 Status ChangeSetService::PlanImport(const CreateChangeSetInput& in, const ChangeSetPlan& planned,

@@ -12,6 +12,16 @@ namespace {
 
 constexpr const char* kNameConflict = "NAME_CONFLICT_VALIDATION";
 constexpr const char* kProperties = "PROPERTY_VALIDATION";
+constexpr const char* kBucketEmptiness = "BUCKET_EMPTINESS_VALIDATION";
+constexpr const char* kBucketType = "AWS::S3::Bucket";
+
+// Whether a deployed resource's policy keeps it: Retain or
+// RetainExceptOnCreate (a policy written as a function is not evaluated:
+// taken as keeping it, so nothing is warned of wrongly).
+bool Retains(const Value& policy) {
+  if (policy.is_null()) return false;
+  return !policy.is_string() || policy.str() == "Retain" || policy.str() == "RetainExceptOnCreate";
+}
 
 // Each type's primary identifier keys, looked up once per type (a type
 // without a hand-written provider's parses its registry schema).
@@ -106,9 +116,37 @@ std::string StackValidationFailure(size_t errors) {
          "resolve each error, then retry the operation.";
 }
 
+Status WarnBeforeDeployment(ProviderSession& session, const HookContext& stack_ctx, const Plan& plan,
+                            const Template& deployed, std::vector<ValidationFinding>* out) {
+  for (const ResourcePlan& rp : plan.resources) {
+    const bool removed = rp.action == ChangeAction::kRemove;
+    const bool replaced = rp.action == ChangeAction::kModify && rp.replacement == Replacement::kTrue;
+    const std::string& type = removed ? rp.type : rp.old_type;
+    if ((!removed && !replaced) || type != kBucketType || rp.physical_id.empty()) continue;
+    const ResourceDecl* decl = deployed.FindResource(rp.logical_id);
+    if (decl != nullptr && Retains(removed ? decl->deletion_policy : decl->update_replace_policy)) continue;
+    if (!session.S3BucketHasObjects(rp.physical_id, stack_ctx.account_id)) continue;
+    ValidationFinding f{kBucketEmptiness, rp.logical_id, type,
+                        "The bucket '" + rp.physical_id + "' is not empty. You must either delete all objects and "
+                        "versions or use the deletion policy to retain it, otherwise the delete operation will fail.",
+                        "/Resources/" + rp.logical_id};
+    f.warning = true;
+    out->push_back(std::move(f));
+  }
+  return Status::OK();
+}
+
+bool AnyFailing(const std::vector<ValidationFinding>& findings) {
+  for (const ValidationFinding& f : findings) {
+    if (!f.warning) return true;
+  }
+  return false;
+}
+
 std::string ChangeSetValidationFailure(const std::vector<ValidationFinding>& findings) {
   bool names = false, properties = false;
   for (const ValidationFinding& f : findings) {
+    if (f.warning) continue;
     names = names || f.name == kNameConflict;
     properties = properties || f.name == kProperties;
   }
@@ -130,6 +168,7 @@ StackEvent ValidationErrorEvent(const StackRecord& stack, const std::string& ope
   e.status.clear();
   e.validation_name = f.name;
   e.validation_path = f.path;
+  if (f.warning) e.validation_mode = "WARN";
   return e;
 }
 

@@ -17,7 +17,8 @@
 // a private or third-party type, such as one a team develops here with the
 // provider kit, fails at its create with its handler's message as before.
 // Resources whose properties depend on others not yet made are checked when
-// they are created, as before. The findings are recorded as the stack's
+// they are created, as before. A change set also gets one WARN check,
+// which fails nothing (WarnBeforeDeployment). The findings are recorded as the stack's
 // VALIDATION_ERROR events of the change set's operation (DescribeEvents),
 // not as stack events.
 #pragma once
@@ -30,15 +31,17 @@
 #include "plan/plan.h"
 #include "provider/provider.h"
 #include "records/stack.h"
+#include "template/template.h"
 
 namespace ms {
 
 struct ValidationFinding {
-  std::string name;  // NAME_CONFLICT_VALIDATION or PROPERTY_VALIDATION
+  std::string name;  // NAME_CONFLICT_VALIDATION, PROPERTY_VALIDATION or BUCKET_EMPTINESS_VALIDATION
   std::string logical_id;
   std::string type;
   std::string reason;  // ValidationStatusReason
   std::string path;    // ValidationPath: /Resources/X or /Resources/X/Properties/...
+  bool warning = false;  // ValidationFailureMode WARN: reported, fails nothing
 };
 
 // The findings of both checks for `plan`'s added and modified resources, in
@@ -49,6 +52,18 @@ struct ValidationFinding {
 Status ValidateBeforeDeployment(ProviderSession& session, const HookContext& stack_ctx, const Plan& plan,
                                 std::vector<ValidationFinding>* out,
                                 std::unordered_map<std::string, Value>* validated = nullptr);
+
+// A change set's WARN check: each S3 bucket it would delete (removed, or
+// replaced) that holds objects, unless the deployed template retains it
+// (DeletionPolicy, or UpdateReplacePolicy for a replacement: Retain or
+// RetainExceptOnCreate): BUCKET_EMPTINESS_VALIDATION, "The bucket 'B' is
+// not empty. ..." (AWS's text, aws-cloudformation/rain#744). `deployed` is
+// the stack's template.
+Status WarnBeforeDeployment(ProviderSession& session, const HookContext& stack_ctx, const Plan& plan,
+                            const Template& deployed, std::vector<ValidationFinding>* out);
+
+// Whether any finding fails (its mode is FAIL).
+bool AnyFailing(const std::vector<ValidationFinding>& findings);
 
 // A failed change set's StatusReason: "The following hook(s)/validation
 // failed: [AWS::EarlyValidation::ResourceExistenceCheck,

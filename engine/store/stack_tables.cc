@@ -37,6 +37,7 @@ void AppendEventJson(const StackEvent& e, std::string* out) {
   w.StrIfAny("detailed_status", e.detailed_status);
   w.StrIfAny("validation_name", e.validation_name);
   w.StrIfAny("validation_path", e.validation_path);
+  w.StrIfAny("validation_mode", e.validation_mode);
 }
 
 StackEvent EventFromValue(const Value& v, const std::string& stack_id) {
@@ -56,6 +57,7 @@ StackEvent EventFromValue(const Value& v, const std::string& stack_id) {
   e.detailed_status = GetStr(v, "detailed_status");
   e.validation_name = GetStr(v, "validation_name");
   e.validation_path = GetStr(v, "validation_path");
+  e.validation_mode = GetStr(v, "validation_mode");
   return e;
 }
 

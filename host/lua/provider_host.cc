@@ -325,6 +325,12 @@ class LuaProviderSession : public ProviderSession {
     return false;
   }
 
+  bool S3BucketHasObjects(std::string_view bucket, std::string_view account) override {
+    CallResult res = rt_->CallField(host_, "s3_bucket_has_objects",
+                                    {Value::String(std::string(bucket)), Value::String(std::string(account))});
+    return res.ok() && res.value().is_bool() && res.value().as_bool();
+  }
+
   bool S3Object(std::string_view bucket, std::string_view key, std::string_view account, std::string* body,
                 std::string* error_code, std::string* error_message) override {
     Value b = Value::String(std::string(bucket)), k = Value::String(std::string(key));

@@ -43,6 +43,9 @@ class SessionPool::Lent : public ProviderSession {
                 std::string* error_code, std::string* error_message) override {
     return s_->S3Object(bucket, key, account, body, error_code, error_message);
   }
+  bool S3BucketHasObjects(std::string_view bucket, std::string_view account) override {
+    return s_->S3BucketHasObjects(bucket, account);
+  }
 
  private:
   SessionPool* pool_;

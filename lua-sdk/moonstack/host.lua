@@ -253,4 +253,13 @@ function H.s3_object(bucket, key, account)
   return { Code = "InternalError", Message = tostring(r) }
 end
 
+---Whether a bucket of `account` holds any object (false when it is not there).
+function H.s3_bucket_has_objects(bucket, account)
+  local ok_sim, sim = pcall(require, "sim")
+  if not ok_sim or type(sim) ~= "table" then return false end
+  if account == "" then account = nil end
+  local ok, r = pcall(sim.call, "s3", "ListObjectsV2", { Bucket = bucket, MaxKeys = 1 }, { account = account })
+  return ok and type(r) == "table" and (r.KeyCount or 0) > 0
+end
+
 return H

@@ -260,3 +260,36 @@ print(json.dumps(out))
                                            json::array({"upd", "UPDATE_ROLLBACK_COMPLETE", nullptr})}));
   CHECK(r["visibility"] == json::parse(R"({"VisibilityTimeout": "30"})"));
 }
+
+TEST_CASE("serve: a change set that would delete a bucket holding objects warns of it and stays executable",
+          "[server][operations]") {
+  Server server("early_validation_buckets", "0");
+  json r = server.Python(std::string(kWait) + R"(
+s3 = client('s3', 'x')
+t = {'Resources': {
+  'Gone': {'Type': 'AWS::S3::Bucket', 'Properties': {'BucketName': 'gone-bucket'}},
+  'Kept': {'Type': 'AWS::S3::Bucket', 'DeletionPolicy': 'Retain', 'Properties': {'BucketName': 'kept-bucket'}},
+  'Empty': {'Type': 'AWS::S3::Bucket', 'Properties': {'BucketName': 'empty-bucket'}},
+  'Param': {'Type': 'AWS::SSM::Parameter', 'Properties': {'Type': 'String', 'Value': 'v'}}}}
+cf.create_stack(StackName='buckets', TemplateBody=json.dumps(t))
+settle('buckets')
+for b in ('gone-bucket', 'kept-bucket'):
+    s3.put_object(Bucket=b, Key='k', Body=b'data')
+left = {'Resources': {'Param': t['Resources']['Param']}}
+cs = cf.create_change_set(StackName='buckets', ChangeSetName='drop', TemplateBody=json.dumps(left))
+d = cf.describe_change_set(ChangeSetName=cs['Id'])
+out = {'change_set': [d['Status'], d['ExecutionStatus'], d.get('StatusReason')]}
+out['events'] = [{k: e.get(k) for k in ('OperationStatus', 'EventType', 'LogicalResourceId', 'ValidationName',
+                                        'ValidationFailureMode', 'ValidationStatusReason', 'ValidationPath')}
+                 for e in cf.describe_events(ChangeSetName=cs['Id'])['OperationEvents']]
+print(json.dumps(out))
+)");
+  CHECK(r["change_set"] == json::parse(R"(["CREATE_COMPLETE", "AVAILABLE", null])"));
+  CHECK(r["events"] == json::parse(R"([
+    {"OperationStatus": "SUCCEEDED", "EventType": "STACK_EVENT", "LogicalResourceId": null, "ValidationName": null,
+     "ValidationFailureMode": null, "ValidationStatusReason": null, "ValidationPath": null},
+    {"OperationStatus": null, "EventType": "VALIDATION_ERROR", "LogicalResourceId": "Gone",
+     "ValidationName": "BUCKET_EMPTINESS_VALIDATION", "ValidationFailureMode": "WARN",
+     "ValidationStatusReason": "The bucket 'gone-bucket' is not empty. You must either delete all objects and versions or use the deletion policy to retain it, otherwise the delete operation will fail.",
+     "ValidationPath": "/Resources/Gone"}])"));
+}

@@ -203,7 +203,7 @@ struct StackEvent {
   // other event.
   std::string validation_name;
   std::string validation_path;
-  std::string validation_mode;  // ValidationFailureMode: empty for FAIL, "WARN"
+  std::string validation_mode;  // ValidationFailureMode: FAIL or WARN
 
   bool is_validation_error() const { return !validation_name.empty(); }
 };

@@ -168,7 +168,7 @@ StackEvent ValidationErrorEvent(const StackRecord& stack, const std::string& ope
   e.status.clear();
   e.validation_name = f.name;
   e.validation_path = f.path;
-  if (f.warning) e.validation_mode = "WARN";
+  e.validation_mode = f.warning ? "WARN" : "FAIL";
   return e;
 }
 

@@ -11,8 +11,6 @@
 #include "eval/evaluator.h"
 #include "eval/parameters.h"
 #include "graph/graph.h"
-#include "stack/change_set_imports.h"
-#include "stack/early_validation.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
 #include "stack/dynamic_references.h"
@@ -203,8 +201,7 @@ class Op : public OperationCore {
     }
     std::vector<ValidationFinding> findings;
     std::unordered_map<std::string, Value> validated;
-    const HookContext hc = ReadContext(stack_, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
-    Status s = ValidateBeforeDeployment(*session, hc, plan, &findings, &validated);
+    Status s = ValidateEarly(*session, plan, &findings, &validated);
     if (!s.ok()) {
       EndCreate(s.message());
       return false;
@@ -213,15 +210,9 @@ class Op : public OperationCore {
       for (auto& [logical_id, properties] : validated) nodes_[by_name_.at(logical_id)].early_coerced = std::move(properties);
       return true;
     }
-    for (const ValidationFinding& f : findings) {
-      Record(ValidationErrorEvent(stack_, stack_.operation_id, ctx_.clock->NowMs(), f));
-    }
     create_ended_ = true;
     failing_ = true;
-    if (!SetStackStatus(StackStatus::kCreateFailed, StackValidationFailure(findings.size()), kValidationFailedDetail)) {
-      return false;
-    }
-    if (stack_.disable_rollback()) return false;
+    if (!FailValidation(StackStatus::kCreateFailed, findings) || stack_.disable_rollback()) return false;
     if (!SetStackStatus(StackStatus::kRollbackInProgress, kValidationRollbackReason)) return false;
     StartDelete(/*rollback=*/true);
     return false;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "catalog/resource_catalog.h"
+#include "stack/change_set_imports.h"
 #include "eval/validate.h"
 #include "stack/nested_stacks.h"
 #include "stack/op_common.h"
@@ -516,6 +517,22 @@ ProviderSession* OperationCore::Session() {
     }
   }
   return session_.get();
+}
+
+// --- pre-deployment validation --------------------------------------------------------
+
+Status OperationCore::ValidateEarly(ProviderSession& session, const Plan& plan,
+                                    std::vector<ValidationFinding>* findings,
+                                    std::unordered_map<std::string, Value>* validated) {
+  const HookContext hc = ReadContext(stack_, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
+  return ValidateBeforeDeployment(session, hc, plan, findings, validated);
+}
+
+bool OperationCore::FailValidation(StackStatus failed, const std::vector<ValidationFinding>& findings) {
+  for (const ValidationFinding& f : findings) {
+    Record(ValidationErrorEvent(stack_, stack_.operation_id, ctx_.clock->NowMs(), f));
+  }
+  return SetStackStatus(failed, StackValidationFailure(findings.size()), kValidationFailedDetail);
 }
 
 // --- statuses and events -------------------------------------------------------------

@@ -35,6 +35,7 @@
 #include "base/status.h"
 #include "eval/evaluator.h"
 #include "run/scheduler.h"
+#include "stack/early_validation.h"
 #include "stack/operation.h"
 #include "stack/provider_log_collector.h"
 #include "stack/resource_signals.h"
@@ -179,6 +180,17 @@ class OperationCore {
   bool CheckpointDue();
   void Abort(const Status& s);
   ProviderSession* Session();  // this thread's: validation, DecideUpdate
+
+  // --- pre-deployment validation (stack/early_validation.h) ---
+  // Checks `plan` with `session` (this thread's, Session()) and the stack's
+  // context (`validated`: see ValidateBeforeDeployment).
+  Status ValidateEarly(ProviderSession& session, const Plan& plan, std::vector<ValidationFinding>* findings,
+                       std::unordered_map<std::string, Value>* validated = nullptr);
+  // Records the findings as the operation's VALIDATION_ERROR events and puts
+  // the stack in `failed` (CREATE_FAILED or UPDATE_FAILED) with "Validation
+  // failed with N error(s). ..." and DetailedStatus VALIDATION_FAILED. False
+  // when the status change failed (the operation is aborted).
+  bool FailValidation(StackStatus failed, const std::vector<ValidationFinding>& findings);
 
   // --- statuses and events ---
   bool SetStatus(TrackedResource& r, ResourceStatus to, const std::string& reason,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "stack/op_common.h"
 
@@ -121,7 +122,7 @@ Status DescribeOperationEvents(StackService& stacks, ChangeSetService& change_se
     if (!cs.operation_id.empty()) by_operation[cs.operation_id] = &cs;
   }
 
-  std::unordered_map<std::string, bool> summarized;  // change set operations whose STACK_EVENT is out
+  std::unordered_set<std::string> summarized;  // change set operations whose STACK_EVENT is out
   for (const StackEvent& e : events) {
     if (!operation.empty() && e.operation_id != operation) continue;
     if (e.operation_id.empty()) {  // recorded before operations had IDs
@@ -134,8 +135,7 @@ Status DescribeOperationEvents(StackService& stacks, ChangeSetService& change_se
     if (change_set_op) {
       // Its stack event (a new stack's REVIEW_IN_PROGRESS) shows as the
       // change set's summary, ahead of its findings.
-      if (cs != by_operation.end() && !summarized[e.operation_id]) {
-        summarized[e.operation_id] = true;
+      if (cs != by_operation.end() && summarized.insert(e.operation_id).second) {
         out->push_back(ChangeSetSummary(stack, *cs->second));
       }
       if (!e.is_validation_error()) continue;

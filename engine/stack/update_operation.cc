@@ -12,10 +12,8 @@
 #include "plan/planner.h"
 #include "plan/property_diff.h"
 #include "plan/policy_checks.h"
-#include "stack/change_set_imports.h"
 #include "stack/custom_names.h"
 #include "stack/dynamic_references.h"
-#include "stack/early_validation.h"
 #include "stack/nested_stacks.h"
 #include "stack/op_common.h"
 #include "stack/operation_core.h"
@@ -280,20 +278,14 @@ class UpdateOp : public OperationCore {
     ProviderSession* session = Session();
     if (session == nullptr) return false;  // the operation is aborted
     std::vector<ValidationFinding> findings;
-    const HookContext hc = ReadContext(stack_, "", ctx_.region, ctx_.account_id, ctx_.clock->NowMs());
-    Status s = ValidateBeforeDeployment(*session, hc, plan_, &findings);
+    Status s = ValidateEarly(*session, plan_, &findings);
     if (!s.ok()) {
       Fail(s.message());
       return false;
     }
     if (findings.empty()) return true;
-    for (const ValidationFinding& f : findings) {
-      Record(ValidationErrorEvent(stack_, stack_.operation_id, ctx_.clock->NowMs(), f));
-    }
     failing_ = update_ended_ = true;
-    if (!SetStackStatus(StackStatus::kUpdateFailed, StackValidationFailure(findings.size()), kValidationFailedDetail)) {
-      return false;
-    }
+    if (!FailValidation(StackStatus::kUpdateFailed, findings)) return false;
     if (RollbackDisabled()) {
       ended_ = true;
       return false;

@@ -143,7 +143,7 @@ Json OperationEventJson(const OperationEvent& o) {
   if (!e.client_request_token.empty()) j["ClientRequestToken"] = e.client_request_token;
   if (!e.detailed_status.empty()) j["DetailedStatus"] = e.detailed_status;
   if (e.is_validation_error()) {
-    j["ValidationFailureMode"] = e.validation_mode.empty() ? "FAIL" : e.validation_mode;
+    j["ValidationFailureMode"] = e.validation_mode;
     j["ValidationName"] = e.validation_name;
     j["ValidationStatus"] = "FAILED";
     j["ValidationStatusReason"] = e.reason;

@@ -36,7 +36,7 @@ void WriteOperationEvent(XmlWriter& w, const OperationEvent& o) {
   w.Optional("ClientRequestToken", e.client_request_token);
   w.Optional("DetailedStatus", e.detailed_status);
   if (e.is_validation_error()) {
-    w.Text("ValidationFailureMode", e.validation_mode.empty() ? "FAIL" : e.validation_mode);
+    w.Text("ValidationFailureMode", e.validation_mode);
     w.Text("ValidationName", e.validation_name);
     w.Text("ValidationStatus", "FAILED");
     w.Text("ValidationStatusReason", e.reason);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "records/stack.h"
 #include "records/status.h"
 
 using ms::ResourceStatus;
@@ -490,4 +491,31 @@ TEST_CASE("status: seed 000's resource status sequences are legal", "[status]") 
   WalkResource(UC, {R::kDeleteSkipped});
   WalkResource(CC, {DIP, DF, R::kDeleteSkipped});
   WalkResource(CC, {DIP, DF, DIP, DC});
+}
+
+TEST_CASE("operations: the status a stack enters says which operation begins, and LastOperations keeps the last "
+          "one its user started with the rollback after it, newest first",
+          "[records][operations]") {
+  CHECK(std::string(ms::OperationStartedBy(std::nullopt, S::kCreateInProgress)) == "CREATE_STACK");
+  CHECK(std::string(ms::OperationStartedBy(std::nullopt, S::kReviewInProgress)) == "CREATE_CHANGESET");
+  CHECK(std::string(ms::OperationStartedBy(S::kCreateComplete, S::kUpdateInProgress)) == "UPDATE_STACK");
+  CHECK(std::string(ms::OperationStartedBy(S::kCreateInProgress, S::kRollbackInProgress)) == "ROLLBACK");
+  CHECK(std::string(ms::OperationStartedBy(S::kUpdateFailed, S::kUpdateRollbackInProgress)) == "ROLLBACK");
+  CHECK(std::string(ms::OperationStartedBy(S::kUpdateRollbackFailed, S::kUpdateRollbackInProgress)) ==
+        "CONTINUE_ROLLBACK");
+  CHECK(std::string(ms::OperationStartedBy(S::kRollbackComplete, S::kDeleteInProgress)) == "DELETE_STACK");
+  CHECK(ms::OperationStartedBy(S::kUpdateInProgress, S::kUpdateCompleteCleanupInProgress) == nullptr);
+  CHECK(ms::OperationStartedBy(S::kCreateInProgress, S::kCreateComplete) == nullptr);
+
+  ms::StackRecord s;
+  s.BeginOperationFor(std::nullopt, S::kCreateInProgress, "a");
+  s.BeginOperationFor(S::kCreateInProgress, S::kRollbackInProgress, "b");
+  s.BeginOperationFor(S::kRollbackInProgress, S::kRollbackComplete, "unused");  // goes on with b
+  CHECK(s.operation_id == "b");
+  REQUIRE(s.last_operations.size() == 2);
+  CHECK((s.last_operations[0].type == "ROLLBACK" && s.last_operations[0].id == "b"));
+  CHECK((s.last_operations[1].type == "CREATE_STACK" && s.last_operations[1].id == "a"));
+  s.BeginOperationFor(S::kRollbackComplete, S::kDeleteInProgress, "c");  // a user's operation starts afresh
+  REQUIRE(s.last_operations.size() == 1);
+  CHECK((s.last_operations[0].type == "DELETE_STACK" && s.last_operations[0].id == "c"));
 }

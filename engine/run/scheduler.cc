@@ -35,6 +35,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/thread_name.h"
+
 namespace ms {
 namespace {
 
@@ -263,6 +265,7 @@ struct Scheduler::Impl {
       f->root = this;
       Fiber* raw = f.get();
       f->thread = std::thread([raw] {
+        NameThisThread("ms-fiber");
         tl_fiber = raw;
         for (;;) {
           raw->WaitFirstTurn();
@@ -445,7 +448,12 @@ struct Scheduler::Impl {
     if (!threads.empty() || !start_error.ok()) return start_error;
     try {
       threads.reserve(options.workers);
-      for (int i = 0; i < options.workers; ++i) threads.emplace_back([this, i] { WorkerLoop(i); });
+      for (int i = 0; i < options.workers; ++i) {
+        threads.emplace_back([this, i] {
+          NameThisThread("ms-worker-" + std::to_string(i));
+          WorkerLoop(i);
+        });
+      }
     } catch (const std::system_error& e) {
       start_error = Status::Internal(std::string("could not start a scheduler worker thread: ") + e.what());
     }

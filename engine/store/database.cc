@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "base/thread_name.h"
+
 namespace ms {
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
@@ -166,7 +168,10 @@ std::shared_ptr<PendingWrite> Database::TransactionInBackground(const std::funct
   auto pending = std::make_shared<PendingWrite>();
   {
     std::lock_guard<std::mutex> lk(writer_mu_);
-    if (!writer_.joinable()) writer_ = std::thread([this] { WriterLoop(); });
+    if (!writer_.joinable()) writer_ = std::thread([this] {
+      NameThisThread("ms-db-writer");
+      WriterLoop();
+    });
     writing_.store(true, std::memory_order_release);
     writer_job_ = [this, pending, finish = std::move(finish), ended = std::move(ended)] {
       Status s = finish();

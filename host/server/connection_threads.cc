@@ -1,5 +1,7 @@
 #include "server/connection_threads.h"
 
+#include "base/thread_name.h"
+
 namespace ms::server {
 
 void ConnectionThreads::enqueue(std::function<void()> fn) {
@@ -7,7 +9,10 @@ void ConnectionThreads::enqueue(std::function<void()> fn) {
   jobs_.push_back(std::move(fn));
   if (jobs_.size() > idle_ + starting_ && threads_.size() < max_) {
     ++starting_;
-    threads_.emplace_back([this] { Work(); });
+    threads_.emplace_back([this] {
+      NameThisThread("ms-http");
+      Work();
+    });
   } else {
     cv_.notify_one();
   }

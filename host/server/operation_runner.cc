@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "base/thread_name.h"
 #include "stackset/stack_set_operation.h"
 #include "store/schema.h"
 
@@ -50,7 +51,10 @@ Status OperationRunner::Start() {
     MS_RETURN_IF_ERROR(db->DisableAutoCheckpoint());  // Loop checkpoints after each operation
     dbs_.push_back(std::move(db));
   }
-  for (const auto& db : dbs_) threads_.emplace_back([this, d = db.get()] { Loop(d); });
+  for (const auto& db : dbs_) threads_.emplace_back([this, d = db.get()] {
+    NameThisThread("ms-operations");
+    Loop(d);
+  });
   return Status::OK();
 }
 

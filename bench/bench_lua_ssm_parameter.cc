@@ -1,8 +1,10 @@
 // The cost of one real built-in provider's calls, end to end through the
 // host: AWS::SSM::Parameter (providers/aws/ssm/parameter.lua) against the
 // simulated Parameter Store (providers/sim/ssm.lua, world records included).
-// Per resource: Validate (the operation's thread does it when the resource
-// starts) and create (a worker does it), each LuaProviderSession's whole path:
+// Per resource: the pre-deployment name check (a read of the parameter's
+// name, which is not there yet: stack/early_validation.h), Validate (both
+// on the operation's thread before the first create) and create (a worker
+// does it), each LuaProviderSession's whole path:
 // ctx and properties into Lua, the lua-sdk, the provider, the sim action and
 // world.put, the outcome back. The world's changes are taken every 128 calls,
 // as checkpoints would. This is the per-resource provider work behind
@@ -44,6 +46,20 @@ int main(int argc, char** argv) {
     call.properties = std::move(props);
   }
 
+  auto t_read = Clock::now();
+  for (const ms::HookCall& call : calls) {
+    ms::HookCall read;
+    read.hook = ms::Hook::kRead;
+    read.type = call.type;
+    read.physical_id = call.properties.find("Name")->str();
+    read.properties = call.properties;
+    read.ctx = call.ctx;
+    ms::HookOutcome o = session->Call(read);
+    if (o.kind != ms::HookOutcome::Kind::kFailed || o.error_code != "NotFound") {  // not there: the check passes
+      std::fprintf(stderr, "the name check found the parameter, or failed: %d %s %s\n", int(o.kind), o.reason.c_str(), o.diagnostic.c_str());
+      return 1;
+    }
+  }
   auto t0 = Clock::now();
   for (ms::HookCall& call : calls) {
     ms::Value coerced;
@@ -65,8 +81,8 @@ int main(int argc, char** argv) {
   }
   auto t2 = Clock::now();
   auto us = [n](Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count() / n; };
-  std::printf("bench_lua_ssm_parameter: %d AWS::SSM::Parameter resources: Validate %.2f us, create %.2f us each "
-              "(world records: %zu)\n",
-              n, us(t1 - t0), us(t2 - t1), lua.runtime->world()->size());
+  std::printf("bench_lua_ssm_parameter: %d AWS::SSM::Parameter resources: name check %.2f us, Validate %.2f us, "
+              "create %.2f us each (world records: %zu)\n",
+              n, us(t0 - t_read), us(t1 - t0), us(t2 - t1), lua.runtime->world()->size());
   return 0;
 }

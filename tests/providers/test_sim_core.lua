@@ -61,4 +61,49 @@ T.case("an action draws its IDs from the world's sequence and saves it once, als
   H.eq(after, seq[7], "the failed action's two draws were saved: the next ID is the sequence's 7th")
 end)
 
+T.case("try_call answers an action's error as a value, and call raises the same error", function()
+  local _, sim = fresh()
+  H.same(sim.try_call("testsvc", "Echo", { A = 1 }).Params, { A = 1 })
+  local r, err = sim.try_call("testsvc", "Draw", { fail = true })
+  H.eq(r, nil)
+  H.eq(err.code, "Boom")
+  local raised = H.raises(function() sim.call("testsvc", "Draw", { fail = true }) end, "boom")
+  H.eq(raised.code, err.code)
+  -- An action's failing action fails the outer one, whichever way it is called.
+  package.loaded["sim.testsvc"].Outer = function()
+    return require("sim").call("testsvc", "Draw", { fail = true })
+  end
+  r, err = sim.try_call("testsvc", "Outer", {})
+  H.eq(r, nil)
+  H.eq(err.code, "Boom")
+  package.loaded["sim.testsvc"].Outer = nil
+  -- A bad service or action is the caller's mistake: raised, not answered.
+  H.raises(function() sim.try_call("testsvc", "helper", {}) end, "The action helper is not valid for this web service.")
+end)
+
+T.case("a client's action has a non-raising twin, and service_props.call takes either", function()
+  local _, sim = fresh()
+  local aws = sim.client(nil, "cloudformation")
+  local get = aws.ssm.GetParameter
+  local try = sim.try_of(get)
+  H.truthy(try ~= nil, "a client action has a twin")
+  H.eq(sim.try_of(function() end), nil, "any other function has none")
+  local r, err = try({ Name = "/missing" })
+  H.eq(r, nil)
+  H.eq(err.code, "ParameterNotFound")
+  aws.ssm.PutParameter { Name = "/there", Value = "v", Type = "String" }
+  H.eq(try({ Name = "/there" }).Parameter.Value, "v")
+  local props = require("lib.service_props")
+  -- The twin (a client action) and pcall (any other function) give the same answers.
+  local plain = function(req) return get(req) end
+  for _, fn in ipairs({ get, plain }) do
+    H.eq(props.call(fn, { Name = "/there" }, { "ParameterNotFound" }).Parameter.Value, "v")
+    local none, e = props.call(fn, { Name = "/missing" }, { "ParameterNotFound" })
+    H.eq(none, nil)
+    H.eq(e.code, "ParameterNotFound")
+    local raised = H.raises(function() props.call(fn, { Name = "/missing" }, { "Other" }) end)
+    H.eq(raised.code, "ParameterNotFound", "an error not named is raised as it came")
+  end
+end)
+
 return T

@@ -101,10 +101,10 @@ return P.define {
 
   read = function(ctx, id)
     local ssm = ctx.world.ssm
-    local ok, r = pcall(ssm.GetParameter, { Name = id })
-    if not ok then
-      if gone(r) then return nil end
-      error(r, 0)
+    local r, err = require("sim").try_of(ssm.GetParameter)({ Name = id })
+    if err ~= nil then
+      if gone(err) then return nil end
+      error(err, 0)
     end
     local p = r.Parameter
     local meta = ssm.DescribeParameters {

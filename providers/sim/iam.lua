@@ -55,7 +55,8 @@
 --                          of its roles, so DeleteRole finds its profiles
 --                          with world.referrers(role ARN).
 -- "config"/"iam" may hold { PoliciesPerRole = n } (default 10, AWS's default
--- quota).
+-- quota) and AwsManagedPolicies (AWS managed policies newer than the
+-- generated list: see aws_managed below).
 
 local world = require("sim.world")
 local ids = require("moonstack.ids")
@@ -151,13 +152,29 @@ end
 -- AWS managed policies ------------------------------------------------------------
 
 -- arn:aws:iam::aws:policy/<path><name>: AWS's own managed policies exist in
--- every account; any well-formed one is taken to exist.
+-- every account. Those AWS has are listed in sim/iam_managed_policies.lua
+-- (generated); "config"/"iam" AwsManagedPolicies = { "<path><name>", ... }
+-- adds newer ones. Any other, a misspelt name or a missing path
+-- (AWSLambdaBasicExecutionRole without service-role/, aws/aws-cdk#19830),
+-- is IAM's NoSuchEntity, as on AWS.
+local managed_policies  -- the generated list, loaded when first needed
+
+local function listed(key)
+  managed_policies = managed_policies or require("sim.iam_managed_policies")
+  if managed_policies[key] then return true end
+  local cfg = world.get("config", "iam")
+  for _, extra in ipairs(type(cfg) == "table" and util.as_list(cfg.AwsManagedPolicies) or {}) do
+    if extra == key then return true end
+  end
+  return false
+end
+
 local function aws_managed(arn)
   if type(arn) ~= "string" then return nil end
   local partition, rest = arn:match("^arn:(aws[%w%-]*):iam::aws:policy(/.+)$")
   if not rest then return nil end
   local path, name = rest:match("^(.*/)([^/]+)$")
-  if not name or not name:match(NAME_PATTERN) then return nil end
+  if not name or not name:match(NAME_PATTERN) or not listed(path:sub(2) .. name) then return nil end
   return { PolicyName = name, Path = path, Arn = arn, partition = partition }
 end
 

@@ -99,13 +99,23 @@ T.case("Role: a failing managed policy fails the create and leaves no role behin
     RoleName = "named", Policies = { { PolicyName = "root", PolicyDocument = ALLOW_ALL } },
     ManagedPolicyArns = { "arn:aws:iam::123456789012:policy/missing" },
   }), ctx)
-  H.raises(function() run(world, ROLE, "create", ctx, props) end,
-    "Policy arn:aws:iam::123456789012:policy/missing does not exist or is not attachable.")
+  -- IAM's 404 with the SDK's details, as an AWS::IAM::Role's event shows it.
+  local SDK = " %(Service: AmazonIdentityManagement; Status Code: 404; Error Code: NoSuchEntity; "
+    .. "Request ID: %x+%-%x+%-%x+%-%x+%-%x+; Proxy: null%)$"
+  local e = H.raises_match(function() run(world, ROLE, "create", ctx, props) end,
+    "^Policy arn:aws:iam::123456789012:policy/missing does not exist or is not attachable%." .. SDK)
+  H.eq(e.code, "NotFound")
+  H.raises(function() sim.client().iam.GetRole({ RoleName = "named" }) end,
+    "The role with name named cannot be found.")
+  -- An AWS managed policy without its path (CDK users' common slip) fails the same way.
+  props.ManagedPolicyArns = { "arn:aws:iam::aws:policy/AWSLambdaBasicExecutionRole" }
+  H.raises_match(function() run(world, ROLE, "create", ctx, props) end,
+    "^Policy arn:aws:iam::aws:policy/AWSLambdaBasicExecutionRole does not exist or is not attachable%." .. SDK)
   H.raises(function() sim.client().iam.GetRole({ RoleName = "named" }) end,
     "The role with name named cannot be found.")
   -- And a name that exists already is the registry handler's AlreadyExists.
   sim.client().iam.CreateRole({ RoleName = "taken", AssumeRolePolicyDocument = TRUST })
-  local e = H.raises(function() run(world, ROLE, "create", ctx, ROLE:validate(role_props({ RoleName = "taken" }), ctx)) end,
+  e = H.raises(function() run(world, ROLE, "create", ctx, ROLE:validate(role_props({ RoleName = "taken" }), ctx)) end,
     "Resource of type 'AWS::IAM::Role' with identifier 'taken' already exists.")
   H.eq(e.code, "AlreadyExists")
 end)

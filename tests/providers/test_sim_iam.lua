@@ -185,15 +185,47 @@ T.case("attached policies: AWS managed ones exist implicitly; unknown ones do no
   H.eq(p.AttachmentCount, 1)
 end)
 
+-- Eleven AWS managed policies (sim/iam_managed_policies.lua lists them).
+local ELEVEN = { "ReadOnlyAccess", "AdministratorAccess", "PowerUserAccess", "AmazonS3ReadOnlyAccess",
+  "AmazonSSMManagedInstanceCore", "AWSCloudFormationReadOnlyAccess", "AmazonEC2ReadOnlyAccess",
+  "AmazonDynamoDBReadOnlyAccess", "AmazonSQSReadOnlyAccess", "AmazonSNSReadOnlyAccess", "CloudWatchReadOnlyAccess" }
+
 T.case("a role takes at most the quota of managed policies (10, configurable)", function()
   local c, world = iam()
   role(c, "r")
-  for i = 1, 10 do c.AttachRolePolicy({ RoleName = "r", PolicyArn = "arn:aws:iam::aws:policy/P" .. i }) end
-  local e = H.raises(function() c.AttachRolePolicy({ RoleName = "r", PolicyArn = "arn:aws:iam::aws:policy/P11" }) end,
+  for i = 1, 10 do c.AttachRolePolicy({ RoleName = "r", PolicyArn = "arn:aws:iam::aws:policy/" .. ELEVEN[i] }) end
+  local eleventh = "arn:aws:iam::aws:policy/" .. ELEVEN[11]
+  local e = H.raises(function() c.AttachRolePolicy({ RoleName = "r", PolicyArn = eleventh }) end,
     "Cannot exceed quota for PoliciesPerRole: 10")
   H.eq(e.code, "LimitExceeded")
   world.put("config", "iam", { PoliciesPerRole = 20 })
-  c.AttachRolePolicy({ RoleName = "r", PolicyArn = "arn:aws:iam::aws:policy/P11" })
+  c.AttachRolePolicy({ RoleName = "r", PolicyArn = eleventh })
+end)
+
+T.case("an AWS managed policy AWS does not have is NoSuchEntity: a misspelt name or a missing path", function()
+  local c, world = iam()
+  role(c, "r")
+  for _, arn in ipairs({
+    "arn:aws:iam::aws:policy/AWSLambdaBasicExecutionRole",  -- service-role/ left out (aws/aws-cdk#19830)
+    "arn:aws:iam::aws:policy/AmazonConnectFullAccess",      -- it is AmazonConnect_FullAccess
+    "arn:aws:iam::aws:policy/service-role/AWSConfigRole",   -- deprecated: no longer attachable
+  }) do
+    local e = H.raises(function() c.AttachRolePolicy({ RoleName = "r", PolicyArn = arn }) end,
+      "Policy " .. arn .. " does not exist or is not attachable.")
+    H.eq(e.code, "NoSuchEntity")
+    H.raises(function() c.GetPolicy({ PolicyArn = arn }) end, "Policy " .. arn .. " was not found.")
+  end
+  H.same(c.ListAttachedRolePolicies({ RoleName = "r" }).AttachedPolicies, {})
+  c.AttachRolePolicy({ RoleName = "r", PolicyArn = "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole" })
+  c.AttachRolePolicy({ RoleName = "r", PolicyArn = "arn:aws:iam::aws:policy/AmazonConnect_FullAccess" })
+  -- A policy newer than the generated list: named in the IAM config, it exists.
+  local newer = "arn:aws:iam::aws:policy/service-role/BrandNewServicePolicy"
+  H.raises(function() c.AttachRolePolicy({ RoleName = "r", PolicyArn = newer }) end,
+    "Policy " .. newer .. " does not exist or is not attachable.")
+  world.put("config", "iam", { AwsManagedPolicies = { "service-role/BrandNewServicePolicy" } })
+  c.AttachRolePolicy({ RoleName = "r", PolicyArn = newer })
+  H.eq(c.GetPolicy({ PolicyArn = newer }).Policy.Path, "/service-role/")
+  H.eq(#c.ListAttachedRolePolicies({ RoleName = "r" }).AttachedPolicies, 3)
 end)
 
 T.case("DeleteRole: instance profile, attached policy, inline policy each block it", function()

@@ -83,6 +83,12 @@ int64_t EpochMs() {
              std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// A runtime's version: "python3.12" -> "3.12", "nodejs20.x" -> "20.x".
+std::string RuntimeVersion(const std::string& runtime) {
+  const size_t digit = runtime.find_first_of("0123456789");
+  return digit == std::string::npos ? std::string() : runtime.substr(digit);
+}
+
 // What Lambda puts in a function's environment (the reserved variables of
 // "Defined runtime environment variables"), then the function's own.
 std::vector<std::string> LambdaEnvironment(const Invocation& inv, const std::string& endpoint, const fs::path& dir,
@@ -105,7 +111,11 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const std::str
       {"TMPDIR", (dir / "tmp").string()},
       {"TZ", ":UTC"},
       {"LANG", "en_US.UTF-8"},
-      {"PATH", "/usr/local/bin:/usr/bin:/bin"},
+      // Lambda's PATH and LD_LIBRARY_PATH end with a layer's /opt/bin and
+      // /opt/lib ("Defined runtime environment variables").
+      {"PATH", "/usr/local/bin:/usr/bin:/bin:" + (dir / "opt" / "bin").string()},
+      {"LD_LIBRARY_PATH", (dir / "task").string() + ":" + (dir / "task" / "lib").string() + ":" +
+                              (dir / "opt" / "lib").string()},
   };
   std::set<std::string> taken;
   auto add = [&](const std::string& name, const std::string& value) {
@@ -116,10 +126,15 @@ std::vector<std::string> LambdaEnvironment(const Invocation& inv, const std::str
   if (python) {
     add("PYTHONDONTWRITEBYTECODE", "1");
   } else {
-    // The harness's modules (cfn-response), then the SDK, as Lambda's
-    // NODE_PATH ends with /var/runtime/node_modules.
+    // The layers' modules (/opt/nodejs/node20/node_modules, then
+    // /opt/nodejs/node_modules), the harness's (cfn-response), then the
+    // SDK, as Lambda's NODE_PATH goes on with /var/runtime/node_modules.
     const std::string sdk = NodeSdkPath();
-    add("NODE_PATH", (dir / "runtime" / "node_modules").string() + (sdk.empty() ? "" : ":" + sdk));
+    const std::string version = RuntimeVersion(inv.runtime);  // "20.x"
+    const std::string major = version.substr(0, version.find('.'));
+    const fs::path nodejs = dir / "opt" / "nodejs";
+    add("NODE_PATH", (nodejs / ("node" + major) / "node_modules").string() + ":" + (nodejs / "node_modules").string() +
+                         ":" + (dir / "runtime" / "node_modules").string() + (sdk.empty() ? "" : ":" + sdk));
   }
   if (!endpoint.empty()) {
     // The function's SDK calls go to `moonstack serve` (or the command's
@@ -245,7 +260,9 @@ std::string EnvironmentKey(const Invocation& inv, const std::string& program, co
                     inv.region + '\n' + inv.account + '\n' + endpoint + '\n';
   for (const auto& [name, value] : inv.environment) key += name + '=' + value + '\n';
   const size_t code = std::hash<std::string>()(inv.zip.empty() ? inv.inline_code : inv.zip);
-  return key + std::to_string(code) + (inv.zip.empty() ? ":inline" : ":zip");
+  key += std::to_string(code) + (inv.zip.empty() ? ":inline" : ":zip");
+  for (const std::string& layer : inv.layers) key += "\nlayer:" + std::to_string(std::hash<std::string>()(layer));
+  return key;
 }
 
 // A cold start: the environment's directory and harness process, up to the
@@ -273,9 +290,22 @@ std::unique_ptr<ExecutionEnvironment> StartEnvironment(const Invocation& inv, co
     // CloudFormation writes inline ZipFile code as index.py / index.js.
     WriteFile(task_dir / (python ? "index.py" : "index.js"), inv.inline_code);
   }
+  // The layers, extracted by the harness into opt/ in order.
+  json layers = json::array();
+  for (size_t i = 0; i < inv.layers.size(); ++i) {
+    const std::string path = (dir / ("layer-" + std::to_string(i + 1) + ".zip")).string();
+    WriteFile(path, inv.layers[i]);
+    layers.push_back(path);
+  }
+  fs::create_directories(dir / "opt");
+  // python3.12 -> "3.12": a layer's packages are in opt/python/lib/python3.12/site-packages.
+  const std::string python_version = python ? RuntimeVersion(inv.runtime) : "";
   const json init = {{"handler", inv.handler},
                      {"task_dir", task_dir.string()},
                      {"zip", zip_path},
+                     {"layers", layers},
+                     {"opt_dir", (dir / "opt").string()},
+                     {"python_version", python_version},
                      {"site_packages", resolved.site_packages}};
   WriteFile(dir / "init.json", init.dump());
 

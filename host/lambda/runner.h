@@ -40,6 +40,13 @@ struct Invocation {
   int memory_mb = 128;
   std::string inline_code;  // Code.ZipFile: written as index.py / index.js
   std::string zip;          // or a zip archive's bytes (code from S3)
+  // The function's layers' zip archives, in its Layers order: extracted
+  // into the environment's opt/ (Lambda's /opt), a later one's files over
+  // an earlier one's; opt/python (and its lib/pythonX.Y/site-packages) on
+  // sys.path after the code, opt/nodejs/node_modules (and
+  // nodejs/nodeNN/node_modules) on NODE_PATH, opt/bin on PATH, opt/lib on
+  // LD_LIBRARY_PATH, as Lambda sets them up.
+  std::vector<std::string> layers;
   std::vector<std::pair<std::string, std::string>> environment;  // Environment.Variables
   std::string event_json = "{}";
   std::string request_id;

@@ -84,12 +84,13 @@ void SetBool(lua_State* L, const char* name, bool v) {
   lua_setfield(L, -2, name);
 }
 
-// A package the store keeps as blobs, spec.zip_blobs = {id1, size1, ...}:
-// read into inv.zip here, outside the Lua state's memory cap (a package of
-// tens of MB never becomes a Lua string). False and why when one is gone.
-bool ReadZipBlobs(lua_State* L, World* world, lambda::Invocation* inv, std::string* why) {
+// A package the store keeps as blobs, t.zip_blobs = {id1, size1, ...} of
+// the table at index t: appended to *zip here, outside the Lua state's
+// memory cap (a package of tens of MB never becomes a Lua string). False
+// and why when one is gone.
+bool ReadZipBlobs(lua_State* L, int t, World* world, std::string* zip, std::string* why) {
   std::vector<std::pair<int64_t, uint64_t>> blobs;
-  lua_getfield(L, 1, "zip_blobs");
+  lua_getfield(L, t, "zip_blobs");
   const bool has = lua_istable(L, -1);
   for (int i = 1; has; i += 2) {
     lua_rawgeti(L, -1, i);
@@ -105,17 +106,46 @@ bool ReadZipBlobs(lua_State* L, World* world, lambda::Invocation* inv, std::stri
     *why = "this world keeps no blobs";
     return false;
   }
-  Status s = world->blob_source()->ReadInOrder(blobs, [&](std::string_view bytes) { inv->zip.append(bytes); });
+  Status s = world->blob_source()->ReadInOrder(blobs, [&](std::string_view bytes) { zip->append(bytes); });
   if (!s.ok()) *why = s.message();
   return s.ok();
+}
+
+// spec.layers = { {zip = bytes} or {zip_blobs = {...}}, ... }: each layer's
+// archive, in order, into inv.layers.
+bool ReadLayers(lua_State* L, World* world, lambda::Invocation* inv, std::string* why) {
+  lua_getfield(L, 1, "layers");
+  const bool has = lua_istable(L, -1);
+  const int list = lua_gettop(L);
+  for (int i = 1; has; ++i) {
+    lua_rawgeti(L, list, i);
+    if (!lua_istable(L, -1)) {
+      lua_pop(L, 1);
+      break;
+    }
+    std::string zip = StringField(L, lua_gettop(L), "zip");
+    const bool read = ReadZipBlobs(L, lua_gettop(L), world, &zip, why);
+    lua_pop(L, 1);
+    if (!read) {
+      lua_pop(L, 1);
+      return false;
+    }
+    inv->layers.push_back(std::move(zip));
+  }
+  lua_pop(L, 1);
+  return true;
 }
 
 int Run(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lambda::Invocation inv = ReadInvocation(L);
   std::string why;
-  if (!ReadZipBlobs(L, static_cast<World*>(lua_touserdata(L, lua_upvalueindex(1))), &inv, &why)) {
+  World* world = static_cast<World*>(lua_touserdata(L, lua_upvalueindex(1)));
+  if (!ReadZipBlobs(L, 1, world, &inv.zip, &why)) {
     return luaL_error(L, "moonstack.lambda run: the function's package: %s", why.c_str());
+  }
+  if (!ReadLayers(L, world, &inv, &why)) {
+    return luaL_error(L, "moonstack.lambda run: a layer's package: %s", why.c_str());
   }
   // The function's time is its own, not the provider call's (limits.h).
   const auto begin = std::chrono::steady_clock::now();

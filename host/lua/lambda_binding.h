@@ -15,6 +15,7 @@
 //   run{ function_name=, function_arn=, runtime=, handler=, region=,
 //        timeout=, memory=, inline_code=, zip= | zip_blobs={id1, size1, ...}
 //        (a package the store keeps as blobs, read outside the Lua state),
+//        layers={ {zip=} or {zip_blobs=}, ... } (in the function's order),
 //        environment={NAME=value},
 //        event=<JSON text>, request_id=, log_stream_name=, last_modified=, endpoint_url=,
 //        capture_response_url=bool }

@@ -255,6 +255,7 @@ local function configuration(env, rec, version)
               State = "Active", LastUpdateStatus = "Successful" }
   local settings = version and version.Config or rec  -- a version keeps the configuration it was published with
   for _, k in ipairs(CONFIG) do c[k] = settings[k] end
+  c.Layers = L.layer_views(env, settings.Layers)
   if version then c.Description = version.Description end
   c.Timeout, c.MemorySize = c.Timeout or 3, c.MemorySize or 128
   return c
@@ -290,6 +291,7 @@ function A.CreateFunction(p, env)
   check_role(p.Role)
   check_package(p)
   runtimes.check_create(p.Runtime, env.now_ms)
+  L.check_layers(env, p.Layers)
   local taken = take_s3_code(env, p.Code)
   local rec = { FunctionName = name, Code = code_of(p.Code), LastModified = util.iso8601(env.now_ms) }
   rec.CodeSha256, rec.CodeSize = code_digest(p.Code, taken)
@@ -321,6 +323,7 @@ function A.UpdateFunctionConfiguration(p, env)
   end
   if p.Role ~= nil then check_role(p.Role) end
   runtimes.check_update(rec.Runtime, env.now_ms)
+  L.check_layers(env, rec.Layers)
   rec.LastModified = util.iso8601(env.now_ms)
   save_fn(env, rec)
   return configuration(env, rec)

@@ -23,6 +23,10 @@
 --   in the error's Cause) reaches the capture too: the node harness routes
 --   an https PUT without a port to 127.0.0.1 there.
 --
+-- The function's Layers of its own account are extracted into the
+-- environment's opt/ (Lambda's /opt), on python's sys.path and node's
+-- NODE_PATH as Lambda puts /opt/python and /opt/nodejs there (runner.h).
+--
 -- Invoke is UNLOCKED (sim/init.lua): it holds the world's lock only for its
 -- reads and writes, never while the function runs.
 --
@@ -98,6 +102,20 @@ return function(A, L)
     fail("moonstack runs code given as ZipFile or S3Bucket/S3Key, not a container image", "InvalidParameterValueException")
   end
 
+  -- The packages of the function's layers the runner extracts into its
+  -- /opt, in the function's order (a later one's files over an earlier
+  -- one's, as Lambda extracts them): each version of the caller's account
+  -- (sim/lambda_layers.lua). Another account's layer has no content here
+  -- and is left out.
+  local function layers_to_run(env, c)
+    local out = {}
+    for _, layer in ipairs(c.Layers or {}) do
+      local v = L.layer_version(env, layer.Arn)
+      if v and (v.Blobs or v.Package or (v.Code and v.Code.ZipFile)) then out[#out + 1] = code_to_run(env, v) end
+    end
+    return out
+  end
+
   -- The function's configuration at the qualifier ($LATEST or a version),
   -- and the record holding its code.
   local function target(env, p)
@@ -164,6 +182,7 @@ return function(A, L)
         "InvalidRequestContentException")
     end
     local run = code_to_run(env, holder)
+    local layers = layers_to_run(env, c)
     local request_id, hex = world.atomic(function() return env.new_id("uuid"), env.new_id("hex", 32) end)
     local stream = util.iso8601(env.now_ms):sub(1, 10):gsub("%-", "/") .. "/[" .. c.Version .. "]" .. hex
     local environment = {}
@@ -174,7 +193,8 @@ return function(A, L)
     local out = r.run {
       function_name = c.FunctionName, function_arn = c.FunctionArn, runtime = c.Runtime, handler = c.Handler,
       region = env.region, account = env.account, timeout = tonumber(c.Timeout), memory = tonumber(c.MemorySize),
-      inline_code = run.inline_code, zip = run.zip, zip_blobs = run.zip_blobs, environment = environment,
+      inline_code = run.inline_code, zip = run.zip, zip_blobs = run.zip_blobs, layers = layers,
+      environment = environment,
       event = tostring(payload),
       request_id = request_id, log_stream_name = stream, endpoint_url = endpoint, last_modified = c.LastModified,
       capture_response_url = p.CaptureResponseURL == true or p.DeliverResponses == true,

@@ -7,6 +7,13 @@
 -- number, never reused (as in Lambda, after a delete too).
 -- ARNs: arn:aws:lambda:<region>:<account>:layer:<name>[:<n>].
 -- Messages: The resource you requested does not exist. (ResourceNotFoundException)
+--
+-- A function's Layers (L.check_layers, L.layer_version): a version ARN of
+-- the function's own account must exist ("Layer version <arn> does not
+-- exist.", InvalidParameterValueException, as CreateFunction answers it in
+-- public Terraform and console reports); one of another account (AWS's or a
+-- vendor's public layer, which the simulated cloud does not hold) is taken
+-- as given, and its content is not there to mount.
 local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
@@ -51,6 +58,7 @@ return function(A, L)
                 CompatibleArchitectures = p.CompatibleArchitectures, LicenseInfo = p.LicenseInfo }
     v.CodeSha256, v.CodeSize = L.code_digest(p.Content, taken)
     L.keep_code(v, taken)  -- the layer's content is Lambda's own too
+    if not taken and type(p.Content.ZipFile) == "string" then v.Code = { ZipFile = p.Content.ZipFile } end
     world.put(VERSION, ck .. ":" .. n, v)
     return view(env, v)
   end
@@ -62,6 +70,45 @@ return function(A, L)
   end
 
   function A.GetLayerVersion(p, env) return view(env, load_version(env, p.LayerName, p.VersionNumber)) end
+
+  -- A layer version ARN's parts: region, account, name, number (nil when
+  -- it is not one).
+  local function parse_version_arn(arn)
+    if type(arn) ~= "string" then return nil end
+    return arn:match("^arn:[%w%-]+:lambda:([%w%-]+):(%d+):layer:([%w_%-]+):(%d+)$")
+  end
+
+  ---The record of the layer version `arn` names when it is one of the
+  ---caller's account and exists; nil otherwise.
+  function L.layer_version(env, arn)
+    local region, account, name, n = parse_version_arn(arn)
+    if not region or account ~= env.account then return nil end
+    return world.get(VERSION, region .. ":" .. name .. ":" .. n)
+  end
+
+  ---Refuses a function's Layers naming a version of the caller's account
+  ---that does not exist (CreateFunction, UpdateFunctionConfiguration).
+  function L.check_layers(env, layers)
+    if type(layers) ~= "table" then return end
+    for _, arn in ipairs(layers) do
+      local _, account = parse_version_arn(arn)
+      if account == env.account and not L.layer_version(env, arn) then
+        fail("Layer version " .. tostring(arn) .. " does not exist.", "InvalidParameterValueException")
+      end
+    end
+  end
+
+  ---Layers as GetFunctionConfiguration shows them: { Arn, CodeSize } each
+  ---(0 for another account's layer, whose content is not here).
+  function L.layer_views(env, layers)
+    if type(layers) ~= "table" or #layers == 0 then return nil end
+    local out = {}
+    for i, arn in ipairs(layers) do
+      local v = L.layer_version(env, arn)
+      out[i] = { Arn = arn, CodeSize = v and v.CodeSize or 0 }
+    end
+    return out
+  end
 
   function A.GetLayerVersionByArn(p, env)
     local name, n = tostring(p.Arn):match(":layer:([^:]+):(%d+)$")

@@ -3,7 +3,8 @@
 // AWS_ENDPOINT_URL); with --no-lambda the request waits for a handler
 // outside instead (GET /moonstack/custom-resource-requests), as before. A
 // function whose code came from S3 runs the code it took, whatever happens
-// to the object later, as Lambda keeps its own copy.
+// to the object later, as Lambda keeps its own copy. A function's layers are
+// mounted as Lambda's /opt (python and node).
 #include <catch2/catch.hpp>
 
 #include "../server/server_fixture.h"
@@ -150,4 +151,94 @@ print(json.dumps({'sha': created['CodeSha256'] == base64.b64encode(hashlib.sha25
   CHECK(r["sha"] == true);
   CHECK(r["size"] == true);
   CHECK(r["ran"] == "big");
+}
+
+TEST_CASE("serve: a function's layers are extracted into its /opt in order and found as Lambda finds them",
+          "[server][lambda]") {
+  // Two python layers (one from S3, one given as ZipFile bytes), the second
+  // overriding a module of the first; a package in the runtime's
+  // site-packages of a layer; a layer's executable in bin/. A layer version
+  // of the caller's account that does not exist is refused; another
+  // account's (a public layer) is taken and has nothing to mount.
+  if (!ms::test::HaveInterpreter("python3")) return;
+  Server server("lambda_layers");
+  const json r = server.Python(R"(
+import io, zipfile
+def archive(files):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as z:
+        for name, (text, mode) in files.items():
+            info = zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0))
+            info.external_attr = mode << 16
+            z.writestr(info, text)
+    return buf.getvalue()
+lambda_role('r')
+s3, lam = boto3.client('s3', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1'), \
+    boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+s3.create_bucket(Bucket='layers')
+s3.put_object(Bucket='layers', Key='base.zip', Body=archive({
+    'python/shared.py': ("WHO = 'base'\n", 0o644),
+    'python/lib/python3.12/site-packages/deps/__init__.py': ("NAME = 'deps'\n", 0o644),
+    'bin/tool': ("#!/bin/sh\necho tool-ran\n", 0o755)}))
+base = lam.publish_layer_version(LayerName='base', Content={'S3Bucket': 'layers', 'S3Key': 'base.zip'})
+over = lam.publish_layer_version(LayerName='over', Content={'ZipFile': archive({'python/shared.py': ("WHO = 'over'\n", 0o644)})})
+code = archive({'index.py': ('''import shared, deps, subprocess
+def handler(event, context):
+    return {'shared': shared.WHO, 'deps': deps.NAME,
+            'tool': subprocess.run(['tool'], capture_output=True, text=True).stdout.strip()}
+''', 0o644)})
+public = 'arn:aws:lambda:us-east-1:017000801446:layer:AWSLambdaPowertoolsPythonV2:40'
+created = lam.create_function(FunctionName='layered', Runtime='python3.12', Handler='index.handler',
+                              Role='arn:aws:iam::123456789012:role/r', Code={'ZipFile': code},
+                              Layers=[base['LayerVersionArn'], over['LayerVersionArn'], public])
+out = {'layers': created['Layers'], 'sizes': [base['Content']['CodeSize'], over['Content']['CodeSize']],
+       'arns': [base['LayerVersionArn'], over['LayerVersionArn']],
+       'ran': json.loads(lam.invoke(FunctionName='layered')['Payload'].read())}
+lam.update_function_configuration(FunctionName='layered', Layers=[over['LayerVersionArn'], base['LayerVersionArn']])
+out['reordered'] = json.loads(lam.invoke(FunctionName='layered')['Payload'].read())['shared']
+missing = 'arn:aws:lambda:us-east-1:123456789012:layer:base:7'
+out['missing'] = error(lam.create_function, FunctionName='nope', Runtime='python3.12', Handler='index.handler',
+                       Role='arn:aws:iam::123456789012:role/r', Code={'ZipFile': code}, Layers=[missing])
+out['missing_update'] = error(lam.update_function_configuration, FunctionName='layered', Layers=[missing])
+print(json.dumps(out))
+)");
+  REQUIRE(r["layers"].size() == 3);
+  CHECK(r["layers"][0]["Arn"] == r["arns"][0]);
+  CHECK(r["layers"][0]["CodeSize"] == r["sizes"][0]);
+  CHECK(r["layers"][1]["Arn"] == r["arns"][1]);
+  CHECK(r["layers"][1]["CodeSize"] == r["sizes"][1]);
+  CHECK(r["layers"][2]["Arn"] == "arn:aws:lambda:us-east-1:017000801446:layer:AWSLambdaPowertoolsPythonV2:40");
+  CHECK(r["layers"][2]["CodeSize"] == 0);
+  // The later layer's shared.py wins; the site-packages and bin/ of the first are found.
+  CHECK(r["ran"] == json({{"shared", "over"}, {"deps", "deps"}, {"tool", "tool-ran"}}));
+  CHECK(r["reordered"] == "base");
+  const json missing = {{"Code", "InvalidParameterValueException"}, {"Status", 400},
+                        {"Message", "Layer version arn:aws:lambda:us-east-1:123456789012:layer:base:7 does not exist."}};
+  CHECK(r["missing"] == missing);
+  CHECK(r["missing_update"] == missing);
+}
+
+TEST_CASE("serve: a nodejs function finds its layer's modules under nodejs/node_modules", "[server][lambda]") {
+  if (!ms::test::HaveInterpreter("node")) return;
+  Server server("lambda_layers_node");
+  const json r = server.Python(R"(
+import io, zipfile
+def archive(files):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as z:
+        for name, text in files.items():
+            z.writestr(zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0)), text)
+    return buf.getvalue()
+lambda_role('r')
+lam = boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+common = lam.publish_layer_version(LayerName='common', Content={'ZipFile': archive({
+    'nodejs/node_modules/greet/index.js': "exports.greet = (n) => 'hello ' + n;\n",
+    'nodejs/node22/node_modules/only22/index.js': "module.exports = 'node22 modules';\n"})})
+lam.create_function(FunctionName='greeter', Runtime='nodejs22.x', Handler='index.handler',
+                    Role='arn:aws:iam::123456789012:role/r', Layers=[common['LayerVersionArn']],
+                    Code={'ZipFile': archive({'index.js': "const { greet } = require('greet');\n"
+                        "exports.handler = async (e) => [greet(e.name), require('only22')];\n"})})
+print(json.dumps(json.loads(lam.invoke(FunctionName='greeter', Payload=b'{"name": "layer"}')['Payload'].read())))
+)");
+  CHECK(r == json({"hello layer", "node22 modules"}));
 }

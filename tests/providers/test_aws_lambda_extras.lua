@@ -146,4 +146,26 @@ T.case("inline code (ZipFile) needs a Node.js or Python runtime: the handler ref
   H.eq(sim.client().lambda.GetFunctionConfiguration({ FunctionName = "node" }).Runtime, "nodejs24.x")
 end)
 
+T.case("a function's Layers: one of the stack's account must exist; read gives the template's ARNs back", function()
+  local FN = D.load("lambda/function")
+  local world, sim = fresh()
+  local ROLE = "arn:aws:iam::123456789012:role/r"
+  sim.client().s3.CreateBucket({ Bucket = "layer-code" })
+  sim.client().s3.PutObject({ Bucket = "layer-code", Key = "k", Body = "PK\3\4layer" })
+  local l = create(world, sim, LAYER, { Content = { S3Bucket = "layer-code", S3Key = "k" } }, "Deps")
+  local public = "arn:aws:lambda:us-east-1:017000801446:layer:AWSLambdaPowertoolsPythonV2:40"
+  local props = { FunctionName = "fn", Role = ROLE, Runtime = "python3.13", Handler = "index.handler",
+                  Code = { ZipFile = "x" }, Layers = { l.id, public } }
+  local f, ctx = D.create(world, sim, FN, props, "Fn")
+  local c = sim.client().lambda.GetFunctionConfiguration({ FunctionName = "fn" })
+  H.same(c.Layers, { { Arn = l.id, CodeSize = 9 }, { Arn = public, CodeSize = 0 } })
+  H.same(FN:check_result("read", FN.read(ctx, f.id, props)).properties.Layers, { l.id, public })
+  local missing = l.id:gsub(":1$", ":2")
+  H.eq(D.failure(function()
+    D.create(world, sim, FN, { FunctionName = "other", Role = ROLE, Runtime = "python3.13", Handler = "index.handler",
+                               Code = { ZipFile = "x" }, Layers = { missing } }, "Other")
+  end), "Layer version " .. missing .. " does not exist.")
+  H.same(world.ids("lambda.function"), { "us-east-1:fn" })
+end)
+
 return T

@@ -92,7 +92,8 @@ function finish(ok, payload) {
 }
 
 // A zip archive's files into `dir` (stored and deflated entries), with zlib:
-// no unzip program or package needed.
+// no unzip program or package needed. A file keeps the permissions the
+// archive records (a layer's bin/ tools stay executable, as on Lambda).
 function extractZip(file, dir) {
   const zlib = require('zlib');
   const buf = fs.readFileSync(file);
@@ -105,6 +106,7 @@ function extractZip(file, dir) {
     const method = buf.readUInt16LE(p + 10), size = buf.readUInt32LE(p + 20);
     const nameLen = buf.readUInt16LE(p + 28), extraLen = buf.readUInt16LE(p + 30), commentLen = buf.readUInt16LE(p + 32);
     const local = buf.readUInt32LE(p + 42);
+    const mode = (buf.readUInt32LE(p + 38) >>> 16) & 0o777;
     const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
     p += 46 + nameLen + extraLen + commentLen;
     const target = path.resolve(dir, name);
@@ -114,6 +116,7 @@ function extractZip(file, dir) {
     const data = buf.subarray(start, start + size);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, method === 8 ? zlib.inflateRawSync(data) : data);
+    if (mode) fs.chmodSync(target, mode);
   }
 }
 
@@ -256,6 +259,9 @@ process.on('beforeExit', () => finish(true, null));
 // node cannot move fd 3 out of reach of the function's subprocesses.)
 routeResponseUrlsOverHttp();
 if (spec.zip) extractZip(spec.zip, spec.task_dir);
+// The layers into opt/ (Lambda's /opt), a later one's files over an earlier
+// one's; NODE_PATH already names opt/nodejs/node_modules (runner.cc).
+for (const layer of spec.layers || []) extractZip(layer, spec.opt_dir);
 const [fn, loadError] = loadHandler();
 if (loadError) console.error(loadError.errorType + ': ' + loadError.errorMessage);
 send({ ready: true, error: loadError });

@@ -6,7 +6,9 @@
 #   python3 -u bootstrap.py <init.json>
 #
 # init.json (written by host/lambda/runner.cc): handler, task_dir, zip (a
-# code archive to extract into task_dir, or ""), site_packages.
+# code archive to extract into task_dir, or ""), layers (archives to extract
+# into opt_dir, in order: Lambda's /opt), python_version (the runtime's,
+# "3.12"), site_packages.
 # Protocol (host/lambda/execution_environment.h): messages are JSON, each
 # preceded by its length (4 bytes, big-endian). Requests come on stdin,
 # answers go to fd 3; stdout and stderr are the function's log.
@@ -192,6 +194,18 @@ def send(fd, message):
         data = data[os.write(fd, data):]
 
 
+def extract(archive, directory):
+    """A zip archive's files into `directory`, with the permissions the
+    archive records (a layer's bin/ tools stay executable, as Lambda keeps them)."""
+    import zipfile
+    with zipfile.ZipFile(archive) as z:
+        for info in z.infolist():
+            target = z.extract(info, directory)
+            mode = (info.external_attr >> 16) & 0o777
+            if mode and not info.is_dir():
+                os.chmod(target, mode)
+
+
 def main():
     # The protocol's descriptors, out of reach of the function's own
     # subprocesses (os.dup makes them non-inheritable): stdin becomes
@@ -205,10 +219,15 @@ def main():
         spec = json.load(f)
     task_dir = spec["task_dir"]
     if spec.get("zip"):
-        import zipfile
-        with zipfile.ZipFile(spec["zip"]) as z:
-            z.extractall(task_dir)
-    sys.path[0:0] = [task_dir, os.path.dirname(os.path.abspath(__file__))]
+        extract(spec["zip"], task_dir)
+    opt_dir = spec.get("opt_dir", "")
+    for layer in spec.get("layers", []):  # a later layer's files over an earlier one's
+        extract(layer, opt_dir)
+    # Lambda's order: the code, the layers' /opt/python/lib/pythonX.Y/site-packages
+    # and /opt/python, then the runtime (here the harness, for cfnresponse).
+    layer_paths = [os.path.join(opt_dir, "python", "lib", "python" + spec.get("python_version", ""), "site-packages"),
+                   os.path.join(opt_dir, "python")] if opt_dir else []
+    sys.path[0:0] = [task_dir] + layer_paths + [os.path.dirname(os.path.abspath(__file__))]
     # Run with -S: the interpreter's site-packages (boto3, if installed), as
     # the host found them, without their .pth files (runner.cc).
     sys.path.extend(p for p in spec.get("site_packages", []) if p not in sys.path)

@@ -120,6 +120,11 @@ return P.define {
     local properties = {}
     for k, v in pairs(props or {}) do properties[k] = v end
     for _, k in ipairs(CONFIG) do if props and props[k] ~= nil then properties[k] = c[k] end end
+    if properties.Layers ~= nil then  -- Lambda shows { Arn, CodeSize } each; the template lists ARNs
+      local arns = {}
+      for i, l in ipairs(c.Layers or {}) do arns[i] = l.Arn end
+      properties.Layers = arns
+    end
     return { properties = properties, attributes = attributes(c.FunctionArn, props or {}) }
   end,
 }

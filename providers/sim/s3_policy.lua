@@ -12,7 +12,10 @@
 --   Invalid effect: <effect>
 --   Invalid principal in policy        an AWS principal that is not "*", an
 --                                      account ID or an IAM/STS ARN
---   Policy has invalid action          an action not of S3 ("s3:...") or "*"
+--   Policy has invalid action          an action not of S3 ("s3:...") or "*",
+--                                      or an "s3:" name S3 does not have
+--                                      (s3:ListObjects: minio/minio#5875
+--                                      quotes AWS's answer)
 --   Policy has invalid resource        a resource not of this bucket or its
 --                                      objects ("*" included)
 --   Action does not apply to any resource(s) in statement
@@ -21,47 +24,16 @@
 -- "Missing required field Effect / Action / Resource" follow the Principal
 -- one (unverified). Not checked: that a principal's role or user exists
 -- (S3 asks IAM; the sim has no order of creation across accounts to ask
--- in), and an "s3:" action S3 does not have (the table below names the
--- ones whose resource is known; any other "s3:" name is taken).
+-- in). S3's actions and the resource each applies to are
+-- sim/s3_actions.lua (generated from the Service Authorization Reference).
 
 local decode = require("sim.json_decode")
 
 local M = {}
 
--- Actions whose resource is an object ("arn:aws:s3:::bucket/key").
-local OBJECT_ACTIONS = {}
-for name in ([[AbortMultipartUpload BypassGovernanceRetention DeleteObject DeleteObjectTagging DeleteObjectVersion
-  DeleteObjectVersionTagging GetObject GetObjectAcl GetObjectAttributes GetObjectLegalHold GetObjectRetention
-  GetObjectTagging GetObjectTorrent GetObjectVersion GetObjectVersionAcl GetObjectVersionAttributes
-  GetObjectVersionForReplication GetObjectVersionTagging GetObjectVersionTorrent InitiateReplication
-  ListMultipartUploadParts ObjectOwnerOverrideToBucketOwner PutObject PutObjectAcl PutObjectLegalHold
-  PutObjectRetention PutObjectTagging PutObjectVersionAcl PutObjectVersionTagging ReplicateDelete ReplicateObject
-  ReplicateTags RestoreObject]]):gmatch("%S+") do
-  OBJECT_ACTIONS["s3:" .. name:lower()] = true
-end
-
--- Actions whose resource is the bucket ("arn:aws:s3:::bucket").
-local BUCKET_ACTIONS = {}
-for name in ([[CreateBucket DeleteBucket DeleteBucketOwnershipControls DeleteBucketPolicy DeleteBucketWebsite
-  GetAccelerateConfiguration GetAnalyticsConfiguration GetBucketAcl GetBucketCORS GetBucketLocation GetBucketLogging
-  GetBucketNotification GetBucketObjectLockConfiguration GetBucketOwnershipControls GetBucketPolicy
-  GetBucketPolicyStatus GetBucketPublicAccessBlock GetBucketRequestPayment GetBucketTagging GetBucketVersioning
-  GetBucketWebsite GetEncryptionConfiguration GetIntelligentTieringConfiguration GetInventoryConfiguration
-  GetLifecycleConfiguration GetMetricsConfiguration GetReplicationConfiguration ListBucket ListBucketMultipartUploads
-  ListBucketVersions PutAccelerateConfiguration PutAnalyticsConfiguration PutBucketAcl PutBucketCORS PutBucketLogging
-  PutBucketNotification PutBucketObjectLockConfiguration PutBucketOwnershipControls PutBucketPolicy
-  PutBucketPublicAccessBlock PutBucketRequestPayment PutBucketTagging PutBucketVersioning PutBucketWebsite
-  PutEncryptionConfiguration PutIntelligentTieringConfiguration PutInventoryConfiguration PutLifecycleConfiguration
-  PutMetricsConfiguration PutReplicationConfiguration]]):gmatch("%S+") do
-  BUCKET_ACTIONS["s3:" .. name:lower()] = true
-end
-
--- Actions of the account, not of a bucket: they apply to no resource of a bucket policy.
-local ACCOUNT_ACTIONS = {}
-for name in ([[CreateJob GetAccountPublicAccessBlock ListAccessPoints ListAllMyBuckets ListJobs
-  ListStorageLensConfigurations PutAccountPublicAccessBlock]]):gmatch("%S+") do
-  ACCOUNT_ACTIONS["s3:" .. name:lower()] = true
-end
+-- Every S3 action ("getobject" for s3:GetObject) -> "object", "bucket" or
+-- "other" (a resource no bucket policy names: an access point, a job, the account).
+local ACTIONS = require("sim.s3_actions")
 
 local function malformed(message) require("sim").fail(message, "MalformedPolicy") end
 
@@ -101,19 +73,21 @@ local function resource_kinds(resources, bucket)
   return kinds
 end
 
--- Whether `action` (or, a wildcard, any action it matches) applies to a resource of `kinds`.
+-- Whether `action` ("s3:getobject", or a wildcard: any action it matches)
+-- applies to a resource of `kinds`. An action S3 does not have, or a
+-- wildcard matching none, is "Policy has invalid action".
 local function applies(action, kinds)
-  local pattern = glob(action)
-  local known = false
-  for _, table_kind in ipairs({ { OBJECT_ACTIONS, "object" }, { BUCKET_ACTIONS, "bucket" }, { ACCOUNT_ACTIONS } }) do
-    for name in pairs(table_kind[1]) do
-      if name:match(pattern) then
-        known = true
-        if table_kind[2] and kinds[table_kind[2]] then return true end
-      end
+  local name = action:sub(4)
+  if ACTIONS[name] then return kinds[ACTIONS[name]] == true end
+  local pattern, known = glob(name), false
+  for candidate, kind in pairs(ACTIONS) do
+    if candidate:match(pattern) then
+      known = true
+      if kinds[kind] then return true end
     end
   end
-  return not known  -- an action of no known resource is taken
+  if not known then malformed("Policy has invalid action") end
+  return false
 end
 
 local function check_statement(s, bucket)
@@ -131,11 +105,9 @@ local function check_statement(s, bucket)
   end
   if s.Resource == nil and s.NotResource == nil then malformed("Missing required field Resource") end
   local kinds = resource_kinds(s.Resource or s.NotResource, bucket)
-  if s.Action and s.Resource then
-    for _, a in ipairs(actions) do
-      if a ~= "*" and a ~= "s3:*" and not applies(a, kinds) then
-        malformed("Action does not apply to any resource(s) in statement")
-      end
+  for _, a in ipairs(actions) do
+    if a ~= "*" and a ~= "s3:*" and not applies(a, kinds) and s.Action and s.Resource then
+      malformed("Action does not apply to any resource(s) in statement")
     end
   end
 end

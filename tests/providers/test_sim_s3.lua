@@ -109,6 +109,10 @@ T.case("PutBucketPolicy refuses a policy S3 would not take, in S3's words, and k
     { statement({ Principal = { AWS = "user" } }), "Invalid principal in policy" },
     { statement({ Action = "invalid_action" }), "Policy has invalid action" },
     { statement({ Action = "sqs:SendMessage" }), "Policy has invalid action" },
+    -- An "s3:" name S3 does not have (the API's name, not the IAM action's), or a wildcard matching none.
+    { statement({ Action = "s3:ListObjects" }), "Policy has invalid action" },
+    { statement({ Action = { "s3:GetObject", "s3:HeadObject" } }), "Policy has invalid action" },
+    { statement({ Action = "s3:Frobnicate*" }), "Policy has invalid action" },
     { statement({ Resource = "*" }), "Policy has invalid resource" },
     { statement({ Resource = "arn:aws:s3:::another-bucket/*" }), "Policy has invalid resource" },
     -- An object action on the bucket alone, a bucket action on its objects alone.
@@ -129,6 +133,7 @@ T.case("PutBucketPolicy refuses a policy S3 would not take, in S3's words, and k
     { Principal = { AWS = { "222222222222", "arn:aws:iam::222222222222:role/reader", "*" } } },
     { Principal = false, NotPrincipal = { AWS = "arn:aws:iam::123456789012:root" }, Effect = "Deny" },
     { Resource = "arn:aws:s3:::con*/logs/*", Action = "*" },
+    { Action = { "S3:GETOBJECT", "s3:*Object*" } },  -- action names are case-insensitive
   }) do
     c.PutBucketPolicy({ Bucket = "conf", Policy = statement(fields) })
   end

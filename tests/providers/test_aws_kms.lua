@@ -2,6 +2,7 @@
 -- contract fixtures.
 local H = require("harness")
 local D = require("provider_driver")
+local P = require("moonstack.provider")
 local T = H.suite("aws kms")
 
 T.case("Key: Ref is the key ID, GetAtt Arn/KeyId, CloudFormation's tags; delete schedules deletion", function()
@@ -34,13 +35,39 @@ T.case("Alias: Ref is the name; the target key must exist; the prefix rule", fun
   local key = sim.call("kms", "CreateKey", {}).KeyMetadata.KeyId
   local r = D.run(world, decl, "create", ctx, decl:validate({ AliasName = "alias/app", TargetKeyId = key }, ctx))
   H.eq(r.id, "alias/app")
-  H.eq(D.failure(function()
-    D.run(world, decl, "create", ctx, decl:validate({ AliasName = "app", TargetKeyId = key }, ctx))
-  end), "Alias must start with the prefix \"alias/\". Please see https://docs.aws.amazon.com/kms/latest/developerguide/kms-alias.html")
-  H.eq(D.failure(function()
-    D.run(world, decl, "create", ctx, decl:validate({ AliasName = "alias/b", TargetKeyId = "00000000-0000-4000-8000-000000000000" }, ctx))
-  end), "Key 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-4000-8000-000000000000' does not exist")
+  -- KMS's refusals in the registry handlers' form: KMS's message and the SDK's details inside.
+  local function reported(message, code)
+    return "^Resource handler returned message: \"" .. message:gsub("%p", "%%%0")
+      .. " %(Service: Kms, Status Code: 400, Request ID: [%x%-]+%) %(SDK Attempt Count: 1%)\" "
+      .. "%(RequestToken: [%x%-]+, HandlerErrorCode: " .. code .. "%)$"
+  end
+  local ok, err = pcall(D.run, world, decl, "create", ctx, decl:validate({ AliasName = "app", TargetKeyId = key }, ctx))
+  H.eq(ok, false)
+  H.match(P.error_message(err), reported("Alias must start with the prefix \"alias/\". Please see "
+    .. "https://docs.aws.amazon.com/kms/latest/developerguide/kms-alias.html", "InvalidRequest"))
+  H.eq(err.code, "InvalidRequest")
+  ok, err = pcall(D.run, world, decl, "create", ctx,
+    decl:validate({ AliasName = "alias/b", TargetKeyId = "00000000-0000-4000-8000-000000000000" }, ctx))
+  H.eq(ok, false)
+  H.match(P.error_message(err),
+    reported("Key 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-4000-8000-000000000000' does not exist", "NotFound"))
+  H.eq(err.code, "NotFound")
   H.eq(decl:change({ AliasName = "alias/a", TargetKeyId = "k" }, { AliasName = "alias/a", TargetKeyId = "k2" }, ctx), "none")
+end)
+
+T.case("Key: a key policy that locks the account out fails as the registry handler reports it; nothing is made", function()
+  local world, sim = fresh()
+  local decl = D.load("kms/key")
+  local ctx = D.context(sim, "AppKey")
+  local props = decl:validate({ KeyPolicy = { Version = "2012-10-17", Statement = { {
+    Effect = "Allow", Principal = { Service = "logs.amazonaws.com" }, Action = "kms:*", Resource = "*" } } } }, ctx)
+  local ok, err = pcall(D.run, world, decl, "create", ctx, props)
+  H.eq(ok, false)
+  H.match(P.error_message(err), "^Resource handler returned message: \"The new key policy will not allow you to update "
+    .. "the key policy in the future%. %(Service: Kms, Status Code: 400, Request ID: [%x%-]+%) %(SDK Attempt Count: 1%)\" "
+    .. "%(RequestToken: [%x%-]+, HandlerErrorCode: InvalidRequest%)$")
+  H.eq(err.code, "InvalidRequest")
+  H.same(sim.call("kms", "ListKeys", {}).Keys, {})
 end)
 
 for _, name in ipairs({ "key", "alias" }) do

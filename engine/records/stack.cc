@@ -34,6 +34,12 @@ bool ParseUpdateStep(std::string_view name, UpdateStep* out) {
   return false;
 }
 
+void StackRecord::NoteDeletionTime(StackStatus to, int64_t now_ms) {
+  if (to == StackStatus::kDeleteComplete || (to == StackStatus::kRollbackInProgress && deleted_ms == 0)) {
+    deleted_ms = now_ms;
+  }
+}
+
 void StackRecord::BeginOperationFor(std::optional<StackStatus> from, StackStatus to, const std::string& new_id) {
   const char* type = OperationStartedBy(from, to);
   if (type == nullptr) return;

@@ -40,7 +40,9 @@ struct StackRecord {
   std::string reason;
   int64_t created_ms = 0;
   int64_t updated_ms = 0;  // 0: never updated
-  int64_t deleted_ms = 0;  // 0: not deleted
+  // DeletionTime: when a failed create's rollback began deleting its
+  // resources (ROLLBACK_IN_PROGRESS), then when the stack was deleted. 0: neither.
+  int64_t deleted_ms = 0;
   std::string template_body;
   // The template as submitted, when a transform (AWS::Include) changed it:
   // GetTemplate's TemplateStage Original, and what UsePreviousTemplate
@@ -106,6 +108,10 @@ struct StackRecord {
   // starts an operation (OperationStartedBy) gives the stack `new_id` as its
   // operation's ID first.
   void BeginOperationFor(std::optional<StackStatus> from, StackStatus to, const std::string& new_id);
+  // Notes the DeletionTime entering `to` at `now_ms` gives (deleted_ms):
+  // AWS shows one from a create's ROLLBACK_IN_PROGRESS on (a describe-stacks
+  // of a stack rolling back, 9 s after its CreationTime), and the deletion's.
+  void NoteDeletionTime(StackStatus to, int64_t now_ms);
 
   bool disable_rollback() const { return on_failure == "DO_NOTHING"; }
   // The template GetTemplate shows (seed 001): the one being created or

@@ -699,6 +699,7 @@ Status CommitStackStatus(const OperationContext& ctx, StackRecord* s, StackStatu
   MS_RETURN_IF_ERROR(CheckStackTransition(s->status, to));
   if (IsInProgress(to)) RecordProviderSource(ctx, s);
   s->BeginOperationFor(s->status, to, NewUuid());
+  s->NoteDeletionTime(to, ctx.clock->NowMs());
   s->status = to;
   s->reason = reason;
   StoreBatch batch;

@@ -583,7 +583,7 @@ bool OperationCore::SetStackStatus(StackStatus to, const std::string& reason, co
   stack_.BeginOperationFor(stack_.status, to, NewEventId(&rng_));
   stack_.status = to;
   stack_.reason = CapStatusReason(reason);
-  if (to == StackStatus::kDeleteComplete) stack_.deleted_ms = ctx_.clock->NowMs();
+  stack_.NoteDeletionTime(to, ctx_.clock->NowMs());
   stack_dirty_ = true;
   StackEvent e = NewEvent();
   e.logical_id = stack_.name;

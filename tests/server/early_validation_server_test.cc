@@ -46,6 +46,10 @@ events = list(reversed(cf.describe_stack_events(StackName='ops')['StackEvents'])
 out['events'] = [(e['LogicalResourceId'], e['ResourceStatus'],
                   'create' if e['OperationId'] == create_op else 'rollback' if e['OperationId'] == rollback_op else '?')
                  for e in events]
+# DeletionTime: when the rollback began deleting what the create made (AWS shows it from ROLLBACK_IN_PROGRESS on).
+began = [e['Timestamp'] for e in events if e['ResourceStatus'] == 'ROLLBACK_IN_PROGRESS'][0]
+out['deletion_time'] = [s.get('DeletionTime') == began,
+                        [x for x in cf.list_stacks()['StackSummaries'] if x['StackName'] == 'ops'][0].get('DeletionTime') == began]
 # DescribeEvents: every operation's events, newest first, typed; an operation alone; the failures alone.
 all_events = cf.describe_events(StackName='ops')['OperationEvents']
 out['all'] = [(e['OperationType'], e['EventType'], e['LogicalResourceId'], e.get('ResourceStatus'),
@@ -69,12 +73,13 @@ updated = cf.update_stack(StackName='ops2', TemplateBody=json.dumps(good))
 s = settle('ops2')
 out['update'] = [[o['OperationType'] for o in s['LastOperations']],
                  s['LastOperations'][0]['OperationId'] == updated['OperationId'],
-                 updated['OperationId'] != created['OperationId']]
+                 updated['OperationId'] != created['OperationId'], 'DeletionTime' in s]
 print(json.dumps(out))
 )");
   CHECK(r["status"] == "ROLLBACK_COMPLETE");
   CHECK(r["last"] == json::array({"ROLLBACK", "CREATE_STACK"}));
   CHECK(r["create_is_last"] == true);
+  CHECK(r["deletion_time"] == json::array({true, true}));
   CHECK(r["events"] == json::parse(R"([
     ["ops", "CREATE_IN_PROGRESS", "create"], ["Good", "CREATE_IN_PROGRESS", "create"],
     ["Bad", "CREATE_IN_PROGRESS", "create"], ["Good", "CREATE_IN_PROGRESS", "create"],
@@ -100,7 +105,7 @@ print(json.dumps(out))
   CHECK(r["nothing_named"]["Message"] == "One of ChangeSetName, OperationId or StackName must be specified");
   CHECK(r["after_delete"] == json::array({"DELETE_STACK"}));
   CHECK(r["summary"] == json::array({"DELETE_STACK"}));  // ListStacks' summaries carry them too
-  CHECK(r["update"] == json::parse(R"([["UPDATE_STACK"], true, true])"));
+  CHECK(r["update"] == json::parse(R"([["UPDATE_STACK"], true, true, false])"));
 }
 
 TEST_CASE("serve: a change set whose bucket name is taken or whose properties the schema refuses fails early "

@@ -66,17 +66,8 @@ end
 ---errors propagate (reported, for an action of M.kms's client).
 function M.unless_gone(fn, req)
   local raw = raw_of[fn] or fn
-  local try = sim.try_of(raw)  -- a sim client's action: the error as a value, not raised
-  local res, err
-  if try then
-    res, err = try(req)
-    if err == nil then return res end
-  else
-    local ok
-    ok, res = pcall(raw, req)
-    if ok then return res end
-    err = res
-  end
+  local res, err = sim.attempt(raw, req)
+  if err == nil then return res end
   local _, code = errors.message(err)
   if code == "NotFoundException" then return nil end
   if fn ~= raw and type(err) == "table" and err.code then reported(err) end

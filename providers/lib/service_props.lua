@@ -49,17 +49,8 @@ end
 function M.error_code(err) return type(err) == "table" and err.code or nil end
 
 function M.call(fn, req, codes)
-  local r, err
-  local try = require("sim").try_of(fn)  -- a sim client's action: its error as a value, not raised
-  if try then
-    r, err = try(req)
-    if err == nil then return r end
-  else
-    local ok
-    ok, r = pcall(fn, req)
-    if ok then return r end
-    err = r
-  end
+  local r, err = require("sim").attempt(fn, req)
+  if err == nil then return r end
   for _, c in ipairs(codes) do
     if M.error_code(err) == c then return nil, err end
   end

@@ -212,4 +212,18 @@ end
 ---@return function?
 function S.try_of(fn) return tries[fn] end
 
+---fn(req)'s result, or nil and the error it raised: a client action's
+---through its non-raising twin (S.try_of), any other function's through pcall.
+---@param fn function
+---@param req table?
+---@return any result, any err
+function S.attempt(fn, req)
+  local try = tries[fn]
+  if try then return try(req) end
+  local ok, r = pcall(fn, req)
+  if ok then return r end
+  if r == nil then r = false end  -- error(nil): still an error
+  return nil, r
+end
+
 return S

@@ -104,6 +104,11 @@ T.case("a client's action has a non-raising twin, and service_props.call takes e
     local raised = H.raises(function() props.call(fn, { Name = "/missing" }, { "Other" }) end)
     H.eq(raised.code, "ParameterNotFound", "an error not named is raised as it came")
   end
+  -- sim.attempt, under both: a result, or nil and the error (an error(nil) is still one).
+  H.eq(sim.attempt(plain, { Name = "/there" }).Parameter.Value, "v")
+  local none, e = sim.attempt(function() error(nil) end)
+  H.eq(none, nil)
+  H.eq(e, false)
 end)
 
 return T

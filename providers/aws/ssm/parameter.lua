@@ -101,7 +101,7 @@ return P.define {
 
   read = function(ctx, id)
     local ssm = ctx.world.ssm
-    local r, err = require("sim").try_of(ssm.GetParameter)({ Name = id })
+    local r, err = require("sim").attempt(ssm.GetParameter, { Name = id })
     if err ~= nil then
       if gone(err) then return nil end
       error(err, 0)

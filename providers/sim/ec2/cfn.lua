@@ -37,17 +37,8 @@ end
 ---Calls fn(req); returns its result, or nil when it failed with a NotFound
 ---error. Other errors propagate unchanged (their message is AWS's).
 function M.unless_gone(fn, req)
-  local res, err
-  local try = sim.try_of(fn)  -- a sim client's action: its error as a value, not raised
-  if try then
-    res, err = try(req)
-    if err == nil then return res end
-  else
-    local ok
-    ok, res = pcall(fn, req)
-    if ok then return res end
-    err = res
-  end
+  local res, err = sim.attempt(fn, req)
+  if err == nil then return res end
   if M.not_found(err) then return nil end
   error(err, 0)
 end

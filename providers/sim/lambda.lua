@@ -25,6 +25,10 @@
 --     (S3's refusal in Lambda's words, s3_code below; PublishLayerVersion
 --     too).
 --
+-- Tags (CreateFunction's Tags map, TagResource, UntagResource, ListTags,
+-- GetFunction's Tags) are the function's, kept in its record; a Resource
+-- ARN's version or alias qualifier names the same function's.
+--
 -- PublishVersion publishes "1", "2", ... and, as Lambda does, returns the
 -- latest version instead when neither the code nor the configuration
 -- changed since it was published. An alias points at a version, optionally
@@ -71,6 +75,21 @@ local function parse_name(spec)
 end
 
 local function fkey(env, name) return env.region .. ":" .. name end
+
+-- A Tags map as given (string keys; a number value as its text), {} for none.
+local function check_tags(tags)
+  local out = {}
+  for k, v in pairs(type(tags) == "table" and tags or {}) do
+    if type(k) == "string" then out[k] = tostring(v) end
+  end
+  return out
+end
+
+local function copy_tags(tags)
+  local out = {}
+  for k, v in pairs(tags or {}) do out[k] = v end
+  return out
+end
 local function akey(env, name, alias) return env.region .. ":" .. name .. ":" .. alias end
 
 local function load_fn(env, spec)
@@ -293,7 +312,9 @@ function A.CreateFunction(p, env)
   runtimes.check_create(p.Runtime, env.now_ms)
   L.check_layers(env, p.Layers)
   local taken = take_s3_code(env, p.Code)
-  local rec = { FunctionName = name, Code = code_of(p.Code), LastModified = util.iso8601(env.now_ms) }
+  local tags = check_tags(p.Tags)
+  local rec = { FunctionName = name, Code = code_of(p.Code), LastModified = util.iso8601(env.now_ms),
+                Tags = next(tags) ~= nil and tags or nil }
   rec.CodeSha256, rec.CodeSize = code_digest(p.Code, taken)
   keep_code(rec, taken)
   for _, k in ipairs(CONFIG) do rec[k] = p[k] end
@@ -313,7 +334,33 @@ function A.GetFunctionConfiguration(p, env)
 end
 
 function A.GetFunction(p, env)
-  return { Configuration = A.GetFunctionConfiguration(p, env) }
+  local out = { Configuration = A.GetFunctionConfiguration(p, env) }
+  local rec = load_fn(env, p.FunctionName)
+  if rec.Tags and next(rec.Tags) ~= nil then out.Tags = copy_tags(rec.Tags) end
+  return out
+end
+
+-- Tags -----------------------------------------------------------------------
+
+function A.TagResource(p, env)
+  local rec = load_fn(env, p.Resource)
+  rec.Tags = copy_tags(rec.Tags)
+  for k, v in pairs(check_tags(p.Tags)) do rec.Tags[k] = v end
+  save_fn(env, rec)
+  return {}
+end
+
+function A.UntagResource(p, env)
+  local rec = load_fn(env, p.Resource)
+  rec.Tags = copy_tags(rec.Tags)
+  for _, k in ipairs(type(p.TagKeys) == "table" and p.TagKeys or {}) do rec.Tags[k] = nil end
+  if next(rec.Tags) == nil then rec.Tags = nil end
+  save_fn(env, rec)
+  return {}
+end
+
+function A.ListTags(p, env)
+  return { Tags = copy_tags(load_fn(env, p.Resource).Tags) }
 end
 
 function A.UpdateFunctionConfiguration(p, env)

@@ -242,3 +242,41 @@ print(json.dumps(json.loads(lam.invoke(FunctionName='greeter', Payload=b'{"name"
 )");
   CHECK(r == json({"hello layer", "node22 modules"}));
 }
+
+TEST_CASE("serve: a function's tags through the Lambda API and from a stack", "[server][lambda]") {
+  Server server("lambda_tags");
+  const json r = server.Python(R"(
+lambda_role('r')
+lam = boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+created = lam.create_function(FunctionName='tagged', Runtime='python3.12', Handler='index.handler',
+                              Role='arn:aws:iam::123456789012:role/r', Code={'ZipFile': b'x'}, Tags={'team': 'web'})
+arn = created['FunctionArn']
+out = {'created': lam.list_tags(Resource=arn)['Tags']}
+lam.tag_resource(Resource=arn, Tags={'env': 'dev', 'team': 'api'})
+out['tagged'] = lam.list_tags(Resource=arn)['Tags']
+lam.untag_resource(Resource=arn, TagKeys=['team'])
+out['untagged'] = lam.get_function(FunctionName='tagged')['Tags']
+out['missing'] = error(lam.list_tags, Resource=arn + 'x')
+template = {'Resources': {'Fn': {'Type': 'AWS::Lambda::Function', 'Properties': {
+    'Runtime': 'python3.12', 'Handler': 'index.handler', 'Role': 'arn:aws:iam::123456789012:role/r',
+    'Code': {'ZipFile': 'def handler(e, c): return 1'}, 'Tags': [{'Key': 'app', 'Value': 'shop'}]}}}}
+cf.create_stack(StackName='tags', TemplateBody=json.dumps(template), Tags=[{'Key': 'owner', 'Value': 'ops'}])
+import time
+for _ in range(600):
+    s = cf.describe_stacks(StackName='tags')['Stacks'][0]
+    if not s['StackStatus'].endswith('IN_PROGRESS'):
+        break
+    time.sleep(0.05)
+name = cf.describe_stack_resource(StackName='tags', LogicalResourceId='Fn')['StackResourceDetail']['PhysicalResourceId']
+fn_tags = lam.get_function(FunctionName=name)['Tags']
+out['stack'] = [s['StackStatus'], fn_tags.get('app'), fn_tags.get('owner'), fn_tags.get('aws:cloudformation:logical-id'),
+                fn_tags.get('aws:cloudformation:stack-id') == s['StackId']]
+print(json.dumps(out))
+)");
+  CHECK(r["created"] == json({{"team", "web"}}));
+  CHECK(r["tagged"] == json({{"team", "api"}, {"env", "dev"}}));
+  CHECK(r["untagged"] == json({{"env", "dev"}}));
+  CHECK(r["missing"]["Code"] == "ResourceNotFoundException");
+  CHECK(r["missing"]["Status"] == 404);
+  CHECK(r["stack"] == json({"CREATE_COMPLETE", "shop", "ops", "Fn", true}));
+}

@@ -168,4 +168,35 @@ T.case("a function's Layers: one of the stack's account must exist; read gives t
   H.same(world.ids("lambda.function"), { "us-east-1:fn" })
 end)
 
+T.case("a function's Tags: the stack's, the template's and CloudFormation's on create; an update's difference; read's own", function()
+  local FN = D.load("lambda/function")
+  local world, sim = fresh()
+  local ROLE = "arn:aws:iam::123456789012:role/r"
+  local props = { FunctionName = "tagged", Role = ROLE, Runtime = "python3.13", Handler = "index.handler",
+                  Code = { ZipFile = "x" }, Tags = { { Key = "team", Value = "web" }, { Key = "env", Value = "dev" } } }
+  local ctx = D.context(sim, "Fn")
+  ctx.stack_tags = { { Key = "owner", Value = "ops" } }
+  local f = D.run(world, FN, "create", ctx, FN:validate(props, ctx))
+  local lam = sim.client().lambda
+  local arn = lam.GetFunctionConfiguration({ FunctionName = "tagged" }).FunctionArn
+  H.same(lam.ListTags({ Resource = arn }).Tags, {
+    team = "web", env = "dev", owner = "ops", ["aws:cloudformation:stack-name"] = "s",
+    ["aws:cloudformation:logical-id"] = "Fn", ["aws:cloudformation:stack-id"] = ctx.stack_id })
+  H.same(lam.GetFunction({ FunctionName = "tagged" }).Tags, lam.ListTags({ Resource = arn }).Tags)
+  local new = {}
+  for k, v in pairs(props) do new[k] = v end
+  new.Tags = { { Key = "team", Value = "api" } }
+  FN:check_result("update", FN.update(ctx, f.id, new, props, { "Tags" }))
+  local now = lam.ListTags({ Resource = arn }).Tags
+  H.eq(now.team, "api")
+  H.eq(now.env, nil)
+  H.eq(now.owner, "ops")
+  H.eq(now["aws:cloudformation:logical-id"], "Fn")
+  H.same(FN:check_result("read", FN.read(ctx, f.id, new)).properties.Tags,
+    { { Key = "owner", Value = "ops" }, { Key = "team", Value = "api" } })
+  lam.UntagResource({ Resource = arn, TagKeys = { "team", "owner" } })
+  H.eq(lam.ListTags({ Resource = arn }).Tags.team, nil)
+  H.raises(function() lam.ListTags({ Resource = arn .. "x" }) end, "Function not found: " .. arn .. "x")
+end)
+
 return T

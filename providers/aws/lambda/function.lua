@@ -5,11 +5,16 @@
 -- else No interruption (UpdateFunctionCode for Code, UpdateFunctionConfiguration
 -- for the rest). Ref is the function name (generated "<stack>-<logical>-<12>"
 -- within 64 characters); Fn::GetAtt Arn.
+-- Tags: the stack's, the template's over them, and CloudFormation's
+-- aws:cloudformation:* ones, as Lambda's Tags map (tags.for_resource); an
+-- update tags and untags the difference; read gives the template's own back.
 -- Inline code (Code.ZipFile) is CloudFormation's own: its handler zips the
 -- text as index.js or index.py, so it refuses ZipFile for a runtime other
 -- than Node.js or Python, or none (check_zip_file below).
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
+local tags = require("moonstack.tags")
+local props_lib = require("lib.service_props")
 
 local CONFIG = { "Architectures", "DeadLetterConfig", "Description", "Environment", "EphemeralStorage", "Handler",
                  "ImageConfig", "KmsKeyArn", "Layers", "LoggingConfig", "MemorySize", "Role", "Runtime", "Timeout",
@@ -84,6 +89,7 @@ return P.define {
     local req = {}
     for k, v in pairs(props) do req[k] = v end
     req.FunctionName = props.FunctionName or names.physical(ctx.stack_name, ctx.logical_id, 64)
+    req.Tags = tags.for_resource(ctx, props.Tags)
     local c = lambda(ctx).CreateFunction(req)
     return { id = c.FunctionName, attributes = attributes(c.FunctionArn, props) }
   end,
@@ -97,7 +103,12 @@ return P.define {
         for k, v in pairs(new.Code) do code[k] = v end
         code.FunctionName = id
         lambda(ctx).UpdateFunctionCode(code)
-      elseif name ~= "Tags" then
+      elseif name == "Tags" then
+        local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
+        local arn = lambda(ctx).GetFunctionConfiguration({ FunctionName = id }).FunctionArn
+        if #remove > 0 then lambda(ctx).UntagResource { Resource = arn, TagKeys = remove } end
+        if next(set) then lambda(ctx).TagResource { Resource = arn, Tags = set } end
+      else
         if new[name] ~= nil then config[name] = new[name] else config[name] = DEFAULTS[name] or "" end
         any = true
       end
@@ -120,6 +131,7 @@ return P.define {
     local properties = {}
     for k, v in pairs(props or {}) do properties[k] = v end
     for _, k in ipairs(CONFIG) do if props and props[k] ~= nil then properties[k] = c[k] end end
+    properties.Tags = props_lib.own_tags(lambda(ctx).ListTags({ Resource = c.FunctionArn }).Tags)
     if properties.Layers ~= nil then  -- Lambda shows { Arn, CodeSize } each; the template lists ARNs
       local arns = {}
       for i, l in ipairs(c.Layers or {}) do arns[i] = l.Arn end

@@ -2,7 +2,9 @@
 -- delivery). A rule is the record "events.rule" "<region>:<bus>:<name>";
 -- its targets are kept in it (at most 5 per rule, as EventBridge allows).
 -- ARN: arn:aws:events:<region>:<account>:rule/<name> on the default bus,
--- rule/<bus>/<name> on another one.
+-- rule/<bus>/<name> on another one. A rule's tags (PutRule's Tags when it
+-- makes the rule, TagResource, UntagResource, ListTagsForResource by the
+-- rule's ARN) are kept in it.
 --
 -- Messages (EventBridge's):
 --   Rule <name> does not exist on EventBus <bus>. (ResourceNotFoundException)
@@ -63,6 +65,44 @@ function A.PutRule(p, env)
   for _, t in ipairs(p.Tags or {}) do r.Tags[t.Key] = t.Value end
   world.put(RULE, k, r)
   return { RuleArn = A.rule_arn(env.region, env.account, bus, p.Name) }
+end
+
+-- The rule a ResourceARN names (of the caller's region and account), or
+-- EventBridge's not-found answer for it.
+local function rule_of_arn(env, arn)
+  local rest = type(arn) == "string" and arn:match("^arn:aws[%w%-]*:events:[^:]*:%d+:rule/(.+)$")
+  if not rest or require("sim").other_account(env, arn) then
+    fail("Rule " .. tostring(arn) .. " does not exist on EventBus default.", "ResourceNotFoundException")
+  end
+  local bus, name = rest:match("^(.+)/([^/]+)$")
+  return load_rule(env, { EventBusName = bus or "default" }, name or rest)
+end
+
+local function tag_list(tags)
+  local keys, out = {}, {}
+  for k in pairs(tags or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for i, k in ipairs(keys) do out[i] = { Key = k, Value = tags[k] } end
+  return out
+end
+
+function A.TagResource(p, env)
+  local r, k = rule_of_arn(env, p.ResourceARN)
+  r.Tags = r.Tags or {}
+  for _, t in ipairs(p.Tags or {}) do r.Tags[t.Key] = t.Value end
+  world.put(RULE, k, r)
+  return {}
+end
+
+function A.UntagResource(p, env)
+  local r, k = rule_of_arn(env, p.ResourceARN)
+  for _, key_name in ipairs(p.TagKeys or {}) do (r.Tags or {})[key_name] = nil end
+  world.put(RULE, k, r)
+  return {}
+end
+
+function A.ListTagsForResource(p, env)
+  return { Tags = tag_list(rule_of_arn(env, p.ResourceARN).Tags) }
 end
 
 function A.DescribeRule(p, env)

@@ -3,11 +3,13 @@
 -- which really run the Amazon States Language definition
 -- (sim/states/interpreter.lua) in simulated time.
 --
---   CreateStateMachine { name, definition, roleArn, type } -> { stateMachineArn, creationDate }
+--   CreateStateMachine { name, definition, roleArn, type, tags } -> { stateMachineArn, creationDate }
 --   UpdateStateMachine { stateMachineArn, definition, roleArn } -> { updateDate }
 --   DescribeStateMachine { stateMachineArn } -> { stateMachineArn, name, status, definition, roleArn, type, creationDate }
 --   DeleteStateMachine { stateMachineArn } -> {}
 --   ListStateMachines {} -> { stateMachines }
+--   TagResource { resourceArn, tags = [{key, value}] } / UntagResource { resourceArn, tagKeys }
+--   ListTagsForResource { resourceArn } -> { tags = [{key, value}] }   a machine's tags, by key
 --   StartExecution { stateMachineArn, name, input } -> { executionArn, startDate }
 --   DescribeExecution { executionArn } -> { executionArn, stateMachineArn, name, status, startDate, stopDate,
 --                                          input, output, error, cause }
@@ -85,8 +87,11 @@ function A.CreateStateMachine(p, env)
     end
     fail("State Machine Already Exists: '" .. arn .. "'", "StateMachineAlreadyExists")
   end
+  local tags = {}
+  for _, t in ipairs(p.tags or {}) do tags[t.key] = t.value end
   world.put(MACHINE, arn, { name = p.name, stateMachineArn = arn, definition = p.definition, roleArn = p.roleArn,
-                            type = p.type or "STANDARD", creationMs = env.now_ms, status = "ACTIVE" })
+                            type = p.type or "STANDARD", creationMs = env.now_ms, status = "ACTIVE",
+                            tags = next(tags) ~= nil and tags or nil })
   return { stateMachineArn = arn, creationDate = seconds(env.now_ms) }
 end
 
@@ -106,6 +111,30 @@ function A.DescribeStateMachine(p)
   local m = load_machine(p.stateMachineArn)
   return { stateMachineArn = m.stateMachineArn, name = m.name, status = m.status, definition = m.definition,
            roleArn = m.roleArn, type = m.type, creationDate = seconds(m.creationMs) }
+end
+
+function A.TagResource(p)
+  local m = load_machine(p.resourceArn)
+  m.tags = m.tags or {}
+  for _, t in ipairs(p.tags or {}) do m.tags[t.key] = t.value end
+  world.put(MACHINE, m.stateMachineArn, m)
+  return {}
+end
+
+function A.UntagResource(p)
+  local m = load_machine(p.resourceArn)
+  for _, k in ipairs(p.tagKeys or {}) do (m.tags or {})[k] = nil end
+  world.put(MACHINE, m.stateMachineArn, m)
+  return {}
+end
+
+function A.ListTagsForResource(p)
+  local m = load_machine(p.resourceArn)
+  local keys, out = {}, {}
+  for k in pairs(m.tags or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for i, k in ipairs(keys) do out[i] = { key = k, value = m.tags[k] } end
+  return { tags = out }
 end
 
 -- As AWS: deleting a machine that does not exist succeeds.

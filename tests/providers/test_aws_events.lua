@@ -43,4 +43,28 @@ T.case("provider: Ref is the name (bus|name off the default bus), Arn; targets s
   end
 end)
 
+T.case("a rule's tags: the stack's, the template's and CloudFormation's on create; an update's difference; read's own", function()
+  local world, sim = fresh()
+  local ctx = D.context(sim, "Nightly")
+  ctx.stack_tags = { { Key = "owner", Value = "ops" } }
+  local props = RULE:validate({ Name = "nightly", ScheduleExpression = "rate(1 day)",
+                                Tags = { { Key = "team", Value = "web" } } }, ctx)
+  local r = D.run(world, RULE, "create", ctx, props)
+  local ev = sim.client().events
+  local arn = r.attributes.Arn
+  H.same(ev.ListTagsForResource({ ResourceARN = arn }).Tags, {
+    { Key = "aws:cloudformation:logical-id", Value = "Nightly" },
+    { Key = "aws:cloudformation:stack-id", Value = ctx.stack_id },
+    { Key = "aws:cloudformation:stack-name", Value = "s" },
+    { Key = "owner", Value = "ops" }, { Key = "team", Value = "web" } })
+  local new = RULE:validate({ Name = "nightly", ScheduleExpression = "rate(1 day)",
+                              Tags = { { Key = "env", Value = "dev" } } }, ctx)
+  RULE:check_result("update", RULE.update(ctx, r.id, new, props, { "Tags" }))
+  H.same(RULE:check_result("read", RULE.read(ctx, r.id, new)).properties.Tags,
+    { { Key = "env", Value = "dev" }, { Key = "owner", Value = "ops" } })
+  local e = H.raises(function() ev.ListTagsForResource({ ResourceARN = arn .. "x" }) end,
+    "Rule nightlyx does not exist on EventBus default.")
+  H.eq(e.code, "ResourceNotFoundException")
+end)
+
 return T

@@ -233,4 +233,30 @@ T.case("errors: bad definitions, unknown machines and executions, duplicate name
     "State Machine Does Not Exist: '" .. arn .. "'")
 end)
 
+T.case("a state machine's tags: CreateStateMachine's, TagResource, UntagResource; the provider's stack and aws: tags", function()
+  local world, sim = fresh()
+  local sfn = sim.client().states
+  local def = '{"StartAt": "P", "States": {"P": {"Type": "Pass", "End": true}}}'
+  local arn = sfn.CreateStateMachine({ name = "m", definition = def, roleArn = ROLE,
+                                       tags = { { key = "team", value = "web" } } }).stateMachineArn
+  sfn.TagResource({ resourceArn = arn, tags = { { key = "env", value = "dev" } } })
+  sfn.UntagResource({ resourceArn = arn, tagKeys = { "team" } })
+  H.same(sfn.ListTagsForResource({ resourceArn = arn }).tags, { { key = "env", value = "dev" } })
+  -- Through AWS::StepFunctions::StateMachine.
+  local D = require("provider_driver")
+  local SM = D.load("stepfunctions/state_machine")
+  local ctx = D.context(sim, "Flow")
+  ctx.stack_tags = { { Key = "owner", Value = "ops" } }
+  local props = SM:validate({ RoleArn = ROLE, DefinitionString = def, Tags = { { Key = "app", Value = "shop" } } }, ctx)
+  local r = D.run(world, SM, "create", ctx, props)
+  local got = {}
+  for _, t in ipairs(sfn.ListTagsForResource({ resourceArn = r.id }).tags) do got[t.key] = t.value end
+  H.same(got, { app = "shop", owner = "ops", ["aws:cloudformation:stack-name"] = "s",
+                ["aws:cloudformation:logical-id"] = "Flow", ["aws:cloudformation:stack-id"] = ctx.stack_id })
+  local new = SM:validate({ RoleArn = ROLE, DefinitionString = def, Tags = { { Key = "app", Value = "cart" } } }, ctx)
+  SM:check_result("update", SM.update(ctx, r.id, new, props, { "Tags" }))
+  H.same(SM:check_result("read", SM.read(ctx, r.id, new)).properties.Tags,
+    { { Key = "app", Value = "cart" }, { Key = "owner", Value = "ops" } })
+end)
+
 return T

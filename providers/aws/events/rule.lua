@@ -7,10 +7,14 @@
 -- ("<bus>|<name>" on a bus other than default, as the registry handler
 -- makes the identifier); Fn::GetAtt Arn.
 -- Without Name the name is "<stack>-<logical>-<12>" within 64.
+-- Tags: the stack's, the template's and CloudFormation's aws:cloudformation:*
+-- ones when the rule is made (PutRule's Tags); an update tags and untags
+-- the difference (TagResource, UntagResource); read gives its own back.
 local P = require("moonstack.provider")
 local names = require("sim.cloudformation_names")
 local props_lib = require("lib.service_props")
 local events_sim = require("sim.events")
+local tags = require("moonstack.tags")
 
 local function region(ctx) return (ctx.region and ctx.region ~= "") and ctx.region or "us-east-1" end
 local function account(ctx) return (ctx.account and ctx.account ~= "") and ctx.account or "123456789012" end
@@ -22,12 +26,12 @@ local function split(id)
   return "default", id
 end
 
-local function put_rule(ctx, name, props)
+local function put_rule(ctx, name, props, tag_list)
   local pattern = props.EventPattern
   return ctx.world.events.PutRule {
     Name = name, EventBusName = props.EventBusName, ScheduleExpression = props.ScheduleExpression,
     EventPattern = type(pattern) == "table" and props_lib.json(pattern) or pattern, State = props.State,
-    Description = props.Description, RoleArn = props.RoleArn,
+    Description = props.Description, RoleArn = props.RoleArn, Tags = tag_list,
   }
 end
 
@@ -59,7 +63,7 @@ return P.define {
   create = function(ctx, props)
     local name = props.Name or names.physical(ctx.stack_name, ctx.logical_id, 64)
     local bus = props.EventBusName or "default"
-    local arn = put_rule(ctx, name, props).RuleArn
+    local arn = put_rule(ctx, name, props, tags.from_map(tags.for_resource(ctx, props.Tags))).RuleArn
     put_targets(ctx, bus, name, props.Targets)
     local id = bus == "default" and name or (bus .. "|" .. name)
     return { id = id, attributes = { Arn = arn } }
@@ -67,8 +71,11 @@ return P.define {
 
   update = function(ctx, id, new, old)
     local bus, name = split(id)
-    put_rule(ctx, name, new)
+    local arn = put_rule(ctx, name, new).RuleArn
     put_targets(ctx, bus, name, new.Targets, old.Targets)
+    local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
+    if #remove > 0 then ctx.world.events.UntagResource { ResourceARN = arn, TagKeys = remove } end
+    if next(set) then ctx.world.events.TagResource { ResourceARN = arn, Tags = tags.from_map(set) } end
   end,
 
   delete = function(ctx, id)
@@ -93,6 +100,8 @@ return P.define {
     properties.ScheduleExpression = r.ScheduleExpression
     local targets = events.ListTargetsByRule({ Rule = name, EventBusName = bus }).Targets
     properties.Targets = #targets > 0 and targets or nil
-    return { properties = properties, attributes = { Arn = events_sim.rule_arn(region(ctx), account(ctx), bus, name) } }
+    local arn = events_sim.rule_arn(region(ctx), account(ctx), bus, name)
+    properties.Tags = props_lib.own_tags(events.ListTagsForResource({ ResourceARN = arn }).Tags)
+    return { properties = properties, attributes = { Arn = arn } }
   end,
 }

@@ -9,9 +9,19 @@
 -- RoleArn in place (UpdateStateMachine). Ref is the machine's ARN;
 -- Fn::GetAtt Arn, Name. Without StateMachineName the name is a generated
 -- "<stack>-<logical>-<12>" within 80 characters; a name in use fails with
--- CloudFormation's AlreadyExists.
+-- CloudFormation's AlreadyExists. Tags: the stack's, the template's and
+-- CloudFormation's aws:cloudformation:* ones on create; an update tags and
+-- untags the difference; read gives its own back.
 local P = require("moonstack.provider")
 local props_lib = require("lib.service_props")
+local tags = require("moonstack.tags")
+
+-- A {k = v} map as Step Functions' tags: [{key, value}].
+local function sfn_tags(map)
+  local out = {}
+  for _, t in ipairs(tags.from_map(map)) do out[#out + 1] = { key = t.Key, value = t.Value } end
+  return out
+end
 
 local TYPE = "AWS::StepFunctions::StateMachine"
 
@@ -62,13 +72,16 @@ return P.define {
       .. (ctx.account ~= "" and ctx.account or "123456789012") .. ":stateMachine:" .. name
     if pcall(ctx.world.states.DescribeStateMachine, { stateMachineArn = arn }) then props_lib.already_exists(TYPE, name) end
     local r = sfn_call(ctx.world.states.CreateStateMachine, { name = name, definition = definition(props),
-      roleArn = props.RoleArn, type = props.StateMachineType })
+      roleArn = props.RoleArn, type = props.StateMachineType, tags = sfn_tags(tags.for_resource(ctx, props.Tags)) })
     return { id = r.stateMachineArn, attributes = attributes(r.stateMachineArn) }
   end,
 
-  update = function(ctx, id, new)
+  update = function(ctx, id, new, old)
     sfn_call(ctx.world.states.UpdateStateMachine, { stateMachineArn = id, definition = definition(new),
       roleArn = new.RoleArn })
+    local set, remove = tags.update_diff(ctx, old.Tags, new.Tags)
+    if #remove > 0 then ctx.world.states.UntagResource { resourceArn = id, tagKeys = remove } end
+    if next(set) then ctx.world.states.TagResource { resourceArn = id, tags = sfn_tags(set) } end
   end,
 
   delete = function(ctx, id)
@@ -76,8 +89,13 @@ return P.define {
   end,
 
   read = function(ctx, id, props)
-    local ok, m = pcall(ctx.world.states.DescribeStateMachine, { stateMachineArn = id })
-    if not ok then return nil end
-    return { properties = props, attributes = attributes(m.stateMachineArn) }
+    local m = require("sim").attempt(ctx.world.states.DescribeStateMachine, { stateMachineArn = id })
+    if not m then return nil end
+    local properties = {}
+    for k, v in pairs(props or {}) do properties[k] = v end
+    local own = {}
+    for _, t in ipairs(ctx.world.states.ListTagsForResource({ resourceArn = id }).tags) do own[t.key] = t.value end
+    properties.Tags = props_lib.own_tags(own)
+    return { properties = properties, attributes = attributes(m.stateMachineArn) }
   end,
 }

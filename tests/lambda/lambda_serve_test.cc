@@ -153,6 +153,21 @@ print(json.dumps({'sha': created['CodeSha256'] == base64.b64encode(hashlib.sha25
   CHECK(r["ran"] == "big");
 }
 
+// A zip of {name: text, or (text, mode)} for the layer tests' scripts, the
+// mode recorded as zip tools record it (external attributes).
+const std::string kArchive = R"(
+import io, zipfile
+def archive(files):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as z:
+        for name, entry in files.items():
+            text, mode = entry if isinstance(entry, tuple) else (entry, 0o644)
+            info = zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0))
+            info.external_attr = mode << 16
+            z.writestr(info, text)
+    return buf.getvalue()
+)";
+
 TEST_CASE("serve: a function's layers are extracted into its /opt in order and found as Lambda finds them",
           "[server][lambda]") {
   // Two python layers (one from S3, one given as ZipFile bytes), the second
@@ -162,16 +177,7 @@ TEST_CASE("serve: a function's layers are extracted into its /opt in order and f
   // account's (a public layer) is taken and has nothing to mount.
   if (!ms::test::HaveInterpreter("python3")) return;
   Server server("lambda_layers");
-  const json r = server.Python(R"(
-import io, zipfile
-def archive(files):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, 'w') as z:
-        for name, (text, mode) in files.items():
-            info = zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0))
-            info.external_attr = mode << 16
-            z.writestr(info, text)
-    return buf.getvalue()
+  const json r = server.Python(kArchive + R"(
 lambda_role('r')
 s3, lam = boto3.client('s3', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1'), \
     boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
@@ -221,14 +227,7 @@ print(json.dumps(out))
 TEST_CASE("serve: a nodejs function finds its layer's modules under nodejs/node_modules", "[server][lambda]") {
   if (!ms::test::HaveInterpreter("node")) return;
   Server server("lambda_layers_node");
-  const json r = server.Python(R"(
-import io, zipfile
-def archive(files):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, 'w') as z:
-        for name, text in files.items():
-            z.writestr(zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0)), text)
-    return buf.getvalue()
+  const json r = server.Python(kArchive + R"(
 lambda_role('r')
 lam = boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
 common = lam.publish_layer_version(LayerName='common', Content={'ZipFile': archive({

@@ -14,6 +14,7 @@
 --   Parameter ScheduleExpression is not valid. (ValidationException)
 
 local world = require("sim.world")
+local tags = require("moonstack.tags")
 
 local A = {}
 
@@ -25,6 +26,12 @@ local function fail(message, code) require("sim").fail(message, code) end
 local function bus_of(p)
   local bus = p.EventBusName or "default"
   return bus:match(":event%-bus/(.+)$") or bus  -- a bus ARN names the bus too
+end
+
+-- A [{Key, Value}] list's tags onto rule `r`'s map.
+local function add_tags(r, list)
+  r.Tags = r.Tags or {}
+  for k, v in pairs(tags.to_map(list)) do r.Tags[k] = v end
 end
 
 function A.rule_arn(region, account, bus, name)
@@ -62,7 +69,7 @@ function A.PutRule(p, env)
   r.ScheduleExpression, r.EventPattern, r.Description, r.RoleArn = p.ScheduleExpression, p.EventPattern, p.Description,
     p.RoleArn
   r.State = p.State or "ENABLED"
-  for _, t in ipairs(p.Tags or {}) do r.Tags[t.Key] = t.Value end
+  add_tags(r, p.Tags)
   world.put(RULE, k, r)
   return { RuleArn = A.rule_arn(env.region, env.account, bus, p.Name) }
 end
@@ -78,18 +85,9 @@ local function rule_of_arn(env, arn)
   return load_rule(env, { EventBusName = bus or "default" }, name or rest)
 end
 
-local function tag_list(tags)
-  local keys, out = {}, {}
-  for k in pairs(tags or {}) do keys[#keys + 1] = k end
-  table.sort(keys)
-  for i, k in ipairs(keys) do out[i] = { Key = k, Value = tags[k] } end
-  return out
-end
-
 function A.TagResource(p, env)
   local r, k = rule_of_arn(env, p.ResourceARN)
-  r.Tags = r.Tags or {}
-  for _, t in ipairs(p.Tags or {}) do r.Tags[t.Key] = t.Value end
+  add_tags(r, p.Tags)
   world.put(RULE, k, r)
   return {}
 end
@@ -102,7 +100,7 @@ function A.UntagResource(p, env)
 end
 
 function A.ListTagsForResource(p, env)
-  return { Tags = tag_list(rule_of_arn(env, p.ResourceARN).Tags) }
+  return { Tags = tags.from_map(rule_of_arn(env, p.ResourceARN).Tags) }
 end
 
 function A.DescribeRule(p, env)

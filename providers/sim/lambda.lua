@@ -75,21 +75,6 @@ local function parse_name(spec)
 end
 
 local function fkey(env, name) return env.region .. ":" .. name end
-
--- A Tags map as given (string keys; a number value as its text), {} for none.
-local function check_tags(tags)
-  local out = {}
-  for k, v in pairs(type(tags) == "table" and tags or {}) do
-    if type(k) == "string" then out[k] = tostring(v) end
-  end
-  return out
-end
-
-local function copy_tags(tags)
-  local out = {}
-  for k, v in pairs(tags or {}) do out[k] = v end
-  return out
-end
 local function akey(env, name, alias) return env.region .. ":" .. name .. ":" .. alias end
 
 local function load_fn(env, spec)
@@ -100,6 +85,15 @@ local function load_fn(env, spec)
 end
 
 local function save_fn(env, rec) world.put(FN, fkey(env, rec.FunctionName), rec) end
+
+-- A Tags map as given (string keys; a number value as its text), {} for none.
+local function tag_map(tags)
+  local out = {}
+  for k, v in pairs(type(tags) == "table" and tags or {}) do
+    if type(k) == "string" then out[k] = tostring(v) end
+  end
+  return out
+end
 
 -- The code as given (CreateFunction's Code, UpdateFunctionCode's
 -- parameters): what Invoke runs.
@@ -312,7 +306,7 @@ function A.CreateFunction(p, env)
   runtimes.check_create(p.Runtime, env.now_ms)
   L.check_layers(env, p.Layers)
   local taken = take_s3_code(env, p.Code)
-  local tags = check_tags(p.Tags)
+  local tags = tag_map(p.Tags)
   local rec = { FunctionName = name, Code = code_of(p.Code), LastModified = util.iso8601(env.now_ms),
                 Tags = next(tags) ~= nil and tags or nil }
   rec.CodeSha256, rec.CodeSize = code_digest(p.Code, taken)
@@ -335,32 +329,32 @@ end
 
 function A.GetFunction(p, env)
   local out = { Configuration = A.GetFunctionConfiguration(p, env) }
-  local rec = load_fn(env, p.FunctionName)
-  if rec.Tags and next(rec.Tags) ~= nil then out.Tags = copy_tags(rec.Tags) end
+  local tags = load_fn(env, p.FunctionName).Tags
+  if tags and next(tags) ~= nil then out.Tags = tags end
   return out
 end
 
--- Tags -----------------------------------------------------------------------
+-- Tags (a record read from the world is the caller's own copy: changed in
+-- place, then saved) ----------------------------------------------------------
 
 function A.TagResource(p, env)
   local rec = load_fn(env, p.Resource)
-  rec.Tags = copy_tags(rec.Tags)
-  for k, v in pairs(check_tags(p.Tags)) do rec.Tags[k] = v end
+  rec.Tags = rec.Tags or {}
+  for k, v in pairs(tag_map(p.Tags)) do rec.Tags[k] = v end
   save_fn(env, rec)
   return {}
 end
 
 function A.UntagResource(p, env)
   local rec = load_fn(env, p.Resource)
-  rec.Tags = copy_tags(rec.Tags)
-  for _, k in ipairs(type(p.TagKeys) == "table" and p.TagKeys or {}) do rec.Tags[k] = nil end
-  if next(rec.Tags) == nil then rec.Tags = nil end
+  for _, k in ipairs(type(p.TagKeys) == "table" and p.TagKeys or {}) do (rec.Tags or {})[k] = nil end
+  if rec.Tags and next(rec.Tags) == nil then rec.Tags = nil end
   save_fn(env, rec)
   return {}
 end
 
 function A.ListTags(p, env)
-  return { Tags = copy_tags(load_fn(env, p.Resource).Tags) }
+  return { Tags = load_fn(env, p.Resource).Tags or {} }
 end
 
 function A.UpdateFunctionConfiguration(p, env)

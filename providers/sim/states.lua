@@ -74,6 +74,22 @@ local function load_machine(arn)
   return m
 end
 
+-- A [{key, value}] list's tags onto machine `m`'s map (none: no map).
+local function add_tags(m, list)
+  for _, t in ipairs(list or {}) do
+    m.tags = m.tags or {}
+    m.tags[t.key] = t.value
+  end
+end
+
+---A {k = v} map as Step Functions lists tags: [{key, value}], by key
+---(ListTagsForResource; AWS::StepFunctions::StateMachine's create and update).
+function A.tag_list(map)
+  local out = {}
+  for _, t in ipairs(require("moonstack.tags").from_map(map)) do out[#out + 1] = { key = t.Key, value = t.Value } end
+  return out
+end
+
 local function seconds(ms) return ms and ms / 1000 or nil end
 
 function A.CreateStateMachine(p, env)
@@ -87,11 +103,10 @@ function A.CreateStateMachine(p, env)
     end
     fail("State Machine Already Exists: '" .. arn .. "'", "StateMachineAlreadyExists")
   end
-  local tags = {}
-  for _, t in ipairs(p.tags or {}) do tags[t.key] = t.value end
-  world.put(MACHINE, arn, { name = p.name, stateMachineArn = arn, definition = p.definition, roleArn = p.roleArn,
-                            type = p.type or "STANDARD", creationMs = env.now_ms, status = "ACTIVE",
-                            tags = next(tags) ~= nil and tags or nil })
+  local m = { name = p.name, stateMachineArn = arn, definition = p.definition, roleArn = p.roleArn,
+              type = p.type or "STANDARD", creationMs = env.now_ms, status = "ACTIVE" }
+  add_tags(m, p.tags)
+  world.put(MACHINE, arn, m)
   return { stateMachineArn = arn, creationDate = seconds(env.now_ms) }
 end
 
@@ -115,8 +130,7 @@ end
 
 function A.TagResource(p)
   local m = load_machine(p.resourceArn)
-  m.tags = m.tags or {}
-  for _, t in ipairs(p.tags or {}) do m.tags[t.key] = t.value end
+  add_tags(m, p.tags)
   world.put(MACHINE, m.stateMachineArn, m)
   return {}
 end
@@ -129,12 +143,7 @@ function A.UntagResource(p)
 end
 
 function A.ListTagsForResource(p)
-  local m = load_machine(p.resourceArn)
-  local keys, out = {}, {}
-  for k in pairs(m.tags or {}) do keys[#keys + 1] = k end
-  table.sort(keys)
-  for i, k in ipairs(keys) do out[i] = { key = k, value = m.tags[k] } end
-  return { tags = out }
+  return { tags = A.tag_list(load_machine(p.resourceArn).tags) }
 end
 
 -- As AWS: deleting a machine that does not exist succeeds.

@@ -15,13 +15,7 @@
 local P = require("moonstack.provider")
 local props_lib = require("lib.service_props")
 local tags = require("moonstack.tags")
-
--- A {k = v} map as Step Functions' tags: [{key, value}].
-local function sfn_tags(map)
-  local out = {}
-  for _, t in ipairs(tags.from_map(map)) do out[#out + 1] = { key = t.Key, value = t.Value } end
-  return out
-end
+local sfn_tags = require("sim.states").tag_list  -- {k = v} -> Step Functions' [{key, value}]
 
 local TYPE = "AWS::StepFunctions::StateMachine"
 

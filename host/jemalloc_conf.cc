@@ -2,18 +2,18 @@
 // the top-level CMakeLists.txt: `moonstack` and the benchmarks). jemalloc
 // reads this symbol when it starts; $MALLOC_CONF still overrides it.
 //
-// Why: an operation frees most of what it allocated when it ends. By
-// default jemalloc keeps freed pages for 10 s and gives them back only when
-// a thread allocates again, so under create/delete churn `moonstack serve`
-// held several times its live heap, and an idle server kept it. A
-// background thread returning freed pages after 1 s keeps RSS near the
-// live heap (bench/serve_churn.py: 1,200 cycles of a 23-resource stack
-// peaked at 574 MB before, see bench/README.md). Not sooner: each return is
-// an madvise that flushes the TLB of every core running a thread of ours,
-// and the pages fault back in at the next allocation. At 100 ms that was a
-// fifth of the CPU of a 1,000-instance rolling update (kernel time 0.55 s
-// of 1.6 s; 0.31 s of 1.25 s at 1 s), and serve_churn's RSS at 300 cycles
-// was the same (76 MB at 100 ms, 87 MB at 1 s, within its noise).
+// dirty_decay_ms:-1: jemalloc keeps the pages a program frees, to reuse,
+// and never gives them back on its own. Its decay (returning them over a
+// period from the moment they are freed) returned what a wide operation had
+// just freed — one checkpoint's JSON, a template's parse — and the next
+// allocation faulted it back in as fresh pages the kernel zeroes: with a
+// 1 s decay, 10,000 security groups through `serve` spent 0.14-0.29 s of
+// kernel time in clear_page (0.03-0.04 s without), and took 1.55-2.05 s
+// instead of 1.33-1.60 s (server CPU 1.72-2.30 s instead of 1.49-1.78 s; 4
+// interleaved runs each). `moonstack serve` gives freed memory back itself
+// once a second when no operation runs (server/freed_memory.h), so under
+// churn and at rest it holds its live heap, as the 1 s decay did
+// (bench/serve_churn.py). The CLI runs one command and exits.
 //
 // thp:always: jemalloc asks for transparent huge pages (madvise, where the
 // kernel leaves THP to the program, as Debian's does). A wide operation
@@ -42,5 +42,5 @@
 // allocation.
 extern "C" {
 // NOLINTNEXTLINE: jemalloc looks this global up by name.
-const char* malloc_conf = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0,thp:always,narenas:1";
+const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:0,thp:always,narenas:1";
 }

@@ -11,6 +11,7 @@
 #include "cli/io.h"
 #include "server/aws_routes.h"
 #include "server/cfn_api.h"
+#include "server/freed_memory.h"
 #include "server/http_server.h"
 #include "server/operation_runner.h"
 #include "server/request_guard.h"
@@ -313,6 +314,7 @@ Status Serve(const ServeOptions& options) {
   AddAwsRoutes(http, aws, sim, &NewRequestId);
 
   MS_RETURN_IF_ERROR(runner.Start());
+  FreedMemoryReturner freed_memory([&runner] { return runner.Working(); });
   // Stack set operations a stop or crash left QUEUED, RUNNING or STOPPING
   // run again from the store (stackset/stack_set_operation.h): their finished
   // results stay, a stack still in progress is resumed by the recovery below

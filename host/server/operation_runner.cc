@@ -115,6 +115,11 @@ void OperationRunner::Release(const std::string& region, const std::string& stac
   ReleaseLocked(LockKey(region, stack_name));
 }
 
+bool OperationRunner::Working() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return running_ > 0 || !queue_.empty();
+}
+
 bool OperationRunner::Busy(const std::string& region, const std::string& stack_name) {
   std::lock_guard<std::mutex> lock(mu_);
   return locks_.count(LockKey(region, stack_name)) != 0;
@@ -176,7 +181,15 @@ void OperationRunner::Loop(Database* db) {
       if (stopping_) return;
       job = queue_.front();
       queue_.pop_front();
+      ++running_;
     }
+    struct Ended {
+      OperationRunner* runner;
+      ~Ended() {
+        std::lock_guard<std::mutex> lock(runner->mu_);
+        --runner->running_;
+      }
+    } ended{this};
     OperationContext ctx = ctx_;
     ctx.db = db;
     if (!job.operation_id.empty()) {

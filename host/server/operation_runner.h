@@ -75,6 +75,8 @@ class OperationRunner {
   void Release(const std::string& region, const std::string& stack_name);
   // True while an operation on the stack is reserved, queued or running.
   bool Busy(const std::string& region, const std::string& stack_name);
+  // True while any operation is queued or running.
+  bool Working();
   // Runs the operation in progress on stack_id (its name reserved in `region`).
   void Enqueue(const std::string& stack_name, const std::string& stack_id, const std::string& region);
   // Runs a stack set's QUEUED operation (stackset/stack_set_operation.h):
@@ -124,6 +126,7 @@ class OperationRunner {
   bool stopping_ = false;
   int pauses_ = 0;                     // Pause calls not yet resumed
   int stack_set_jobs_ = 0;             // stack set operations queued or running
+  int running_ = 0;                    // operations taken from queue_, not yet ended
   std::atomic<bool> interrupt_{false};  // ctx_.interrupt: stopping_ || pauses_ > 0
   struct Held {
     std::unique_ptr<StackLock> lock;

@@ -340,6 +340,8 @@ struct Scheduler::Impl {
   bool stopped = false;
   std::vector<Completion> batch;  // reused buffer of completions being run
   std::vector<uint64_t> round;    // lock-step: the seqs of the round's calls, in order
+  bool in_due_timer = false;      // RunDueTimers is running a timer
+  uint64_t timers_before = 0;     // RunDueTimers runs the due timers set before this
 
   // ---- shared ----
   std::mutex mu;
@@ -610,13 +612,25 @@ struct Scheduler::Impl {
   // re-arming itself cannot starve the calls.
   void RunDueTimers() {
     const uint64_t before = next_timer_seq;
+    timers_before = before;
     while (!stopped && TimerDue(before)) {
       std::pop_heap(timers.begin(), timers.end(), TimerLater);
       TimerFn fn = std::move(timers.back().fn);
       if (!timers.back().weak) --strong_timers;
       timers.pop_back();
+      in_due_timer = true;
       if (fn) fn();
+      in_due_timer = false;
     }
+  }
+
+  // Lock-step, from a due timer (Scheduler::StartNextRound): the next
+  // round's Dispatch, early.
+  bool StartNextRound() {
+    if (!lockstep || !in_due_timer || stopped || pending.empty() || in_flight > 0) return false;
+    if (TimerDue(timers_before) || !fibers.empty()) return false;
+    Dispatch();
+    return true;
   }
 
   // Drops every call not yet started and every timer (Stop).
@@ -667,6 +681,7 @@ struct Scheduler::Impl {
       }
       if (stopped) return;  // nothing is in flight between rounds
       RunDueTimers();
+      if (stopped && in_flight > 0) RunRound();  // a round a timer began (StartNextRound) finishes
       DrainFibers();
       if (stopped) return;
       if (pending.empty() && in_flight == 0) {
@@ -822,6 +837,8 @@ void Scheduler::Stop() {
   impl_->stopped = true;
   impl_->DropQueued();
 }
+
+bool Scheduler::StartNextRound() { return !impl_->guest && impl_->StartNextRound(); }
 
 uint64_t Scheduler::calls_completed() const { return impl_->completed.load(std::memory_order_relaxed); }
 

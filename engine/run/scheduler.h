@@ -87,6 +87,14 @@ class Scheduler {
   // From a callback: Run returns once the callbacks of calls already in
   // flight have run (queued calls and timers are dropped).
   void Stop();
+  // From a timer, in lock-step: hands the calls queued so far to the
+  // workers now rather than once the timers due at this instant have run,
+  // so they overlap the rest of this timer (the checkpoint's JSON, say,
+  // once the world's changes are taken). Only when no other timer is due
+  // now and no fiber runs: what those do, the workers' calls would see half
+  // done. Calls queued later still join the same round, in order. Returns
+  // whether it did; under real time calls go out as they come anyway (false).
+  bool StartNextRound();
   // Runs `body` on a fiber of its own, started as a 0 s timer would run;
   // `done` gets what it returns, on this scheduler's thread, as a call's
   // callback would (see Fibers above). Keeps Run going until then.

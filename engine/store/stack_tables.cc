@@ -422,7 +422,8 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch) {
   return Status::OK();
 }
 
-std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world, StoreBatch* batch, Status* status) {
+std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world, StoreBatch* batch, Status* status,
+                                                      const std::function<void()>& world_taken) {
   // What the writer thread writes, taken here: the caller's records and the
   // world may change as soon as this returns.
   struct Taken {
@@ -435,6 +436,7 @@ std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world
   auto begin = [&]() -> Status {
     // Under the write lock, as in CommitBatch.
     if (world != nullptr) taken->world_changes = world->TakeChanges();
+    if (world_taken) world_taken();
     taken->wrote = !batch->empty() || !taken->world_changes.empty();
     taken->resources = ResourceRows(*batch);
     batch->resources.clear();

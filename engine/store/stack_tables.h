@@ -8,6 +8,7 @@
 // journal (ResourceRecord::pending_hook/progress) says what to resume.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -47,8 +48,12 @@ Status CommitBatch(Database* db, World* world, StoreBatch* batch);
 // beside the caller's next work. Every use of `db` waits for that write;
 // PendingWrite::Wait gives its status. On a failed commit the world's changes
 // are marked for the next one. Null, the batch kept, when the transaction
-// could not begin (*status says why).
-std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world, StoreBatch* batch, Status* status);
+// could not begin (*status says why). `world_taken`, when given, runs once
+// the world's changes are taken and before the batch's resources are
+// serialized: from then on the world may change (the next calls may run)
+// while the caller's records must not.
+std::shared_ptr<PendingWrite> CommitBatchInBackground(Database* db, World* world, StoreBatch* batch, Status* status,
+                                                      const std::function<void()>& world_taken = nullptr);
 
 // What a stack read holds: its templates are the biggest part of a row (MBs
 // for a large stack) and describe calls never need them.

@@ -340,6 +340,72 @@ TEST_CASE("lock-step timers: due order, set order at one instant, 0 s after the 
   CHECK(clock->NowMs() == kStart + 5000);
 }
 
+TEST_CASE("StartNextRound: a due timer hands the next round out early and the callbacks stay the same", "[scheduler]") {
+  // Five calls, two in flight at a time: rounds R0 R1 | R2 R3 | R4. After
+  // each round a 0 s timer starts the next one and, still running, waits
+  // until a worker has begun its first call (the overlap the checkpoint's
+  // serialization gets in an operation).
+  auto run = [](bool early, int* overlapped, std::vector<bool>* answers) {
+    std::vector<std::string> log;
+    std::mutex mu;
+    std::condition_variable cv;
+    int started = 0;
+    FakeRuntime rt([&](const HookCall& c) {
+      {
+        std::lock_guard<std::mutex> lk(mu);
+        ++started;
+      }
+      cv.notify_all();
+      return Done(c.ctx.logical_id);
+    });
+    auto clock = ms::NewVirtualClock(kStart);
+    Scheduler s(&rt, clock.get(), SchedulerOptions{2, 2});
+    for (int i = 0; i < 5; ++i) {
+      s.Call(Create("R" + std::to_string(i)), [&, i](const HookOutcome& o) {
+        log.push_back(o.physical_id);
+        answers->push_back(s.StartNextRound());  // from a callback: never
+        if (i % 2 == 0 && i < 4) return;
+        s.After(0, [&] {
+          log.push_back("timer");
+          if (!early) return;
+          std::unique_lock<std::mutex> lk(mu);
+          const int before = started;
+          const bool began = s.StartNextRound();
+          answers->push_back(began);
+          if (began && cv.wait_for(lk, std::chrono::seconds(10), [&] { return started > before; })) ++*overlapped;
+        });
+      });
+    }
+    REQUIRE(s.Run().ok());
+    CHECK(clock->NowMs() == kStart);
+    return log;
+  };
+  int overlapped = 0;
+  std::vector<bool> answers;
+  const std::vector<std::string> plain = run(false, &overlapped, &answers);
+  CHECK(plain == std::vector<std::string>{"R0", "R1", "timer", "R2", "R3", "timer", "R4", "timer"});
+  answers.clear();
+  CHECK(run(true, &overlapped, &answers) == plain);
+  CHECK(overlapped == 2);  // R2 and R4 began while the timers before them still ran
+  // Five callbacks refused, then the three timers: two rounds started, and
+  // nothing left to start after R4.
+  CHECK(answers == std::vector<bool>{false, false, true, false, false, true, false, false});
+
+  // Another timer due at the same instant runs before any call does.
+  FakeRuntime rt([](const HookCall& c) { return Done(c.ctx.logical_id); });
+  auto clock = ms::NewVirtualClock(kStart);
+  Scheduler s(&rt, clock.get(), SchedulerOptions{2, 1});
+  std::vector<std::string> log;
+  s.Call(Create("A"), [&](const HookOutcome& o) {
+    log.push_back(o.physical_id);
+    s.After(0, [&] { log.push_back(s.StartNextRound() ? "first started" : "first waited"); });
+    s.After(0, [&] { log.push_back(s.StartNextRound() ? "second started" : "second waited"); });
+  });
+  s.Call(Create("B"), [&](const HookOutcome& o) { log.push_back(o.physical_id); });
+  REQUIRE(s.Run().ok());
+  CHECK(log == std::vector<std::string>{"A", "first waited", "second started", "B"});
+}
+
 TEST_CASE("in-progress polling advances the virtual clock exactly", "[scheduler]") {
   // Each resource is in progress once, asking to be called again in 30 s.
   auto handler = [](const HookCall& c) {

@@ -7,13 +7,14 @@
 // period from the moment they are freed) returned what a wide operation had
 // just freed — one checkpoint's JSON, a template's parse — and the next
 // allocation faulted it back in as fresh pages the kernel zeroes: with a
-// 1 s decay, 10,000 security groups through `serve` spent 0.14-0.29 s of
-// kernel time in clear_page (0.03-0.04 s without), and took 1.55-2.05 s
-// instead of 1.33-1.60 s (server CPU 1.72-2.30 s instead of 1.49-1.78 s; 4
-// interleaved runs each). `moonstack serve` gives freed memory back itself
-// once a second when no operation runs (server/freed_memory.h), so under
-// churn and at rest it holds its live heap, as the 1 s decay did
-// (bench/serve_churn.py). The CLI runs one command and exits.
+// 1 s decay, a 10,000-security-group create through `serve` took 3,130
+// page faults, without it 1,125 (three runs each). What that saves in time
+// is smaller than this VM's noise (the kernel's cost of a first touch
+// varies from run to run; bench/README.md). `moonstack serve` gives freed
+// memory back itself once a second when no operation runs
+// (server/freed_memory.h), so under churn and at rest it holds its live
+// heap, as the 1 s decay did (bench/serve_churn.py: 47-51 MB over 1,200
+// cycles either way). The CLI runs one command and exits.
 //
 // thp:always: jemalloc asks for transparent huge pages (madvise, where the
 // kernel leaves THP to the program, as Debian's does). A wide operation

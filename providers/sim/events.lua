@@ -65,11 +65,17 @@ function A.PutRule(p, env)
   check_schedule(p.ScheduleExpression)
   local bus = bus_of(p)
   local k = key(env, bus, p.Name)
-  local r = world.get(RULE, k) or { Name = p.Name, EventBusName = bus, Targets = {}, Tags = {} }
+  local r = world.get(RULE, k)
+  -- "If you are updating an existing rule, any tags you specify in the
+  -- PutRule operation are ignored" (PutRule's API reference): only a new
+  -- rule takes them.
+  if not r then
+    r = { Name = p.Name, EventBusName = bus, Targets = {}, Tags = {} }
+    add_tags(r, p.Tags)
+  end
   r.ScheduleExpression, r.EventPattern, r.Description, r.RoleArn = p.ScheduleExpression, p.EventPattern, p.Description,
     p.RoleArn
   r.State = p.State or "ENABLED"
-  add_tags(r, p.Tags)
   world.put(RULE, k, r)
   return { RuleArn = A.rule_arn(env.region, env.account, bus, p.Name) }
 end

@@ -33,7 +33,9 @@
 -- Messages: Step Functions' (StateMachineDoesNotExist "State Machine Does
 -- Not Exist: '<arn>'", ExecutionDoesNotExist "Execution Does Not Exist:
 -- '<arn>'", StateMachineAlreadyExists, ExecutionAlreadyExists,
--- InvalidDefinition, InvalidName).
+-- InvalidDefinition, InvalidName). The tag actions name a resource, not a
+-- machine: ResourceNotFound, as their API reference lists it ("Resource not
+-- found: '<arn>'", moto's text; AWS's own is not on record).
 local world = require("sim.world")
 local decode = require("sim.json_decode")
 local interpreter = require("sim.states.interpreter")
@@ -71,6 +73,14 @@ end
 local function load_machine(arn)
   local m = type(arn) == "string" and world.get(MACHINE, arn)
   if not m then fail("State Machine Does Not Exist: '" .. tostring(arn) .. "'", "StateMachineDoesNotExist") end
+  return m
+end
+
+-- The machine a tag action names (TagResource, UntagResource,
+-- ListTagsForResource), or their ResourceNotFound.
+local function tagged_machine(arn)
+  local m = type(arn) == "string" and world.get(MACHINE, arn)
+  if not m then fail("Resource not found: '" .. tostring(arn) .. "'", "ResourceNotFound") end
   return m
 end
 
@@ -129,21 +139,21 @@ function A.DescribeStateMachine(p)
 end
 
 function A.TagResource(p)
-  local m = load_machine(p.resourceArn)
+  local m = tagged_machine(p.resourceArn)
   add_tags(m, p.tags)
   world.put(MACHINE, m.stateMachineArn, m)
   return {}
 end
 
 function A.UntagResource(p)
-  local m = load_machine(p.resourceArn)
+  local m = tagged_machine(p.resourceArn)
   for _, k in ipairs(p.tagKeys or {}) do (m.tags or {})[k] = nil end
   world.put(MACHINE, m.stateMachineArn, m)
   return {}
 end
 
 function A.ListTagsForResource(p)
-  return { tags = A.tag_list(load_machine(p.resourceArn).tags) }
+  return { tags = A.tag_list(tagged_machine(p.resourceArn).tags) }
 end
 
 -- As AWS: deleting a machine that does not exist succeeds.

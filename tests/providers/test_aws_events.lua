@@ -62,6 +62,11 @@ T.case("a rule's tags: the stack's, the template's and CloudFormation's on creat
   RULE:check_result("update", RULE.update(ctx, r.id, new, props, { "Tags" }))
   H.same(RULE:check_result("read", RULE.read(ctx, r.id, new)).properties.Tags,
     { { Key = "env", Value = "dev" }, { Key = "owner", Value = "ops" } })
+  -- PutRule on a rule that exists ignores its Tags (PutRule's API reference).
+  ev.PutRule({ Name = "nightly", ScheduleExpression = "rate(2 days)", Tags = { { Key = "env", Value = "prod" } } })
+  H.same(RULE:check_result("read", RULE.read(ctx, r.id, new)).properties.Tags,
+    { { Key = "env", Value = "dev" }, { Key = "owner", Value = "ops" } })
+  H.eq(ev.DescribeRule({ Name = "nightly" }).ScheduleExpression, "rate(2 days)")
   local e = H.raises(function() ev.ListTagsForResource({ ResourceARN = arn .. "x" }) end,
     "Rule nightlyx does not exist on EventBus default.")
   H.eq(e.code, "ResourceNotFoundException")

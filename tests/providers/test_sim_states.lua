@@ -242,6 +242,15 @@ T.case("a state machine's tags: CreateStateMachine's, TagResource, UntagResource
   sfn.TagResource({ resourceArn = arn, tags = { { key = "env", value = "dev" } } })
   sfn.UntagResource({ resourceArn = arn, tagKeys = { "team" } })
   H.same(sfn.ListTagsForResource({ resourceArn = arn }).tags, { { key = "env", value = "dev" } })
+  -- A machine that is not there: the tag actions' own ResourceNotFound.
+  local gone = arn .. "-gone"
+  for _, call in ipairs({
+    function() sfn.TagResource({ resourceArn = gone, tags = { { key = "env", value = "dev" } } }) end,
+    function() sfn.UntagResource({ resourceArn = gone, tagKeys = { "env" } }) end,
+    function() sfn.ListTagsForResource({ resourceArn = gone }) end,
+  }) do
+    H.eq(H.raises(call, "Resource not found: '" .. gone .. "'").code, "ResourceNotFound")
+  end
   -- Through AWS::StepFunctions::StateMachine.
   local D = require("provider_driver")
   local SM = D.load("stepfunctions/state_machine")

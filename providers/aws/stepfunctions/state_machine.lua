@@ -35,7 +35,7 @@ end
 
 -- CloudFormation's handler error code for Step Functions' errors.
 local HANDLER_CODES = { InvalidDefinition = "InvalidRequest", InvalidName = "InvalidRequest",
-                        StateMachineDoesNotExist = "NotFound" }
+                        StateMachineDoesNotExist = "NotFound", ResourceNotFound = "NotFound" }
 
 local function sfn_call(fn, req)
   local ok, r = pcall(fn, req)

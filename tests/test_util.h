@@ -10,6 +10,10 @@
 
 namespace ms::test {
 
+// SQL that takes a state file back from schema 18 to what schema 17 left:
+// no index of operations (store/schema.cc).
+inline const std::string kUndoSchema18 = "DROP TABLE operations;";
+
 // SQL that takes a state file back from schema 17 to what schema 16 left:
 // each blob's owner in its own row's `owner` column (one owner per blob).
 inline const std::string kUndoSchema17 =

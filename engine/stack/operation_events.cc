@@ -77,18 +77,12 @@ bool IsFailure(const OperationEvent& o) {
   return o.event_type == "VALIDATION_ERROR" || o.event_type == "PROVISIONING_ERROR" || o.operation_status == "FAILED";
 }
 
-Status FindOperationStack(StackService& stacks, const std::string& operation_id, StackRecord* out) {
-  std::vector<StackRecord> all;
-  MS_RETURN_IF_ERROR(stacks.ListStacks(&all, StackRowParts::kRecordOnly));
-  for (StackRecord& s : all) {
-    for (const StackOperation& op : s.last_operations) {
-      if (op.id == operation_id) {
-        *out = std::move(s);
-        return Status::OK();
-      }
-    }
-  }
-  return Status::Validation("Operation ID does not exist");  // as a user quoted it (unconfirmed)
+Status FindStackOfOperation(StackService& stacks, const std::string& operation_id, StackRecord* out) {
+  std::string stack_id;
+  bool found = false;
+  MS_RETURN_IF_ERROR(FindOperationStack(stacks.context().db, operation_id, &stack_id, &found));
+  if (!found) return Status::Validation("Operation ID does not exist");  // as a user quoted it (unconfirmed)
+  return stacks.FindStack(stack_id, out, StackRowParts::kRecordOnly);
 }
 
 }  // namespace
@@ -106,7 +100,7 @@ Status DescribeOperationEvents(StackService& stacks, ChangeSetService& change_se
   } else if (!q.stack_name.empty()) {
     MS_RETURN_IF_ERROR(stacks.FindStack(q.stack_name, &stack, StackRowParts::kRecordOnly));
   } else if (!q.operation_id.empty()) {
-    MS_RETURN_IF_ERROR(FindOperationStack(stacks, q.operation_id, &stack));
+    MS_RETURN_IF_ERROR(FindStackOfOperation(stacks, q.operation_id, &stack));
   } else {
     return Status::Validation("One of ChangeSetName, OperationId or StackName must be specified");
   }

@@ -36,7 +36,8 @@ struct OperationEventQuery {
 };
 
 // The events the query names, newest first. An operation ID without a stack
-// is looked for among the stacks' last operations (LastOperations).
+// is looked up in the store's index of operations (any operation of a
+// stack not yet pruned, a change set's too).
 Status DescribeOperationEvents(StackService& stacks, ChangeSetService& change_sets, const OperationEventQuery& q,
                                std::vector<OperationEvent>* out);
 

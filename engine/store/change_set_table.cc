@@ -163,7 +163,14 @@ Status SaveChangeSet(Database* db, const ChangeSetRecord& cs) {
   MS_RETURN_IF_ERROR(db->Prepare(
       "INSERT OR REPLACE INTO change_sets (id, stack_id, name, data, template) VALUES (?1, ?2, ?3, ?4, ?5)", &st));
   st->Bind(1, cs.id).Bind(2, cs.stack_id).Bind(3, cs.name).Bind(4, ToValue(cs).ToJson()).Bind(5, cs.template_body);
-  return st->Step();
+  MS_RETURN_IF_ERROR(st->Step());
+  if (cs.operation_id.empty()) return Status::OK();
+  Statement* operation;
+  MS_RETURN_IF_ERROR(db->Cached(kIndexOperation, &operation));
+  operation->Bind(1, cs.operation_id).Bind(2, cs.stack_id);
+  Status s = operation->Step();
+  operation->Reset();
+  return s;
 }
 
 Status DeleteChangeSetRow(Database* db, const std::string& id) {

@@ -30,6 +30,7 @@ Status PruneDeletedStacks(Database* db, int64_t now_ms, size_t max_stacks) {
   const std::string key = kStackKeyOfId;
   const std::string deletes[] = {"DELETE FROM events WHERE stack = " + key,
                                  "DELETE FROM provider_logs WHERE stack = " + key,
+                                 "DELETE FROM operations WHERE stack = " + key,
                                  "DELETE FROM resources WHERE stack = " + key,
                                  "DELETE FROM stack_templates WHERE stack_id = ?1",
                                  "DELETE FROM change_sets WHERE stack_id = ?1",

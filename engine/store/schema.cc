@@ -244,6 +244,20 @@ const char* const kMigrations[] = {
     "INSERT INTO blob_owners (owner, blob) SELECT owner, id FROM blobs WHERE owner IS NOT NULL;"
     "DROP INDEX blobs_by_owner;"
     "ALTER TABLE blobs DROP COLUMN owner;",
+    // 18: which stack each operation is of (DescribeEvents by OperationId
+    // alone: a lookup, not a walk of every stack's LastOperations, which
+    // hold the last operation only). Filled from the operation IDs the
+    // events and change sets already carry.
+    "CREATE TABLE operations ("
+    "  id TEXT PRIMARY KEY,"
+    "  stack INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX operations_by_stack ON operations (stack);"
+    "INSERT OR IGNORE INTO operations (id, stack)"
+    "  SELECT json_extract(e.value, '$.operation_id'), events.stack FROM events, json_each(events.data) e"
+    "  WHERE json_extract(e.value, '$.operation_id') IS NOT NULL ORDER BY events.seq;"
+    "INSERT OR IGNORE INTO operations (id, stack)"
+    "  SELECT json_extract(c.data, '$.operation_id'), s.stack_key FROM change_sets c JOIN stacks s ON s.id = c.stack_id"
+    "  WHERE json_extract(c.data, '$.operation_id') IS NOT NULL;",
 };
 
 }  // namespace

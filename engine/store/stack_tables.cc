@@ -310,6 +310,8 @@ Status WriteCheckpoint(Database* db, const StoreBatch& batch, const std::vector<
       "ON CONFLICT (stack, logical_id) DO UPDATE SET data = ?3", &resource));
   MS_RETURN_IF_ERROR(db->Cached("DELETE FROM resources WHERE stack = ?1 AND logical_id = ?2", &remove));
   MS_RETURN_IF_ERROR(db->Cached("INSERT INTO events (stack, data) VALUES (?1, ?2)", &event));
+  Statement* operation;
+  MS_RETURN_IF_ERROR(db->Cached(kIndexOperation, &operation));
   // Events and resources name their stack by its key (schema 6); a batch
   // is nearly always one stack's, so the last lookup is kept.
   std::string keyed_id;
@@ -328,6 +330,11 @@ Status WriteCheckpoint(Database* db, const StoreBatch& batch, const std::vector<
     stack->Bind(5, deleted ? st.deleted_ms : 0).Bind(6, scope.region).Bind(7, scope.account);
     MS_RETURN_IF_ERROR(stack->Step());
     stack->Reset();
+    if (!st.operation_id.empty()) {  // once per operation: the rest are ignored
+      operation->Bind(1, st.operation_id).Bind(2, st.id);
+      MS_RETURN_IF_ERROR(operation->Step());
+      operation->Reset();
+    }
     // A deletion is the moment to prune stacks deleted 90 days before it.
     if (deleted) MS_RETURN_IF_ERROR(PruneDeletedStacks(db, st.deleted_ms));
     int64_t slot = 0;
@@ -523,6 +530,17 @@ Status FindStackInScope(Database* db, const StackScope& scope, const std::string
     return Status::OK();
   }
   return LoadStack(db, name_or_id, out, found, parts);
+}
+
+Status FindOperationStack(Database* db, const std::string& operation_id, std::string* stack_id, bool* found) {
+  Statement* st;
+  MS_RETURN_IF_ERROR(
+      db->Cached("SELECT s.id FROM operations o JOIN stacks s ON s.stack_key = o.stack WHERE o.id = ?1", &st));
+  st->Bind(1, operation_id);
+  MS_RETURN_IF_ERROR(st->Step(found));
+  if (*found) *stack_id = st->Text(0);
+  st->Reset();
+  return Status::OK();
 }
 
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out) {

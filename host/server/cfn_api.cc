@@ -668,7 +668,10 @@ Status CfnApi::Reset(World* world) {
     return Status::Validation("moonstack cannot reset: a stack operation did not stop within 10 seconds");
   }
   MS_RETURN_IF_ERROR(ctx_.db->Transaction([&] {
-    for (const char* table : {"events", "resources", "exports", "change_sets", "stack_templates", "stacks"}) {
+    // Everything stored under a stack: a new stack after the reset may get
+    // an old one's key (provider_logs, operations).
+    for (const char* table : {"events", "resources", "exports", "change_sets", "stack_templates", "provider_logs",
+                              "operations", "drift_detections", "resource_drifts", "stacks"}) {
       MS_RETURN_IF_ERROR(ctx_.db->Exec(std::string("DELETE FROM ") + table));
     }
     return DeleteAllStackSets(ctx_.db);

@@ -108,7 +108,7 @@ TEST_CASE("store: schema 9 moves a schema-8 world into a rowid table, records ke
     REQUIRE(ms::OpenStore(path, &db).ok());
     // Back to schema 8's world table, holding a record (and no drift tables, 10, nor provider log, 12,
     // stacks and exports not per region, 14, no stack sets, 15).
-    REQUIRE(db->Exec(ms::test::kUndoSchema17 + ms::test::kUndoSchema16 + ms::test::kUndoSchema15 + ms::test::kUndoSchema14 +
+    REQUIRE(db->Exec(ms::test::kUndoSchema18 + ms::test::kUndoSchema17 + ms::test::kUndoSchema16 + ms::test::kUndoSchema15 + ms::test::kUndoSchema14 +
                      "DROP TABLE provider_logs; DROP TABLE drift_detections; DROP TABLE resource_drifts;"
                      "DROP TABLE world;"
                      "CREATE TABLE world (kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL,"
@@ -121,7 +121,7 @@ TEST_CASE("store: schema 9 moves a schema-8 world into a rowid table, records ke
   REQUIRE(ms::OpenStore(path, &db).ok());
   int version = 0;
   REQUIRE(db->UserVersion(&version).ok());
-  CHECK(version == 17);  // and on to the latest
+  CHECK(version == 18);  // and on to the latest
   std::unique_ptr<ms::Statement> st;
   REQUIRE(db->Prepare("SELECT sql FROM sqlite_master WHERE name = 'world'", &st).ok());
   bool row = false;
@@ -152,7 +152,7 @@ TEST_CASE("store: a state file from a newer moonstack is refused", "[store]") {
   }
   std::unique_ptr<ms::Database> db;
   ms::Status s = ms::OpenStore(path, &db);
-  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 17)");
+  CHECK(s.message() == "state file " + path + " was written by a newer moonstack (schema 999, this one knows 18)");
 }
 
 TEST_CASE("store: a resource row's JSON reads back as the record it was written from", "[store]") {

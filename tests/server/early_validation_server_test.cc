@@ -65,6 +65,10 @@ s = settle(created['StackId'])
 out['after_delete'] = [o['OperationType'] for o in s['LastOperations']]
 summary = [x for x in cf.list_stacks()['StackSummaries'] if x['StackName'] == 'ops'][0]
 out['summary'] = [o['OperationType'] for o in summary['LastOperations']]
+# An operation the stack's LastOperations no longer lists, by its ID alone.
+older = cf.describe_events(OperationId=create_op)['OperationEvents']
+out['older'] = [sorted(set((e['OperationId'], e['OperationType']) for e in older)) == [(create_op, 'CREATE_STACK')],
+                len(older)]
 good = {'Resources': {'Good': bad['Resources']['Good']}}
 created = cf.create_stack(StackName='ops2', TemplateBody=json.dumps(good))
 settle('ops2')
@@ -74,6 +78,11 @@ s = settle('ops2')
 out['update'] = [[o['OperationType'] for o in s['LastOperations']],
                  s['LastOperations'][0]['OperationId'] == updated['OperationId'],
                  updated['OperationId'] != created['OperationId'], 'DeletionTime' in s]
+first = cf.describe_events(OperationId=created['OperationId'])['OperationEvents']
+out['first_of_updated'] = [sorted(set(e['OperationType'] for e in first)), first[0]['ResourceStatus'], len(first)]
+import urllib.request
+urllib.request.urlopen(urllib.request.Request(cf.meta.endpoint_url + '/moonstack/reset', method='POST')).read()
+out['after_reset'] = error(cf.describe_events, OperationId=created['OperationId'])
 print(json.dumps(out))
 )");
   CHECK(r["status"] == "ROLLBACK_COMPLETE");
@@ -106,6 +115,9 @@ print(json.dumps(out))
   CHECK(r["after_delete"] == json::array({"DELETE_STACK"}));
   CHECK(r["summary"] == json::array({"DELETE_STACK"}));  // ListStacks' summaries carry them too
   CHECK(r["update"] == json::parse(R"([["UPDATE_STACK"], true, true, false])"));
+  CHECK(r["older"] == json::parse(R"([true, 6])"));  // the deleted stack's create, as before its delete
+  CHECK(r["first_of_updated"] == json::parse(R"([["CREATE_STACK"], "CREATE_COMPLETE", 5])"));
+  CHECK(r["after_reset"]["Message"] == "Operation ID does not exist");
 }
 
 TEST_CASE("serve: a change set whose bucket name is taken or whose properties the schema refuses fails early "

@@ -87,7 +87,7 @@ TEST_CASE("regions: a schema-13 state file migrates, each stack and export in it
   {
     std::unique_ptr<ms::Database> db;
     REQUIRE(ms::OpenStore(path, &db).ok());
-    REQUIRE(db->Exec(ms::test::kUndoSchema17 + ms::test::kUndoSchema16 + ms::test::kUndoSchema15 + ms::test::kUndoSchema14).ok());
+    REQUIRE(db->Exec(ms::test::kUndoSchema18 + ms::test::kUndoSchema17 + ms::test::kUndoSchema16 + ms::test::kUndoSchema15 + ms::test::kUndoSchema14).ok());
     REQUIRE(db->SetUserVersion(13).ok());
     // Rows as schema 13 wrote them: stacks without a region, exports by name alone.
     std::unique_ptr<ms::Statement> st;
@@ -107,7 +107,7 @@ TEST_CASE("regions: a schema-13 state file migrates, each stack and export in it
   REQUIRE(ms::OpenStore(path, &db).ok());
   int version = 0;
   REQUIRE(db->UserVersion(&version).ok());
-  CHECK(version == 17);  // and on to the latest
+  CHECK(version == 18);  // and on to the latest
   CHECK(FoundId(db.get(), kEast, "web") == "arn:aws:cloudformation:us-east-1:123456789012:stack/web/1");
   CHECK(FoundId(db.get(), kWest, "web").empty());
   CHECK(FoundId(db.get(), kWest, "db") == "arn:aws:cloudformation:us-west-2:123456789012:stack/db/2");

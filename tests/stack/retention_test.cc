@@ -152,7 +152,7 @@ TEST_CASE("retention: a schema-7 state file's deleted stacks get their deletion 
     REQUIRE(ms::CommitBatch(db.get(), nullptr, &batch).ok());
     // Back to what schema 7 left: no deletion time column, no index, no drift tables (10), no provider log (12),
     // stacks and exports not per region (14), no stack sets (15).
-    REQUIRE(db->Exec(ms::test::kUndoSchema17 + ms::test::kUndoSchema16 + ms::test::kUndoSchema15 + ms::test::kUndoSchema14 + "DROP INDEX stacks_by_deleted_ms; ALTER TABLE stacks DROP COLUMN deleted_ms;"
+    REQUIRE(db->Exec(ms::test::kUndoSchema18 + ms::test::kUndoSchema17 + ms::test::kUndoSchema16 + ms::test::kUndoSchema15 + ms::test::kUndoSchema14 + "DROP INDEX stacks_by_deleted_ms; ALTER TABLE stacks DROP COLUMN deleted_ms;"
                      "DROP TABLE drift_detections; DROP TABLE resource_drifts; DROP TABLE provider_logs;").ok());
     REQUIRE(db->SetUserVersion(7).ok());
   }

@@ -90,7 +90,7 @@ TEST_CASE("stack set store: a schema-15 state file's operation results move into
   {
     std::unique_ptr<ms::Database> db;
     REQUIRE(ms::OpenStore(path, &db).ok());
-    REQUIRE(db->Exec(ms::test::kUndoSchema17 + ms::test::kUndoSchema16).ok());
+    REQUIRE(db->Exec(ms::test::kUndoSchema18 + ms::test::kUndoSchema17 + ms::test::kUndoSchema16).ok());
     REQUIRE(db->SetUserVersion(15).ok());
     // An operation as schema 15 wrote it: its results a list in its `data`.
     REQUIRE(db->Exec(R"(INSERT INTO stack_set_operations (stack_set_id, id, active, data) VALUES
@@ -105,7 +105,7 @@ TEST_CASE("stack set store: a schema-15 state file's operation results move into
   REQUIRE(ms::OpenStore(path, &db).ok());
   int version = 0;
   REQUIRE(db->UserVersion(&version).ok());
-  CHECK(version == 17);
+  CHECK(version == 18);
   ms::StackSetOperationRecord op;
   bool found = false;
   REQUIRE(ms::LoadStackSetOperation(db.get(), "queues:1", "op-1", &op, &found).ok());

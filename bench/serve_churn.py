@@ -13,9 +13,10 @@ file grows ~26 MB per 100 cycles). Every K cycles (default 100) it prints the
 server's RSS (VmRSS), the state file's size and the lock files present.
 
 What to look for: RSS levels off however many stacks came and went (a
-bound: SQLite's page cache per connection, store/database.cc, and jemalloc
-returning freed pages, host/jemalloc_conf.cc), and no lock file outlives
-its operation (store/stack_lock.h). The state file keeps growing here:
+bound: SQLite's page cache per connection, store/database.cc, and serve
+giving freed pages back between operations, host/server/freed_memory.h),
+and no lock file outlives its operation (store/stack_lock.h). The state
+file keeps growing here:
 deleted stacks are kept 90 days of the operation clock's time, and this
 runs for minutes (store/deleted_stacks.h; tests/stack/retention_test.cc
 passes the 90 days in virtual time).

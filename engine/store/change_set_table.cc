@@ -4,6 +4,7 @@
 
 #include "store/record_json.h"
 #include "store/schema.h"
+#include "store/stack_tables.h"
 
 namespace ms {
 
@@ -164,13 +165,7 @@ Status SaveChangeSet(Database* db, const ChangeSetRecord& cs) {
       "INSERT OR REPLACE INTO change_sets (id, stack_id, name, data, template) VALUES (?1, ?2, ?3, ?4, ?5)", &st));
   st->Bind(1, cs.id).Bind(2, cs.stack_id).Bind(3, cs.name).Bind(4, ToValue(cs).ToJson()).Bind(5, cs.template_body);
   MS_RETURN_IF_ERROR(st->Step());
-  if (cs.operation_id.empty()) return Status::OK();
-  Statement* operation;
-  MS_RETURN_IF_ERROR(db->Cached(kIndexOperation, &operation));
-  operation->Bind(1, cs.operation_id).Bind(2, cs.stack_id);
-  Status s = operation->Step();
-  operation->Reset();
-  return s;
+  return cs.operation_id.empty() ? Status::OK() : IndexOperation(db, cs.operation_id, cs.stack_id);
 }
 
 Status DeleteChangeSetRow(Database* db, const std::string& id) {

@@ -254,7 +254,7 @@ const char* const kMigrations[] = {
     "CREATE INDEX operations_by_stack ON operations (stack);"
     "INSERT OR IGNORE INTO operations (id, stack)"
     "  SELECT json_extract(e.value, '$.operation_id'), events.stack FROM events, json_each(events.data) e"
-    "  WHERE json_extract(e.value, '$.operation_id') IS NOT NULL ORDER BY events.seq;"
+    "  WHERE json_extract(e.value, '$.operation_id') IS NOT NULL;"
     "INSERT OR IGNORE INTO operations (id, stack)"
     "  SELECT json_extract(c.data, '$.operation_id'), s.stack_key FROM change_sets c JOIN stacks s ON s.id = c.stack_id"
     "  WHERE json_extract(c.data, '$.operation_id') IS NOT NULL;",

@@ -14,9 +14,6 @@ Status MigrateSchema(Database* db);
 // SQL for the key (schema 6) by which events and resources name the stack
 // whose ID is bound to ?1; NULL, so no rows, when that stack is not stored.
 inline constexpr const char* kStackKeyOfId = "(SELECT stack_key FROM stacks WHERE id = ?1)";
-// Records that operation ?1 is stack ?2's (an ID), once (schema 18).
-inline constexpr const char* kIndexOperation =
-    "INSERT OR IGNORE INTO operations (id, stack) SELECT ?1, stack_key FROM stacks WHERE id = ?2";
 
 // Opens the state file at `path` (creating it) with the current schema.
 Status OpenStore(const std::string& path, std::unique_ptr<Database>* out);

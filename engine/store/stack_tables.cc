@@ -310,8 +310,6 @@ Status WriteCheckpoint(Database* db, const StoreBatch& batch, const std::vector<
       "ON CONFLICT (stack, logical_id) DO UPDATE SET data = ?3", &resource));
   MS_RETURN_IF_ERROR(db->Cached("DELETE FROM resources WHERE stack = ?1 AND logical_id = ?2", &remove));
   MS_RETURN_IF_ERROR(db->Cached("INSERT INTO events (stack, data) VALUES (?1, ?2)", &event));
-  Statement* operation;
-  MS_RETURN_IF_ERROR(db->Cached(kIndexOperation, &operation));
   // Events and resources name their stack by its key (schema 6); a batch
   // is nearly always one stack's, so the last lookup is kept.
   std::string keyed_id;
@@ -330,11 +328,7 @@ Status WriteCheckpoint(Database* db, const StoreBatch& batch, const std::vector<
     stack->Bind(5, deleted ? st.deleted_ms : 0).Bind(6, scope.region).Bind(7, scope.account);
     MS_RETURN_IF_ERROR(stack->Step());
     stack->Reset();
-    if (!st.operation_id.empty()) {  // once per operation: the rest are ignored
-      operation->Bind(1, st.operation_id).Bind(2, st.id);
-      MS_RETURN_IF_ERROR(operation->Step());
-      operation->Reset();
-    }
+    if (!st.operation_id.empty()) MS_RETURN_IF_ERROR(IndexOperation(db, st.operation_id, st.id));
     // A deletion is the moment to prune stacks deleted 90 days before it.
     if (deleted) MS_RETURN_IF_ERROR(PruneDeletedStacks(db, st.deleted_ms));
     int64_t slot = 0;
@@ -530,6 +524,16 @@ Status FindStackInScope(Database* db, const StackScope& scope, const std::string
     return Status::OK();
   }
   return LoadStack(db, name_or_id, out, found, parts);
+}
+
+Status IndexOperation(Database* db, const std::string& operation_id, const std::string& stack_id) {
+  Statement* st;
+  MS_RETURN_IF_ERROR(db->Cached(
+      "INSERT OR IGNORE INTO operations (id, stack) SELECT ?1, stack_key FROM stacks WHERE id = ?2", &st));
+  st->Bind(1, operation_id).Bind(2, stack_id);
+  Status s = st->Step();
+  st->Reset();
+  return s;
 }
 
 Status FindOperationStack(Database* db, const std::string& operation_id, std::string* stack_id, bool* found) {

@@ -76,8 +76,11 @@ Status FindActiveStack(Database* db, const StackScope& scope, const std::string&
 Status FindStackInScope(Database* db, const StackScope& scope, const std::string& name_or_id, StackRecord* out,
                         bool* found, StackRowParts parts = StackRowParts::kWithTemplates);
 Status LoadResources(Database* db, const std::string& stack_id, std::vector<ResourceRecord>* out);
-// The ID of the stack whose operation (a stack operation or a change set's)
-// has this ID, deleted stacks included; *found false when none has.
+// The index of operations (schema 18): IndexOperation records, once, that
+// an operation (a stack operation or a change set's) is the stored stack
+// `stack_id`'s; FindOperationStack gives that stack's ID, deleted stacks
+// included, *found false when none has it.
+Status IndexOperation(Database* db, const std::string& operation_id, const std::string& stack_id);
 Status FindOperationStack(Database* db, const std::string& operation_id, std::string* stack_id, bool* found);
 // Events of a stack, newest first (as describe-stack-events lists them).
 Status LoadEvents(Database* db, const std::string& stack_id, std::vector<StackEvent>* out);

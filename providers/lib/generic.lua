@@ -15,9 +15,10 @@
 --     its attributes and, for a taggable type, the tags CloudFormation puts
 --     on it (moonstack.tags.for_resource: the stack's tags, its own and the
 --     aws:cloudformation:* ones);
---   * its name, Ref, ARN and name-derived attributes come from
---     lib.resource_identity; other attributes get a value of the shape the
---     schema gives them (numbers, lists, objects);
+--   * its name, Ref, ARN and the attributes AWS makes up (URLs, IDs, DNS
+--     names) come from lib.resource_identity (data: lib.resource_formats);
+--     other attributes get a value of the shape the schema gives them
+--     (numbers, lists, objects);
 --   * read leaves out write-only properties, as AWS's read handlers do.
 
 local P = require("moonstack.provider")
@@ -100,42 +101,46 @@ local function shaped_value(schema, name, id)
   return id .. "." .. name
 end
 
--- The attribute values of a new resource named `name` with Ref `id`.
-local function attribute_values(decl, schema, ctx, name, props)
+-- The attribute values of a new resource: what AWS makes up for it
+-- (lib.resource_identity's maker `m`), its name, its ARN, the properties of
+-- the same name, else a value of the schema's shape.
+local function attribute_values(decl, schema, m, props)
   local out = {}
-  local arn = identity.arn(decl.type, ctx, name)
   local last_type = decl.type:match("(%w+)$")
   for _, attr in ipairs(decl.attributes) do
-    local derived = identity.derived_attribute(decl.type, ctx, name, attr)
-    if derived then
-      out[attr] = derived
+    local made = m:attribute(attr)
+    if made ~= nil then
+      out[attr] = made
     elseif schema and attr == schema.nameProperty then
-      out[attr] = name
+      out[attr] = m.name
     elseif attr == "Arn" or attr == last_type .. "Arn" then
-      out[attr] = arn
+      out[attr] = m:arn()
     elseif props[attr] ~= nil then
       out[attr] = props[attr]
     elseif attr:sub(-3) == "Arn" then
-      out[attr] = arn
+      out[attr] = m:arn()
     elseif attr:sub(-2) == "Id" and not attr:find("%.") then
-      out[attr] = name
+      out[attr] = m.name
     else
-      out[attr] = shaped_value(schema, attr, name)
+      out[attr] = shaped_value(schema, attr, m.name)
     end
   end
   return out
 end
 
--- The physical ID (Ref): the Ref property's value when the resource has it.
-local function physical_id(decl, schema, name, attrs, props)
+-- The physical ID (Ref): the Ref property's value — an attribute, an
+-- identifier AWS makes up that GetAtt does not list (an ACM certificate's
+-- ARN), the name, or the property as given — else the name.
+local function physical_id(decl, schema, m, attrs, props)
   local ref = identity.ref_property(decl.type, schema)
   if ref then
     local v = attrs[ref]
-    if v == nil and schema and ref == schema.nameProperty then v = name end
+    if v == nil then v = m:attribute(ref) end
+    if v == nil and schema and ref == schema.nameProperty then v = m.name end
     if v == nil then v = props[ref] end
     if type(v) == "string" and v ~= "" then return v end
   end
-  return name
+  return m.name
 end
 
 local function fail_validation(ctx, schema, props)
@@ -184,9 +189,9 @@ function G.define(info)
     create = function(ctx, given)
       fail_validation(ctx, schema, given)
       return world.atomic(function()
-        local name = identity.name(info.type, schema, ctx, given)
-        local attrs = attribute_values(decl, schema, ctx, name, given)
-        local id = physical_id(decl, schema, name, attrs, given)
+        local m = identity.maker(info.type, ctx, identity.name(info.type, schema, ctx, given), given)
+        local attrs = attribute_values(decl, schema, m, given)
+        local id = physical_id(decl, schema, m, attrs, given)
         local record = { Properties = given, Attributes = attrs }
         if taggable then record.Tags = tags.for_resource(ctx, given.Tags) end
         world.put(kind(info.type, ctx), id, record)

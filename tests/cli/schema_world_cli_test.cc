@@ -87,6 +87,134 @@ TEST_CASE("Ref, ARNs and names of generic types follow AWS's formats", "[cli][sc
   CHECK(cli.WorldIds("generic.AWS::ECR::Repository") == std::vector<std::string>{"repo-a"});
 }
 
+TEST_CASE("the IDs and URLs and DNS names AWS makes up for generic types have AWS's shapes", "[cli][schema]") {
+  Cli cli("made_up");
+  std::string t = cli.Write("t.yaml", R"(Resources:
+  Vpc: {Type: AWS::EC2::VPC, Properties: {CidrBlock: 10.0.0.0/16}}
+  Sub: {Type: AWS::EC2::Subnet, Properties: {VpcId: !Ref Vpc, CidrBlock: 10.0.1.0/24}}
+  Eni: {Type: AWS::EC2::NetworkInterface, Properties: {SubnetId: !Ref Sub}}
+  Api: {Type: AWS::ApiGateway::RestApi, Properties: {Name: api}}
+  Ws: {Type: AWS::ApiGatewayV2::Api, Properties: {Name: ws, ProtocolType: WEBSOCKET, RouteSelectionExpression: $request.body.action}}
+  Alb: {Type: AWS::ElasticLoadBalancingV2::LoadBalancer, Properties: {Subnets: [!Ref Sub]}}
+  Nlb: {Type: AWS::ElasticLoadBalancingV2::LoadBalancer, Properties: {Type: network, Scheme: internal, Subnets: [!Ref Sub]}}
+  Tg: {Type: AWS::ElasticLoadBalancingV2::TargetGroup, Properties: {VpcId: !Ref Vpc, Port: 80, Protocol: HTTP}}
+  Listener:
+    Type: AWS::ElasticLoadBalancingV2::Listener
+    Properties:
+      LoadBalancerArn: !Ref Alb
+      Port: 80
+      Protocol: HTTP
+      DefaultActions: [{Type: forward, TargetGroupArn: !Ref Tg}]
+  Cdn:
+    Type: AWS::CloudFront::Distribution
+    Properties:
+      DistributionConfig:
+        Enabled: true
+        DefaultCacheBehavior: {TargetOriginId: o, ViewerProtocolPolicy: allow-all, CachePolicyId: 658327ea-f89d-4fab-a63d-7e88639e58f6}
+        Origins: [{Id: o, DomainName: example.com, CustomOriginConfig: {OriginProtocolPolicy: https-only}}]
+  Db: {Type: AWS::RDS::DBInstance, Properties: {DBInstanceIdentifier: OrdersDB, Engine: postgres, DBInstanceClass: db.t3.micro, AllocatedStorage: "20", MasterUsername: u, MasterUserPassword: passwordpassword}}
+  Pool: {Type: AWS::Cognito::UserPool}
+  Client: {Type: AWS::Cognito::UserPoolClient, Properties: {UserPoolId: !Ref Pool}}
+  Zone: {Type: AWS::Route53::HostedZone, Properties: {Name: example.com}}
+  Url: {Type: AWS::Lambda::Url, Properties: {AuthType: NONE, TargetFunctionArn: orders}}
+  Sg: {Type: AWS::EC2::SecurityGroup, Properties: {GroupName: web-lb, GroupDescription: lb, VpcId: !Ref Vpc}}
+  Clb:
+    Type: AWS::ElasticLoadBalancing::LoadBalancer
+    Properties:
+      Scheme: internal
+      Subnets: [!Ref Sub]
+      SecurityGroups: [!Ref Sg]
+      Listeners: [{LoadBalancerPort: "80", InstancePort: "80", Protocol: HTTP}]
+  Task1: {Type: AWS::ECS::TaskDefinition, Properties: {Family: orders, ContainerDefinitions: [{Name: app, Image: nginx, Memory: 512}]}}
+  Task2: {Type: AWS::ECS::TaskDefinition, Properties: {Family: orders, ContainerDefinitions: [{Name: app, Image: httpd, Memory: 512}]}}
+Outputs:
+  EniIp: {Value: !GetAtt Eni.PrimaryPrivateIpAddress}
+  Api: {Value: !Ref Api}
+  ApiRoot: {Value: !GetAtt Api.RootResourceId}
+  Ws: {Value: !Ref Ws}
+  WsEndpoint: {Value: !GetAtt Ws.ApiEndpoint}
+  Alb: {Value: !Ref Alb}
+  AlbName: {Value: !GetAtt Alb.LoadBalancerName}
+  AlbFullName: {Value: !GetAtt Alb.LoadBalancerFullName}
+  AlbDns: {Value: !GetAtt Alb.DNSName}
+  AlbZone: {Value: !GetAtt Alb.CanonicalHostedZoneID}
+  NlbDns: {Value: !GetAtt Nlb.DNSName}
+  NlbZone: {Value: !GetAtt Nlb.CanonicalHostedZoneID}
+  Tg: {Value: !Ref Tg}
+  TgFullName: {Value: !GetAtt Tg.TargetGroupFullName}
+  Listener: {Value: !Ref Listener}
+  Cdn: {Value: !Ref Cdn}
+  CdnDomain: {Value: !GetAtt Cdn.DomainName}
+  Db: {Value: !Ref Db}
+  DbAddress: {Value: !GetAtt Db.Endpoint.Address}
+  DbPort: {Value: !GetAtt Db.Endpoint.Port}
+  Pool: {Value: !Ref Pool}
+  PoolUrl: {Value: !GetAtt Pool.ProviderURL}
+  PoolArn: {Value: !GetAtt Pool.Arn}
+  Client: {Value: !Ref Client}
+  Zone: {Value: !Ref Zone}
+  ZoneNs: {Value: !Join [",", !GetAtt Zone.NameServers]}
+  Url: {Value: !Ref Url}
+  UrlUrl: {Value: !GetAtt Url.FunctionUrl}
+  ClbDns: {Value: !GetAtt Clb.DNSName}
+  ClbZoneName: {Value: !GetAtt Clb.CanonicalHostedZoneName}
+  ClbGroup: {Value: !GetAtt Clb.SourceSecurityGroup.GroupName}
+  ClbOwner: {Value: !GetAtt Clb.SourceSecurityGroup.OwnerAlias}
+  Tasks: {Value: !Join [",", [!Ref Task1, !Ref Task2]]}
+)");
+  Run created = cli("create-stack --stack-name web --template-body file://" + t);
+  INFO(created.out);
+  REQUIRE(cli.Status("web") == "CREATE_COMPLETE");
+  auto out = [&](const std::string& key) { return cli.Output("web", key); };
+  auto shaped = [&](const std::string& key, const std::string& pattern) {
+    INFO(key << " = " << out(key));
+    CHECK(std::regex_match(out(key), std::regex(pattern)));
+  };
+  const std::string account = "123456789012";
+  shaped("EniIp", R"(10\.0\.1\.\d{1,3})");
+  shaped("Api", "[a-z0-9]{10}");
+  shaped("ApiRoot", "[a-z0-9]{10}");
+  CHECK(out("Api") != out("ApiRoot"));
+  CHECK(out("WsEndpoint") == "wss://" + out("Ws") + ".execute-api.us-east-1.amazonaws.com");
+  // An ALB's ARN, full name and name agree; its DNS name is "<name>-<digits>.<region>.elb.amazonaws.com".
+  const std::string alb_name = out("AlbName");
+  shaped("AlbName", "web-Alb-[A-Za-z0-9]{12}");
+  shaped("Alb", "arn:aws:elasticloadbalancing:us-east-1:" + account + ":loadbalancer/app/" + alb_name + "/[0-9a-f]{16}");
+  CHECK("arn:aws:elasticloadbalancing:us-east-1:" + account + ":loadbalancer/" + out("AlbFullName") == out("Alb"));
+  shaped("AlbDns", alb_name + R"(-[1-9]\d{7,9}\.us-east-1\.elb\.amazonaws\.com)");
+  CHECK(out("AlbZone") == "Z35SXDOTRQ7X7K");
+  // An internal NLB's: "internal-<name>-<its ARN's ID>.elb.<region>.amazonaws.com".
+  shaped("NlbDns", R"(internal-web-Nlb-[A-Za-z0-9]{12}-[0-9a-f]{16}\.elb\.us-east-1\.amazonaws\.com)");
+  CHECK(out("NlbZone") == "Z26RNL4JYFTOTI");
+  shaped("Tg", "arn:aws:elasticloadbalancing:us-east-1:" + account + ":targetgroup/web-Tg-[A-Za-z0-9]{12}/[0-9a-f]{16}");
+  CHECK("arn:aws:elasticloadbalancing:us-east-1:" + account + ":" + out("TgFullName") == out("Tg"));
+  // A listener's ARN is its load balancer's, "listener" for "loadbalancer", and an ID of its own.
+  const std::string alb_tail = out("Alb").substr(out("Alb").find(":loadbalancer/") + 14);
+  shaped("Listener", "arn:aws:elasticloadbalancing:us-east-1:" + account + ":listener/" + alb_tail + "/[0-9a-f]{16}");
+  shaped("Cdn", "E[A-Z0-9]{13}");
+  shaped("CdnDomain", R"(d[a-z0-9]{13}\.cloudfront\.net)");
+  CHECK(out("Db") == "ordersdb");  // RDS keeps identifiers in lowercase
+  shaped("DbAddress", R"(ordersdb\.[a-z0-9]{12}\.us-east-1\.rds\.amazonaws\.com)");
+  CHECK(out("DbPort") == "5432");
+  shaped("Pool", "us-east-1_[A-Za-z0-9]{9}");
+  CHECK(out("PoolUrl") == "https://cognito-idp.us-east-1.amazonaws.com/" + out("Pool"));
+  CHECK(out("PoolArn") == "arn:aws:cognito-idp:us-east-1:" + account + ":userpool/" + out("Pool"));
+  shaped("Client", "[a-z0-9]{26}");
+  shaped("Zone", "Z[A-Z0-9]{20}");
+  shaped("ZoneNs", R"(ns-\d+\.awsdns-\d\d\.com,ns-\d+\.awsdns-\d\d\.net,ns-\d+\.awsdns-\d\d\.org,ns-\d+\.awsdns-\d\d\.co\.uk)");
+  CHECK(out("Url") == "arn:aws:lambda:us-east-1:" + account + ":function:orders");
+  shaped("UrlUrl", R"(https://[a-z0-9]{32}\.lambda-url\.us-east-1\.on\.aws/)");
+  // A Classic Load Balancer in a VPC: its own group and account as SourceSecurityGroup.
+  shaped("ClbDns", R"(internal-web-Clb-[A-Za-z0-9]{12}-[1-9]\d{7,9}\.us-east-1\.elb\.amazonaws\.com)");
+  CHECK(out("ClbZoneName") == out("ClbDns"));
+  CHECK(out("ClbGroup") == "web-lb");
+  CHECK(out("ClbOwner") == account);
+  // Two task definitions of one family are its revisions 1 and 2.
+  const std::string family = "arn:aws:ecs:us-east-1:" + account + ":task-definition/orders:";
+  const std::string tasks = out("Tasks");
+  CHECK((tasks == family + "1," + family + "2" || tasks == family + "2," + family + "1"));
+}
+
 TEST_CASE("a custom-named resource that needs replacing fails the update as AWS does, and the stack rolls back",
           "[cli][schema][update]") {
   Cli cli("custom_named");

@@ -18,7 +18,8 @@
 --   * its name, Ref, ARN and the attributes AWS makes up (URLs, IDs, DNS
 --     names) come from lib.resource_identity (data: lib.resource_formats);
 --     other attributes get a value of the shape the schema gives them
---     (numbers, lists, objects);
+--     (numbers, lists, objects, a timestamp's the world's time, an enum's
+--     value: a status's steady state);
 --   * read leaves out write-only properties, as AWS's read handlers do.
 
 local P = require("moonstack.provider")
@@ -28,6 +29,7 @@ local world = require("moonstack.world")
 local sim_world = require("sim.world")
 local identity = require("lib.resource_identity")
 local validate = require("lib.schema_validate")
+local util = require("sim.cloudformation_util")
 
 local G = {}
 
@@ -79,10 +81,36 @@ local function nested_update(paths)
   end
 end
 
+-- The values a status or state attribute takes once a resource is made,
+-- in order of preference, compared without case: the first of these its
+-- schema's enum lists is the one it gets.
+local STEADY_STATES = { "ACTIVE", "AVAILABLE", "ENABLED", "DEPLOYED", "READY", "CREATED", "CREATE_COMPLETE",
+  "CREATION_SUCCESSFUL", "SUCCEEDED", "SUCCESS", "COMPLETED", "COMPLETE", "OPERATIONAL", "RUNNING", "IN_SERVICE",
+  "INSERVICE", "HEALTHY", "LIVE" }
+
+local function steady_state(enum)
+  local upper = {}
+  for _, v in ipairs(enum) do if type(v) == "string" then upper[v:upper()] = v end end
+  for _, want in ipairs(STEADY_STATES) do
+    if upper[want] then return upper[want] end
+  end
+  return nil
+end
+
+-- A timestamp attribute (CreatedAt, CreationTime, LastModifiedTime, ...):
+-- its name says so, and its value is the world's time.
+local function is_timestamp(name)
+  local last = name:match("([^.]+)$")
+  return last:match("Time$") ~= nil or last:match("At$") ~= nil or last:match("Date$") ~= nil
+      or last:match("Timestamp$") ~= nil
+end
+
 -- A value of the shape the schema gives attribute `name` (dotted for a
 -- nested one) when nothing derives it: 0 for numbers, false for booleans,
--- empty lists and objects, "<id>.<Name>" for strings.
-local function shaped_value(schema, name, id)
+-- empty lists and objects; for strings, a timestamp's the world's time
+-- (ISO 8601), an enum's steady state for a status or state (else its first
+-- value), and "<id>.<Name>" otherwise.
+local function shaped_value(schema, name, id, ctx)
   local sub = schema and schema.properties
   local prop
   for part in name:gmatch("[^.]+") do
@@ -98,6 +126,13 @@ local function shaped_value(schema, name, id)
   if t == "boolean" then return false end
   if t == "array" then return setmetatable({}, { __jsontype = "array" }) end  -- [] , not {}
   if t == "object" then return {} end
+  local enum = prop and prop.enum
+  if type(enum) == "table" and enum[1] ~= nil then
+    local last = name:match("([^.]+)$")
+    if last:match("Status$") or last:match("State$") then return steady_state(enum) or enum[1] end
+    return enum[1]
+  end
+  if is_timestamp(name) then return util.iso8601(ctx.now_ms or world.now_ms()) end
   return id .. "." .. name
 end
 
@@ -122,7 +157,7 @@ local function attribute_values(decl, schema, m, props)
     elseif attr:sub(-2) == "Id" and not attr:find("%.") then
       out[attr] = m.name
     else
-      out[attr] = shaped_value(schema, attr, m.name)
+      out[attr] = shaped_value(schema, attr, m.name, m.ctx)
     end
   end
   return out

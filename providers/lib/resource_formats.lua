@@ -47,6 +47,16 @@ F.REF_PROPERTY = {
   ["AWS::Route53::RecordSet"] = "Name",      -- "the domain name of the record"
   ["AWS::Cognito::UserPoolDomain"] = "Domain",  -- primaryIdentifier UserPoolId + Domain
   ["AWS::AppSync::GraphQLApi"] = "Arn",      -- "arn:aws:appsync:us-east-1:123456789012:apis/graphqlapiid"
+  ["AWS::DocDB::DBCluster"] = "DBClusterIdentifier",  -- primaryIdentifier Id
+}
+
+-- The property that names a resource, where the catalog finds none (its
+-- rule wants a create-only <Resource>Name or Name: a CodeCommit repository
+-- can be renamed; a cluster's identifier has another spelling).
+F.NAME_PROPERTY = {
+  ["AWS::CodeCommit::Repository"] = "RepositoryName",
+  ["AWS::DocDB::DBCluster"] = "DBClusterIdentifier",
+  ["AWS::Neptune::DBCluster"] = "DBClusterIdentifier",
 }
 
 -- The longest name AWS takes where the registry schema gives no maxLength:
@@ -65,7 +75,7 @@ F.LOWERCASE_NAMES = {
   ["AWS::RDS::DBInstance"] = true, ["AWS::RDS::DBCluster"] = true,
   ["AWS::RDS::DBSubnetGroup"] = true, ["AWS::RDS::DBParameterGroup"] = true,
   ["AWS::RDS::DBClusterParameterGroup"] = true, ["AWS::RDS::OptionGroup"] = true,
-  ["AWS::Redshift::Cluster"] = true,
+  ["AWS::Redshift::Cluster"] = true, ["AWS::DocDB::DBCluster"] = true, ["AWS::Neptune::DBCluster"] = true,
 }
 
 -- Types whose Ref is an EC2-style "<prefix>-0" + 16 hex ID.
@@ -96,6 +106,24 @@ F.ELB_HOSTED_ZONE = {
   ["ap-southeast-2"] = { alb = "Z1GM3OXH4ZPM65", nlb = "ZCT6FZBF4DROD" },
   ["ap-northeast-1"] = { alb = "Z14GRHDCWA56QT", nlb = "Z31USIVHYNEOWT" },
 }
+
+-- API Gateway's hosted zone in each region, for a custom domain's regional
+-- endpoint (the General Reference's "Amazon API Gateway endpoints and
+-- quotas"). An edge-optimized one is CloudFront's, Z2FDTNDATAQYW2 in all
+-- regions ("The only valid value is Z2FDTNDATAQYW2 for all regions").
+F.API_GATEWAY_HOSTED_ZONE = {
+  ["us-east-1"] = "Z1UJRXOUMOOFQ8", ["us-east-2"] = "ZOJJZC49E0EPZ", ["us-west-1"] = "Z2MUQ32089INYE",
+  ["us-west-2"] = "Z2OJLYMUO9EFXC", ["eu-west-1"] = "ZLY8HYME6SFDD", ["eu-central-1"] = "Z1U9ULNL0V5AJ3",
+  ["ap-southeast-1"] = "ZL327KTPIQFUL", ["ap-southeast-2"] = "Z2RPCDW04V8134", ["ap-northeast-1"] = "Z1YSHQZHG15GKL",
+}
+
+local function api_gateway_zone(m)
+  return F.API_GATEWAY_HOSTED_ZONE[m.ctx.region or "us-east-1"] or F.API_GATEWAY_HOSTED_ZONE["us-east-1"]
+end
+
+local function cluster_endpoint(service, ro)
+  return ("{name}.cluster-" .. (ro and "ro-" or "") .. "{lower:12}.{region}." .. service .. ".amazonaws.com")
+end
 
 -- "app", "net" or "gwy": an ELBv2 load balancer's kind, in its ARN and name.
 local function elb_kind(props)
@@ -207,6 +235,10 @@ F.ARN_FORMATS = {
   ["AWS::EFS::AccessPoint"] = "arn:aws:elasticfilesystem:{region}:{account}:access-point/fsap-{hex:17}",
   ["AWS::CertificateManager::Certificate"] = "arn:aws:acm:{region}:{account}:certificate/{uuid}",
   ["AWS::CloudFront::Function"] = "arn:aws:cloudfront::{account}:function/{name}",
+  ["AWS::CodeCommit::Repository"] = "arn:aws:codecommit:{region}:{account}:{name}",
+  -- "arn:aws:kafka:us-east-1:123456789012:cluster/myCluster/abcd1234-abcd-dcba-4321-a1b2abcd9f9f-2"
+  ["AWS::MSK::Cluster"] = "arn:aws:kafka:{region}:{account}:cluster/{name}/{uuid}-1",
+  ["AWS::OpenSearchServerless::Collection"] = "arn:aws:aoss:{region}:{account}:collection/{lower:20}",
   ["AWS::RDS::DBInstance"] = "arn:aws:rds:{region}:{account}:db:{name}",
   ["AWS::RDS::DBCluster"] = "arn:aws:rds:{region}:{account}:cluster:{name}",
   ["AWS::ElasticLoadBalancingV2::LoadBalancer"] = function(m)
@@ -254,6 +286,23 @@ F.ATTRIBUTE_FORMATS = {
   ["AWS::ApiGatewayV2::Route"] = { RouteId = "{lower:7}" },
   ["AWS::ApiGatewayV2::Authorizer"] = { AuthorizerId = "{lower:6}" },
 
+  -- "d111111abcdef8.cloudfront.net"; a regional one "d-x4jexiktj7.execute-api.us-east-2.amazonaws.com".
+  ["AWS::ApiGateway::DomainName"] = {
+    DistributionDomainName = "d{lower:13}.cloudfront.net",
+    DistributionHostedZoneId = "Z2FDTNDATAQYW2",
+    RegionalDomainName = "d-{lower:10}.execute-api.{region}.amazonaws.com",
+    RegionalHostedZoneId = api_gateway_zone,
+  },
+  ["AWS::ApiGatewayV2::DomainName"] = {
+    RegionalDomainName = "d-{lower:10}.execute-api.{region}.amazonaws.com",
+    RegionalHostedZoneId = api_gateway_zone,
+  },
+
+  ["AWS::CloudFront::Function"] = {
+    FunctionARN = "arn:aws:cloudfront::{account}:function/{name}",
+    ["FunctionMetadata.FunctionARN"] = "arn:aws:cloudfront::{account}:function/{name}",
+    Stage = function(m) return m.props.AutoPublish == true and "LIVE" or "DEVELOPMENT" end,
+  },
   ["AWS::CloudFront::Distribution"] = { Id = "E{upper:13}", DomainName = "d{lower:13}.cloudfront.net" },
   ["AWS::CloudFront::CloudFrontOriginAccessIdentity"] = { Id = "E{upper:13}", S3CanonicalUserId = "{hex:96}" },
   ["AWS::CloudFront::OriginAccessControl"] = { Id = "E{upper:13}" },
@@ -315,6 +364,22 @@ F.ATTRIBUTE_FORMATS = {
     ["ReadEndpoint.Address"] = "{name}.cluster-ro-{lower:12}.{region}.rds.amazonaws.com",
     ["Endpoint.Port"] = db_port,
     DBClusterResourceId = "cluster-{base32:26}",
+  },
+  -- "sample-cluster.cluster-cozrlsfrcjoc.us-east-1.docdb.amazonaws.com", port 27017.
+  ["AWS::DocDB::DBCluster"] = {
+    DBClusterIdentifier = "{name}",
+    Endpoint = cluster_endpoint("docdb"),
+    ReadEndpoint = cluster_endpoint("docdb", true),
+    Port = function(m) return tostring(m.props.Port or 27017) end,
+    ClusterResourceId = "cluster-{base32:26}",
+  },
+  -- "neptune-dev.cluster-cz7fmvtxsrei.us-east-1.neptune.amazonaws.com", port 8182.
+  ["AWS::Neptune::DBCluster"] = {
+    DBClusterIdentifier = "{name}",
+    Endpoint = cluster_endpoint("neptune"),
+    ReadEndpoint = cluster_endpoint("neptune", true),
+    Port = function(m) return tostring(m.props.DBPort or 8182) end,
+    ClusterResourceId = "cluster-{base32:26}",
   },
   ["AWS::Redshift::Cluster"] = {
     ["Endpoint.Address"] = "{name}.{lower:12}.{region}.redshift.amazonaws.com",
@@ -386,6 +451,20 @@ F.ATTRIBUTE_FORMATS = {
       return m:fill("arn:aws:ecs:{region}:{account}:service/") .. cluster .. m:fill("/{name}")
     end,
     Name = "{name}",
+  },
+  -- Ref "returns the repository ID": "f7579e13-b83e-4027-aaef-650c0EXAMPLE";
+  -- "https://git-codecommit.us-east-1.amazonaws.com/v1/repos/MyDemoRepo".
+  ["AWS::CodeCommit::Repository"] = {
+    Id = "{uuid}",
+    Name = "{name}",
+    CloneUrlHttp = "https://git-codecommit.{region}.amazonaws.com/v1/repos/{name}",
+    CloneUrlSsh = "ssh://git-codecommit.{region}.amazonaws.com/v1/repos/{name}",
+  },
+  -- "https://07tjusf2h91cunochc.us-east-1.aoss.amazonaws.com" and ".../_dashboards".
+  ["AWS::OpenSearchServerless::Collection"] = {
+    Id = "{lower:20}",
+    CollectionEndpoint = "https://{lower:20}.{region}.aoss.amazonaws.com",
+    DashboardEndpoint = "https://{lower:20}.{region}.aoss.amazonaws.com/_dashboards",
   },
   ["AWS::EKS::Cluster"] = { Endpoint = "https://{HEX:32}.gr7.{region}.eks.amazonaws.com" },
 }

@@ -40,13 +40,20 @@ local function lowercase_only(pattern)
       and pattern:find("\\w", 1, true) == nil and pattern:find("(?i)", 1, true) == nil
 end
 
+---The property that names a resource of the type: the catalog's, or the
+---type's in resource_formats.NAME_PROPERTY; nil when none does.
+function M.name_property(type_name, schema)
+  return schema and schema.nameProperty or formats.NAME_PROPERTY[type_name]
+end
+
 ---CloudFormation's generated name for a resource of the type `type_name`
 ---with schema `schema` (nil: none): "<stack>-<logical>-<RANDOM>" cut to
 ---the name property's maxLength (or the type's limit in NAME_MAX),
 ---lowercased when its pattern does not accept capitals (S3: at most 63,
 ---lowercase) or AWS keeps the type's names in lowercase.
 function M.generated_name(schema, ctx, type_name)
-  local prop = schema and schema.nameProperty and schema.properties and schema.properties[schema.nameProperty]
+  local name_prop = M.name_property(type_name, schema)
+  local prop = name_prop and schema and schema.properties and schema.properties[name_prop]
   local max = (prop and tonumber(prop.maxLength)) or formats.NAME_MAX[type_name] or DEFAULT_MAX_NAME
   local name = names.physical(ctx.stack_name or "stack", ctx.logical_id or "Resource", max)
   if formats.LOWERCASE_NAMES[type_name] or prop and (lowercase_only(prop.pattern)
@@ -60,7 +67,7 @@ end
 ---it (lowercased for a type AWS names in lowercase), else a generated one.
 ---Also the default physical ID of a type whose identifier is made up by AWS.
 function M.name(type_name, schema, ctx, props)
-  local prop = schema and schema.nameProperty
+  local prop = M.name_property(type_name, schema)
   if prop and type(props[prop]) == "string" and props[prop] ~= "" then
     return formats.LOWERCASE_NAMES[type_name] and props[prop]:lower() or props[prop]
   end

@@ -215,6 +215,58 @@ Outputs:
   CHECK((tasks == family + "1," + family + "2" || tasks == family + "2," + family + "1"));
 }
 
+TEST_CASE("a custom domain and a repository and database clusters take AWS's endpoints and the names given", "[cli][schema]") {
+  Cli cli("endpoints");
+  std::string t = cli.Write("t.yaml", R"(Resources:
+  Dom:
+    Type: AWS::ApiGateway::DomainName
+    Properties:
+      DomainName: api.example.com
+      RegionalCertificateArn: arn:aws:acm:us-east-1:123456789012:certificate/1954f095-11b6-4daf-9952-0c308a00944d
+      EndpointConfiguration: {Types: [REGIONAL]}
+  Repo: {Type: AWS::CodeCommit::Repository, Properties: {RepositoryName: demo}}
+  Doc: {Type: AWS::DocDB::DBCluster, Properties: {DBClusterIdentifier: Orders, MasterUsername: u, MasterUserPassword: passwordpassword}}
+  Graph: {Type: AWS::Neptune::DBCluster}
+Outputs:
+  Dom: {Value: !Ref Dom}
+  DomRegional: {Value: !GetAtt Dom.RegionalDomainName}
+  DomZone: {Value: !GetAtt Dom.RegionalHostedZoneId}
+  DomEdgeZone: {Value: !GetAtt Dom.DistributionHostedZoneId}
+  Repo: {Value: !Ref Repo}
+  RepoHttp: {Value: !GetAtt Repo.CloneUrlHttp}
+  RepoArn: {Value: !GetAtt Repo.Arn}
+  Doc: {Value: !Ref Doc}
+  DocEndpoint: {Value: !GetAtt Doc.Endpoint}
+  DocReader: {Value: !GetAtt Doc.ReadEndpoint}
+  DocPort: {Value: !GetAtt Doc.Port}
+  Graph: {Value: !Ref Graph}
+  GraphEndpoint: {Value: !GetAtt Graph.Endpoint}
+  GraphPort: {Value: !GetAtt Graph.Port}
+)");
+  Run created = cli("create-stack --stack-name data --template-body file://" + t);
+  INFO(created.out);
+  REQUIRE(cli.Status("data") == "CREATE_COMPLETE");
+  auto out = [&](const std::string& key) { return cli.Output("data", key); };
+  auto shaped = [&](const std::string& key, const std::string& pattern) {
+    INFO(key << " = " << out(key));
+    CHECK(std::regex_match(out(key), std::regex(pattern)));
+  };
+  CHECK(out("Dom") == "api.example.com");
+  shaped("DomRegional", R"(d-[a-z0-9]{10}\.execute-api\.us-east-1\.amazonaws\.com)");
+  CHECK(out("DomZone") == "Z1UJRXOUMOOFQ8");
+  CHECK(out("DomEdgeZone") == "Z2FDTNDATAQYW2");
+  shaped("Repo", "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");  // Ref: the repository ID
+  CHECK(out("RepoHttp") == "https://git-codecommit.us-east-1.amazonaws.com/v1/repos/demo");
+  CHECK(out("RepoArn") == "arn:aws:codecommit:us-east-1:123456789012:demo");
+  CHECK(out("Doc") == "orders");
+  shaped("DocEndpoint", R"(orders\.cluster-[a-z0-9]{12}\.us-east-1\.docdb\.amazonaws\.com)");
+  CHECK(out("DocReader") == "orders.cluster-ro-" + out("DocEndpoint").substr(15));
+  CHECK(out("DocPort") == "27017");
+  shaped("Graph", "data-graph-[a-z0-9]{12}");  // generated, in lowercase
+  shaped("GraphEndpoint", out("Graph") + R"(\.cluster-[a-z0-9]{12}\.us-east-1\.neptune\.amazonaws\.com)");
+  CHECK(out("GraphPort") == "8182");
+}
+
 TEST_CASE("a custom-named resource that needs replacing fails the update as AWS does, and the stack rolls back",
           "[cli][schema][update]") {
   Cli cli("custom_named");

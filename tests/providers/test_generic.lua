@@ -170,4 +170,29 @@ T.case("a taggable type's record holds the tags CloudFormation puts on it, stack
   })
 end)
 
+T.case("a status takes its enum's steady state and a timestamp the world's time; other enums their first value", function()
+  local world = fresh()
+  world.set_now_ms(1764432000000)  -- 2025-11-29T16:00:00Z
+  local d = G.define({
+    type = "AWS::Demo::Thing",
+    properties = { { name = "Name" } },
+    attributes = { "Status", "CreatedAt", "LastModifiedTime", "Mode", "Label" },
+    schema = {
+      type = "AWS::Demo::Thing",
+      properties = {
+        Name = { type = "string" },
+        Status = { type = "string", enum = { "CREATING", "ACTIVE", "DELETING" } },
+        CreatedAt = { type = "string" }, LastModifiedTime = { type = "string" },
+        Mode = { type = "string", enum = { "Pipe", "File" } }, Label = { type = "string" },
+      },
+    },
+  })
+  local r = d:check_result("create", d.create(ctx(), {}))
+  H.eq(r.attributes.Status, "ACTIVE")
+  H.eq(r.attributes.CreatedAt, "2025-11-29T16:00:00Z")
+  H.eq(r.attributes.LastModifiedTime, "2025-11-29T16:00:00Z")
+  H.eq(r.attributes.Mode, "Pipe")
+  H.eq(r.attributes.Label, r.id .. ".Label")  -- nothing says what it is
+end)
+
 return T

@@ -418,17 +418,6 @@ F.ATTRIBUTE_FORMATS = {
     end,
   },
 
-  ["AWS::Lambda::Url"] = {
-    FunctionArn = function(m)
-      local target = m.props.TargetFunctionArn
-      if type(target) ~= "string" then return nil end
-      local arn = target:find("^arn:") and target or m:fill("arn:aws:lambda:{region}:{account}:function:") .. target
-      if type(m.props.Qualifier) == "string" and not arn:find(":function:[^:]+:") then arn = arn .. ":" .. m.props.Qualifier end
-      return arn
-    end,
-    FunctionUrl = "https://{lower:32}.lambda-url.{region}.on.aws/",
-  },
-
   ["AWS::AppSync::GraphQLApi"] = {
     ApiId = "{lower:26}",
     GraphQLUrl = "https://{lower:26:dns}.appsync-api.{region}.amazonaws.com/graphql",

@@ -451,6 +451,7 @@ function A.DeleteFunction(p, env)
     world.remove(VERSION, fkey(env, rec.FunctionName) .. ":" .. v.Version)
   end
   for _, s in ipairs(L.statements(env, rec.FunctionName)) do world.remove("lambda.permission", s.key) end
+  for _, u in ipairs(L.urls(env, rec.FunctionName)) do world.remove("lambda.url", u.key) end
   world.remove(COUNTER, fkey(env, rec.FunctionName))
   world.remove(FN, fkey(env, rec.FunctionName))
   return {}
@@ -531,6 +532,7 @@ end
 function A.DeleteAlias(p, env)
   local _, k = load_alias(env, p.FunctionName, p.Name)
   world.remove(ALIAS, k)
+  L.remove_url(env, (parse_name(p.FunctionName)), p.Name)  -- its URL goes with it
   return {}
 end
 
@@ -547,6 +549,7 @@ L.load_fn, L.fn_arn, L.fkey, L.code_digest, L.json = load_fn, fn_arn, fkey, code
 L.configuration, L.VERSION = configuration, VERSION
 L.s3_code, L.take_s3_code, L.keep_code, L.blob_extents = s3_code, take_s3_code, keep_code, blob_extents
 require("sim.lambda_permissions")(A, L)
+require("sim.lambda_urls")(A, L)
 require("sim.lambda_layers")(A, L)
 require("sim.lambda_event_sources")(A, L)
 require("sim.lambda_invoke")(A, L)

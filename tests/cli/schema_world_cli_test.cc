@@ -116,7 +116,6 @@ TEST_CASE("the IDs and URLs and DNS names AWS makes up for generic types have AW
   Pool: {Type: AWS::Cognito::UserPool}
   Client: {Type: AWS::Cognito::UserPoolClient, Properties: {UserPoolId: !Ref Pool}}
   Zone: {Type: AWS::Route53::HostedZone, Properties: {Name: example.com}}
-  Url: {Type: AWS::Lambda::Url, Properties: {AuthType: NONE, TargetFunctionArn: orders}}
   Sg: {Type: AWS::EC2::SecurityGroup, Properties: {GroupName: web-lb, GroupDescription: lb, VpcId: !Ref Vpc}}
   Clb:
     Type: AWS::ElasticLoadBalancing::LoadBalancer
@@ -154,8 +153,6 @@ Outputs:
   Client: {Value: !Ref Client}
   Zone: {Value: !Ref Zone}
   ZoneNs: {Value: !Join [",", !GetAtt Zone.NameServers]}
-  Url: {Value: !Ref Url}
-  UrlUrl: {Value: !GetAtt Url.FunctionUrl}
   ClbDns: {Value: !GetAtt Clb.DNSName}
   ClbZoneName: {Value: !GetAtt Clb.CanonicalHostedZoneName}
   ClbGroup: {Value: !GetAtt Clb.SourceSecurityGroup.GroupName}
@@ -202,8 +199,6 @@ Outputs:
   shaped("Client", "[a-z0-9]{26}");
   shaped("Zone", "Z[A-Z0-9]{20}");
   shaped("ZoneNs", R"(ns-\d+\.awsdns-\d\d\.com,ns-\d+\.awsdns-\d\d\.net,ns-\d+\.awsdns-\d\d\.org,ns-\d+\.awsdns-\d\d\.co\.uk)");
-  CHECK(out("Url") == "arn:aws:lambda:us-east-1:" + account + ":function:orders");
-  shaped("UrlUrl", R"(https://[a-z0-9]{32}\.lambda-url\.us-east-1\.on\.aws/)");
   // A Classic Load Balancer in a VPC: its own group and account as SourceSecurityGroup.
   shaped("ClbDns", R"(internal-web-Clb-[A-Za-z0-9]{12}-[1-9]\d{7,9}\.us-east-1\.elb\.amazonaws\.com)");
   CHECK(out("ClbZoneName") == out("ClbDns"));

@@ -9,7 +9,7 @@ local W = require("host_like_world")
 W.contract_cases(T, {
   "s3/bucket", "s3/bucket_policy", "sqs/queue", "sqs/queue_policy", "sns/topic", "sns/subscription",
   "sns/topic_policy", "logs/log_group", "events/rule", "lambda/permission", "lambda/layer_version",
-  "lambda/event_source_mapping", "stepfunctions/state_machine",
+  "lambda/event_source_mapping", "lambda/url", "stepfunctions/state_machine",
 })
 
 W.suite_cases(T, { "test_sim_s3", "test_aws_s3", "test_sim_sqs", "test_aws_sqs", "test_sim_sns",

@@ -33,6 +33,52 @@ T.case("permissions: statements of the function's policy; a duplicate id refused
   H.same(world.ids("lambda.permission"), {})
 end)
 
+T.case("function URLs: one for $LATEST and one per alias; Lambda's conflict and not-found texts; gone with the alias or the function", function()
+  local aws, world = setup()
+  local arn = "arn:aws:lambda:us-east-1:123456789012:function:f"
+  local u = aws.lambda.CreateFunctionUrlConfig({ FunctionName = "f", AuthType = "NONE" })
+  H.match(u.FunctionUrl, "^https://[a-z0-9]+%.lambda%-url%.us%-east%-1%.on%.aws/$")
+  H.eq(#u.FunctionUrl, #"https://" + 32 + #".lambda-url.us-east-1.on.aws/")
+  H.eq(u.FunctionArn, arn)
+  H.eq(u.InvokeMode, "BUFFERED")
+  H.eq(u.LastModifiedTime, nil)  -- not in CreateFunctionUrlConfig's answer
+  local e = H.raises(function() aws.lambda.CreateFunctionUrlConfig({ FunctionName = arn, AuthType = "AWS_IAM" }) end,
+    "Failed to create function url config for [functionArn = " .. arn .. "]. Error message:  "
+    .. "FunctionUrlConfig exists for this Lambda function")
+  H.eq(e.code, "ResourceConflictException")
+  e = H.raises(function() aws.lambda.CreateFunctionUrlConfig({ FunctionName = "f", AuthType = "OPEN", Qualifier = "x" }) end,
+    "1 validation error detected: Value 'OPEN' at 'authType' failed to satisfy constraint: Member must satisfy enum "
+    .. "value set: [NONE, AWS_IAM]")
+  H.eq(e.code, "ValidationException")
+  H.raises(function() aws.lambda.CreateFunctionUrlConfig({ FunctionName = "f", AuthType = "NONE", Qualifier = "1" }) end,
+    "1 validation error detected: Value '1' at 'qualifier' failed to satisfy constraint: Member must satisfy regular "
+    .. "expression pattern: ((?!^\\d+$)^[0-9a-zA-Z-_]+$)")
+  H.raises(function() aws.lambda.CreateFunctionUrlConfig({ FunctionName = "f", AuthType = "NONE", Qualifier = "live" }) end,
+    "Function not found: " .. arn .. ":live")
+  aws.lambda.PublishVersion({ FunctionName = "f" })
+  aws.lambda.CreateAlias({ FunctionName = "f", Name = "live", FunctionVersion = "1" })
+  local live = aws.lambda.CreateFunctionUrlConfig({ FunctionName = "f", Qualifier = "live", AuthType = "AWS_IAM",
+    Cors = { AllowOrigins = { "*" } } })
+  H.eq(live.FunctionArn, arn .. ":live")
+  H.eq(live.FunctionUrl ~= u.FunctionUrl, true)
+  local updated = aws.lambda.UpdateFunctionUrlConfig({ FunctionName = "f", Qualifier = "live", Cors = {} })
+  H.eq(updated.Cors, nil)  -- an empty Cors removes it
+  H.eq(updated.AuthType, "AWS_IAM")
+  local list = aws.lambda.ListFunctionUrlConfigs({ FunctionName = "f" }).FunctionUrlConfigs
+  H.same({ list[1].FunctionArn, list[2].FunctionArn }, { arn, arn .. ":live" })
+  aws.lambda.DeleteAlias({ FunctionName = "f", Name = "live" })
+  H.eq(#world.ids("lambda.url"), 1)
+  e = H.raises(function() aws.lambda.GetFunctionUrlConfig({ FunctionName = "g" }) end, "Function not found: "
+    .. "arn:aws:lambda:us-east-1:123456789012:function:g")
+  aws.lambda.DeleteFunctionUrlConfig({ FunctionName = "f" })
+  e = H.raises(function() aws.lambda.GetFunctionUrlConfig({ FunctionName = "f" }) end,
+    "The resource you requested does not exist.")
+  H.eq(e.code, "ResourceNotFoundException")
+  aws.lambda.CreateFunctionUrlConfig({ FunctionName = "f", AuthType = "NONE" })
+  aws.lambda.DeleteFunction({ FunctionName = "f" })
+  H.same(world.ids("lambda.url"), {})
+end)
+
 T.case("layer versions count up, never reused", function()
   local aws = setup()
   local v1 = aws.lambda.PublishLayerVersion({ LayerName = "deps", Content = { ZipFile = "a" } })

@@ -43,31 +43,89 @@ Value ShapedSimResult(const std::string& service, const std::string& action, con
   return shape != nullptr ? ListsByShape(*model, *shape, result) : result;
 }
 
-Status SimHost::Open(World* world, Clock* clock, const std::vector<std::string>& provider_dirs) {
-  clock_ = clock;
-  lua::ProviderPaths paths = lua::DefaultProviderPaths(cli::Home(), provider_dirs);
+struct SimHost::Lane {
+  std::unique_ptr<lua::Runtime> rt;
+  std::unique_ptr<lua::WorldBinding> binding;
+};
+
+SimHost::SimHost() = default;
+SimHost::~SimHost() = default;
+
+Status SimHost::NewLane(std::unique_ptr<Lane>* out) {
+  lua::ProviderPaths paths = lua::DefaultProviderPaths(cli::Home(), provider_dirs_);
   lua::RuntimeOptions options;
   options.module_roots.push_back(paths.sdk_dir);
   for (const std::string& d : paths.dirs) options.module_roots.push_back(d);
+  auto lane = std::make_unique<Lane>();
   Status s;
-  rt_ = lua::Runtime::Create(options, &s);
-  if (!rt_) return s;
-  return lua::WorldBinding::Install(rt_.get(), world, &binding_);
+  lane->rt = lua::Runtime::Create(options, &s);
+  if (!lane->rt) return s;
+  MS_RETURN_IF_ERROR(lua::WorldBinding::Install(lane->rt.get(), world_, &lane->binding));
+  *out = std::move(lane);
+  return Status::OK();
+}
+
+Status SimHost::Open(World* world, Clock* clock, const std::vector<std::string>& provider_dirs) {
+  world_ = world;
+  clock_ = clock;
+  provider_dirs_ = provider_dirs;
+  std::unique_ptr<Lane> first;
+  MS_RETURN_IF_ERROR(NewLane(&first));
+  std::lock_guard<std::mutex> lock(mu_);
+  lanes_ = 1;
+  free_.push_back(std::move(first));
+  return Status::OK();
+}
+
+std::unique_ptr<SimHost::Lane> SimHost::TakeLane(Status* status) {
+  std::unique_lock<std::mutex> lock(mu_);
+  lane_freed_.wait(lock, [this] { return !free_.empty() || lanes_ < kMaxRuntimes; });
+  if (!free_.empty()) {
+    std::unique_ptr<Lane> lane = std::move(free_.back());
+    free_.pop_back();
+    return lane;
+  }
+  ++lanes_;  // counted before it is made: another request may not make a 17th meanwhile
+  lock.unlock();
+  std::unique_ptr<Lane> lane;
+  *status = NewLane(&lane);
+  if (!status->ok()) {
+    lock.lock();
+    --lanes_;
+    lane_freed_.notify_one();
+  }
+  return lane;
+}
+
+void SimHost::GiveBack(std::unique_ptr<Lane> lane) {
+  std::lock_guard<std::mutex> lock(mu_);
+  free_.push_back(std::move(lane));
+  lane_freed_.notify_one();
 }
 
 Status SimHost::SaveEachCallTo(const std::string& state_path) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::mutex> lock(save_mu_);
   return OpenStore(state_path, &db_);
 }
 
 SimOutcome SimHost::Call(const std::string& service, const std::string& action, const Value& params,
                          const std::string& region, const std::string& account) {
-  std::lock_guard<std::mutex> lock(mu_);
-  binding_->set_now_ms(clock_->NowMs());
-  SimOutcome out = RunSimAction(*rt_, service, action, params, region, account);
+  Status made;
+  std::unique_ptr<Lane> lane = TakeLane(&made);
+  if (!lane) {
+    SimOutcome failed;
+    failed.message = "moonstack serve could not start a runtime for " + service + " " + action + ": " + made.message();
+    return failed;
+  }
+  lane->binding->set_now_ms(clock_->NowMs());
+  SimOutcome out = RunSimAction(*lane->rt, service, action, params, region, account);
+  GiveBack(std::move(lane));
+  std::lock_guard<std::mutex> lock(save_mu_);
   if (db_ != nullptr) {
-    // A failed save keeps the changes for the next one (SaveWorld): the answer stands.
-    Status saved = SaveWorld(db_.get(), binding_->world());
+    // A failed save keeps the changes for the next one (SaveWorld): the answer
+    // stands. Another call's save may have taken this one's changes: it
+    // ended before this one got save_mu_, so they are saved either way.
+    Status saved = SaveWorld(db_.get(), world_);
     if (!saved.ok()) std::cerr << "moonstack serve: saving the world after " << service << " " << action << ": "
                                << saved.message() << "\n";
   }

@@ -3,6 +3,7 @@
 // answers (aws_api.h), so both see and change the world the same way.
 #pragma once
 
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,9 +35,21 @@ SimOutcome RunSimAction(lua::Runtime& rt, const std::string& service, const std:
 // action, else `result` unchanged. For the JSON that `world call` prints.
 Value ShapedSimResult(const std::string& service, const std::string& action, const Value& result);
 
-// A Lua runtime over a server's world, one request at a time.
+// Lua runtimes over a server's world, running its requests' actions. A
+// request takes a runtime of its own for its action, so requests run at
+// once: a Lambda function that Invoke (or a function URL) is running calls
+// the server's APIs from its process, and those calls must not wait for
+// the Invoke to end (they did, until the function timed out). The world
+// keeps the actions atomic (world.atomic); a runtime is made when every
+// one is busy, up to kMaxRuntimes, then a request waits for one.
 class SimHost {
  public:
+  static constexpr size_t kMaxRuntimes = 16;
+
+  SimHost();
+  ~SimHost();
+
+  // Makes the first runtime (a provider directory that does not load fails here).
   Status Open(World* world, Clock* clock, const std::vector<std::string>& provider_dirs);
   // From now on each call's changes are saved to the state file before it
   // answers (a client told its object is stored finds it after a crash,
@@ -47,10 +60,19 @@ class SimHost {
                   const std::string& region, const std::string& account = "");
 
  private:
-  std::mutex mu_;
+  struct Lane;  // one runtime and its world binding
+  Status NewLane(std::unique_ptr<Lane>* out);
+  std::unique_ptr<Lane> TakeLane(Status* status);
+  void GiveBack(std::unique_ptr<Lane> lane);
+
+  World* world_ = nullptr;
   Clock* clock_ = nullptr;
-  std::unique_ptr<lua::Runtime> rt_;
-  std::unique_ptr<lua::WorldBinding> binding_;
+  std::vector<std::string> provider_dirs_;
+  std::mutex mu_;  // guards the lanes
+  std::condition_variable lane_freed_;
+  std::vector<std::unique_ptr<Lane>> free_;
+  size_t lanes_ = 0;  // made, free or busy
+  std::mutex save_mu_;  // one SaveWorld at a time
   std::unique_ptr<Database> db_;  // SaveEachCallTo's
 };
 

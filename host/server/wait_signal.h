@@ -47,7 +47,7 @@ class WaitSignals {
   Status Call(const std::string& service, const std::string& action, const Value& params, Value* result);
 
  private:
-  SimHost sim_;  // its own runtime over the world, one request at a time
+  SimHost sim_;  // its own runtimes over the world
 };
 
 }  // namespace ms::server

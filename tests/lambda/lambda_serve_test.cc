@@ -122,6 +122,39 @@ print(json.dumps(out))
   CHECK(r["function_deleted"] == 0);
 }
 
+TEST_CASE("serve: a function invoked through the Lambda API calls the server's APIs while it runs",
+          "[server][lambda]") {
+  // The function's own S3 and SSM calls reach the server while its Invoke is
+  // still running: each request runs its action on a runtime of its own
+  // (server/sim_call.h). Before, they waited for the Invoke to end, and the
+  // function timed out ("Task timed out after 5.00 seconds").
+  if (!ms::test::HaveInterpreter("python3")) return;
+  Server server("lambda_calls_back");
+  const json r = server.Python(R"(
+import io, time, zipfile
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, 'w') as z:
+    z.writestr('index.py', "import boto3\ndef handler(event, context):\n"
+               "    boto3.client('ssm').put_parameter(Name='/from/fn', Value=event['v'], Type='String')\n"
+               "    return sorted(b['Name'] for b in boto3.client('s3').list_buckets()['Buckets'])\n")
+lambda_role('r')
+s3, lam, ssm = (boto3.client(n, endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+                for n in ('s3', 'lambda', 'ssm'))
+s3.create_bucket(Bucket='bucket-one')
+lam.create_function(FunctionName='calls', Runtime='python3.12', Handler='index.handler', Timeout=5,
+                    Role='arn:aws:iam::123456789012:role/r', Code={'ZipFile': buf.getvalue()})
+start = time.time()
+answer = lam.invoke(FunctionName='calls', Payload=b'{"v": "seen"}')
+print(json.dumps({'error': answer.get('FunctionError'), 'payload': json.loads(answer['Payload'].read()),
+                  'fast': time.time() - start < 4,
+                  'parameter': ssm.get_parameter(Name='/from/fn')['Parameter']['Value']}))
+)");
+  CHECK(r["error"] == nullptr);
+  CHECK(r["payload"] == json({"bucket-one"}));
+  CHECK(r["fast"] == true);
+  CHECK(r["parameter"] == "seen");
+}
+
 TEST_CASE("serve: a package larger than a provider call's Lua memory is taken, digested and run outside Lua",
           "[server][lambda]") {
   // 80 MB of incompressible bytes beside the handler, uploaded as boto3

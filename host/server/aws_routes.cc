@@ -9,6 +9,7 @@
 #include "store/blob_store.h"
 #include "store/schema.h"
 #include "server/aws_wire.h"
+#include "server/function_url_route.h"
 #include "server/request_guard.h"
 #include "template/parse.h"
 
@@ -143,7 +144,8 @@ void AddAwsRoutes(HttpServer& http, AwsApi& api, SimHost& sim, std::string (*new
     }
     res.set_content(body, "application/json");
   });
-  auto handle = [&api, new_request_id](const httplib::Request& req, httplib::Response& res) {
+  auto handle = [&api, &sim, new_request_id](const httplib::Request& req, httplib::Response& res) {
+    if (IsFunctionUrlRequest(req)) return AnswerFunctionUrl(sim, req, req.body, res);
     AwsResponse aws = api.Handle(ToAwsRequest(req, req.body), new_request_id());
     if (aws.blob_body && aws.status == 200 && req.ranges.size() == 1) {
       // GetObject's Range: S3's 416 past the end, else 206 with the slice
@@ -165,6 +167,8 @@ void AddAwsRoutes(HttpServer& http, AwsApi& api, SimHost& sim, std::string (*new
   http.Get(R"(/.*)", handle);  // HEAD too
   http.Delete(R"(/.*)", handle);
   http.Post(R"(/.+)", handle);
+  http.Patch(R"(/.*)", handle);    // function URLs only
+  http.Options(R"(/.*)", handle);
 }
 
 }  // namespace ms::server

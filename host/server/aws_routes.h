@@ -2,6 +2,8 @@
 // `moonstack world call`'s route to a running server:
 //
 //   GET/HEAD/DELETE/POST /<anything>   an AWS API call (S3's /bucket/key, ...)
+//   any method, Host <url id>.lambda-url.<region>.localhost
+//                                      a Lambda function URL (function_url_route.h)
 //   POST /moonstack/world/call         {"Service","Action","Params","Region"}
 //                                      -> {"Result": ...} or {"Code","Message"} (400)
 //

@@ -12,6 +12,7 @@
 #include "server/aws_routes.h"
 #include "server/cfn_api.h"
 #include "server/freed_memory.h"
+#include "server/function_url_route.h"
 #include "server/http_server.h"
 #include "server/operation_runner.h"
 #include "server/request_guard.h"
@@ -202,7 +203,24 @@ Status Serve(const ServeOptions& options) {
   // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
   // A content-reader handler: an S3 object's body is streamed to the store
   // as it arrives (aws_api.h), never held whole; the others read theirs.
+  // Reads a content-reader route's body up to max_body_bytes; false when it
+  // is larger or ended early (the answer given), as the routes below answer.
+  auto read_body = [&](const httplib::ContentReader& reader, std::string* body, httplib::Response& res) {
+    bool too_large = false;
+    const bool read = reader([&](const char* data, size_t length) {
+      too_large = body->size() + length > options.max_body_bytes;
+      if (!too_large) body->append(data, length);
+      return !too_large;
+    });
+    if (too_large || !read) res.status = too_large ? 413 : 400;
+    return !too_large && read;
+  };
   http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    if (IsFunctionUrlRequest(req)) {
+      std::string body;
+      if (read_body(reader, &body, res)) AnswerFunctionUrl(sim, req, std::move(body), res);
+      return;
+    }
     WaitSignals::Reply reply;
     static const std::string kResponsePath = "/moonstack/custom-resource-response/";
     const bool own = WaitSignals::IsHandlePath(req.path) || req.path.rfind(kResponsePath, 0) == 0;
@@ -274,6 +292,7 @@ Status Serve(const ServeOptions& options) {
             request_id);
       return;
     }
+    if (IsFunctionUrlRequest(req)) return AnswerFunctionUrl(sim, req, std::move(body), res);
     // Another service's API (signed for it, or an X-Amz-Target): aws_api.h.
     AwsRequest aws_req = ToAwsRequest(req, "");
     if (AwsApi::Handles(aws_req)) {

@@ -126,6 +126,12 @@ bool IsFormSendable(const std::string& media_type) {
 
 std::optional<Refusal> CheckContentType(const RequestHead& head) {
   if (head.method != "POST") return std::nullopt;  // PUT and GET cannot be sent cross-site without a preflight
+  // A function URL takes what its function takes (the Origin check still
+  // keeps other sites' pages out).
+  if (head.host.size() == 1) {
+    const std::optional<std::string> host = HostName(head.host[0]);
+    if (host && LocalFunctionUrlOfHost(*host)) return std::nullopt;
+  }
   if (head.content_type.size() > 1) {
     return Refusal{415, "UnsupportedMediaType", "The request has more than one Content-Type header"};
   }
@@ -212,6 +218,21 @@ std::string LocalBucketOfHost(const std::string& host) {
     return "";
   }
   return host.substr(0, host.size() - kSuffix.size());
+}
+
+std::optional<LocalFunctionUrl> LocalFunctionUrlOfHost(const std::string& host) {
+  static const std::string kMiddle = ".lambda-url.";
+  const std::string bucket = LocalBucketOfHost(host);  // the name before ".localhost"
+  const size_t middle = bucket.find(kMiddle);
+  if (middle != 32) return std::nullopt;
+  LocalFunctionUrl url{bucket.substr(0, 32), bucket.substr(32 + kMiddle.size())};
+  const auto lower_or_digit = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  const auto region_char = [&](char c) { return lower_or_digit(c) || c == '-'; };
+  if (!std::all_of(url.id.begin(), url.id.end(), lower_or_digit) || url.region.empty() ||
+      !std::all_of(url.region.begin(), url.region.end(), region_char)) {
+    return std::nullopt;
+  }
+  return url;
 }
 
 std::optional<Refusal> CheckRequest(const RequestHead& head, const GuardPolicy& policy) {

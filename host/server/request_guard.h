@@ -70,6 +70,15 @@ bool AnswersHost(const std::string& host, const GuardPolicy& policy);
 // with AWS_ENDPOINT_URL=http://localhost:PORT); "" for any other host.
 std::string LocalBucketOfHost(const std::string& host);
 
+// The Lambda function URL a host on this machine names: Lambda's URL host
+// (<url id>.lambda-url.<region>.on.aws) under localhost,
+// "<32 lowercase letters and digits>.lambda-url.<region>.localhost" -> its
+// id and region; nullopt for any other host (server/function_url_route.h).
+struct LocalFunctionUrl {
+  std::string id, region;
+};
+std::optional<LocalFunctionUrl> LocalFunctionUrlOfHost(const std::string& host);
+
 // Adds a host name or address ("Example.test", "10.0.0.5", "::1",
 // "[fd00::1]") to policy->allowed_hosts, as the Host header names it; false
 // when it is neither.

@@ -42,6 +42,17 @@ function M.iso8601(ms)
   return string.format("%04d-%02d-%02dT%02d:%02d:%02dZ", parts(ms))
 end
 
+local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
+
+---The Common Log Format's time, as API Gateway and Lambda function URLs put
+---it in an event's requestContext.time: "12/Mar/2020:19:03:58 +0000".
+---@param ms number
+---@return string
+function M.clf_time(ms)
+  local y, mo, d, h, mi, sec = parts(ms)
+  return string.format("%02d/%s/%04d:%02d:%02d:%02d +0000", d, MONTHS[mo], y, h, mi, sec)
+end
+
 ---SigV4's X-Amz-Date: "20240501T120000Z".
 ---@param ms number
 ---@return string

@@ -54,7 +54,8 @@ return function(A, L)
   local function sim() return require("sim") end
   local function fail(message, code) sim().fail(message, code) end
 
-  A.UNLOCKED = { Invoke = true }
+  A.UNLOCKED = A.UNLOCKED or {}
+  A.UNLOCKED.Invoke = true
 
   local function runner()
     local ok, r = pcall(function()

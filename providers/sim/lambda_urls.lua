@@ -18,10 +18,33 @@
 -- and the request validation of the API reference: AuthType in [NONE,
 -- AWS_IAM], InvokeMode in [BUFFERED, RESPONSE_STREAM], a Qualifier that is
 -- an alias name, not a version number.
+--
+-- Sim-only: InvokeFunctionUrl { UrlId, Method, RawPath, RawQueryString,
+-- Headers (lowercase names), Body, SourceIp } -> { StatusCode, Headers,
+-- Cookies, Body } is an HTTP request to a URL, how `moonstack serve`
+-- answers http://<url id>.lambda-url.<region>.localhost:<port>/... (the
+-- URL's own host, on this machine): Lambda's payload format 2.0 event, the
+-- function run (Invoke, at the alias's version for an alias's URL), its
+-- answer mapped back as Lambda maps it. Who may call, as Lambda decides it
+-- (the Lambda Developer Guide, "Control access to Lambda function URLs"):
+-- AuthType NONE needs the function's policy to grant lambda:InvokeFunctionUrl
+-- to everyone ("*"), and, for a URL made from October 2025 on (the world's
+-- clock), lambda:InvokeFunction too ("new function URLs will require both
+-- lambda:InvokeFunctionUrl and lambda:InvokeFunction permissions");
+-- AWS_IAM needs a SigV4-signed request (the signature is not checked, as
+-- nowhere in moonstack). Refused: 403 {"Message":"Forbidden"}. A function
+-- that fails: 502 "Internal Server Error" (moonstack's; AWS's body is not
+-- on record). An id no URL has: 404 {"Message":null}.
 local world = require("sim.world")
 local util = require("sim.cloudformation_util")
 
 local URL = "lambda.url"
+-- URL id -> { Account, Region, Key }: a request to a URL names only its id
+-- (shared by every account, sim/world.lua, as its ids are unique).
+local URL_ID = "lambda.url_id"
+-- When Lambda began to ask new URLs for lambda:InvokeFunction too:
+-- 2025-10-01T00:00:00Z ("Starting in October 2025").
+local BOTH_PERMISSIONS_FROM_MS = 1759276800000
 local URL_ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 return function(A, L)
@@ -100,9 +123,11 @@ return function(A, L)
       FunctionUrl = "https://" .. require("sim").new_id("chars", URL_ID_CHARS, 32) .. ".lambda-url." .. env.region
         .. ".on.aws/",
       FunctionArn = arn, AuthType = p.AuthType, Cors = cors_of(p.Cors), InvokeMode = p.InvokeMode or "BUFFERED",
-      CreationTime = now, LastModifiedTime = now,
+      CreationTime = now, LastModifiedTime = now, CreationMs = env.now_ms,
     }
     world.put(URL, k, u, { refs = { L.fn_arn(env, rec.FunctionName) } })
+    world.put(URL_ID, u.FunctionUrl:match("^https://([^.]+)"), { Account = env.account, Region = env.region, Key = k },
+      { live = false })
     return view(u, false)
   end
 
@@ -127,7 +152,7 @@ return function(A, L)
 
   function A.DeleteFunctionUrlConfig(p, env)
     local _, k = load_url(env, p)
-    world.remove(URL, k)
+    L.remove_url_record(k)
     return {}
   end
 
@@ -153,8 +178,151 @@ return function(A, L)
     return out
   end
 
+  -- A URL's record and its id's, by the record's key.
+  function L.remove_url_record(key)
+    local u = world.get(URL, key)
+    if u then world.remove(URL_ID, u.FunctionUrl:match("^https://([^.]+)")) end
+    world.remove(URL, key)
+  end
+
   -- The URL of an alias, when the alias goes (DeleteAlias).
   function L.remove_url(env, name, qualifier)
-    world.remove(URL, url_key(env, name, qualifier))
+    L.remove_url_record(url_key(env, name, qualifier))
+  end
+
+  -- Invoking a URL ---------------------------------------------------------------
+
+  A.UNLOCKED = A.UNLOCKED or {}
+  A.UNLOCKED.InvokeFunctionUrl = true  -- the function runs without the world's lock, as Invoke
+
+  local TEXT_TYPES = { "^text/", "^application/json", "^application/xml", "^application/javascript",
+                       "^application/x%-www%-form%-urlencoded", "^application/[%w.+-]*%+json", "^application/[%w.+-]*%+xml" }
+
+  -- Whether a body of this content type reaches the function as text
+  -- (else base64, isBase64Encoded).
+  local function is_text(content_type)
+    if content_type == nil then return true end
+    local t = content_type:lower()
+    for _, pattern in ipairs(TEXT_TYPES) do
+      if t:match(pattern) then return true end
+    end
+    return false
+  end
+
+  local function forbidden() return { StatusCode = 403, Headers = { ["content-type"] = "application/json",
+    ["x-amzn-errortype"] = "AccessDeniedException" }, Body = '{"Message":"Forbidden"}' } end
+
+  -- Whether the function's policy lets anyone call `action` (a statement
+  -- of Principal "*" for it, or for lambda:*).
+  local function public(env, name, action)
+    for _, st in ipairs(L.statements(env, name)) do
+      local s = st.statement
+      local who = type(s.Principal) == "table" and (s.Principal.Service or s.Principal.AWS) or s.Principal
+      if s.Effect == "Allow" and who == "*" and (s.Action == action or s.Action == "lambda:*" or s.Action == "*") then
+        return true
+      end
+    end
+    return false
+  end
+
+  local function allowed(env, u, name, headers)
+    if u.AuthType == "AWS_IAM" then
+      return type(headers.authorization) == "string" and headers.authorization:find("^AWS4%-HMAC%-SHA256 ") ~= nil
+    end
+    if not public(env, name, "lambda:InvokeFunctionUrl") then return false end
+    return (u.CreationMs or 0) < BOTH_PERMISSIONS_FROM_MS or public(env, name, "lambda:InvokeFunction")
+  end
+
+  -- Lambda's payload format 2.0 event of an HTTP request to the URL.
+  local function event_of(env, u, url_id, p, request_id)
+    local headers, cookies = {}, nil
+    for k, v in pairs(type(p.Headers) == "table" and p.Headers or {}) do
+      if k == "cookie" then
+        cookies = {}
+        for c in tostring(v):gmatch("[^;]+") do cookies[#cookies + 1] = (c:gsub("^%s+", ""):gsub("%s+$", "")) end
+      else
+        headers[k] = tostring(v)
+      end
+    end
+    local query = nil
+    local raw_query = type(p.RawQueryString) == "string" and p.RawQueryString or ""
+    for pair in raw_query:gmatch("[^&]+") do
+      local k, v = pair:match("^([^=]*)=?(.*)$")
+      k, v = util.url_decode(k), util.url_decode(v)
+      query = query or {}
+      query[k] = query[k] and (query[k] .. "," .. v) or v
+    end
+    local body, base64 = p.Body, false
+    if type(body) == "string" and body ~= "" then
+      if not is_text(headers["content-type"]) then body, base64 = require("sim.s3_body").encode_base64(body), true end
+    else
+      body = nil
+    end
+    local domain = url_id .. ".lambda-url." .. env.region .. ".on.aws"
+    local path = type(p.RawPath) == "string" and p.RawPath ~= "" and p.RawPath or "/"
+    return {
+      version = "2.0", routeKey = "$default", rawPath = path, rawQueryString = raw_query, cookies = cookies,
+      headers = headers, queryStringParameters = query,
+      requestContext = {
+        accountId = u.AuthType == "AWS_IAM" and env.account or "anonymous", apiId = url_id, domainName = domain,
+        domainPrefix = url_id,
+        http = { method = tostring(p.Method or "GET"), path = path, protocol = "HTTP/1.1",
+                 sourceIp = tostring(p.SourceIp or "127.0.0.1"), userAgent = headers["user-agent"] },
+        requestId = request_id, routeKey = "$default", stage = "$default",
+        time = util.clf_time(env.now_ms), timeEpoch = env.now_ms,
+      },
+      body = body, isBase64Encoded = base64,
+    }
+  end
+
+  -- The function's answer as an HTTP response, as Lambda maps it: an object
+  -- with a statusCode is the response itself; any other JSON is a 200
+  -- application/json whose body is that JSON.
+  local function response_of(payload)
+    local decoded = require("sim.json_decode")(payload or "")
+    if type(decoded) == "table" and decoded.statusCode ~= nil then
+      local headers = {}
+      for k, v in pairs(type(decoded.headers) == "table" and decoded.headers or {}) do headers[k:lower()] = tostring(v) end
+      if headers["content-type"] == nil then headers["content-type"] = "application/json" end
+      local body = decoded.body
+      if type(body) ~= "string" then body = body ~= nil and util.json(body) or "" end
+      if decoded.isBase64Encoded == true then body = require("sim.s3_body").decode_base64(body) or "" end
+      local cookies = {}
+      for i, c in ipairs(type(decoded.cookies) == "table" and decoded.cookies or {}) do cookies[i] = tostring(c) end
+      return { StatusCode = tonumber(decoded.statusCode) or 200, Headers = headers, Cookies = cookies, Body = body }
+    end
+    return { StatusCode = 200, Headers = { ["content-type"] = "application/json" }, Body = payload or "" }
+  end
+
+  function A.InvokeFunctionUrl(p, env)
+    local url_id = type(p.UrlId) == "string" and p.UrlId or ""
+    local found = world.atomic(function() return world.get(URL_ID, url_id) end)
+    if not found or (p.Region ~= nil and p.Region ~= found.Region) then
+      return { StatusCode = 404, Headers = { ["content-type"] = "application/json" }, Body = '{"Message":null}' }
+    end
+    local call_env = { region = found.Region, account = found.Account, caller = env.caller, new_id = env.new_id,
+                       now_ms = env.now_ms }
+    return world.with_account(found.Account, function()
+      local u, name, version, request_id, ok = world.atomic(function()
+        local u = world.get(URL, found.Key)
+        if not u then return nil end
+        local name, qualifier = u.FunctionArn:match(":function:([^:]+):?([^:]*)$")
+        local version = nil
+        if qualifier ~= "" then
+          local alias = world.get("lambda.alias", L.fkey(call_env, name) .. ":" .. qualifier)
+          version = alias and alias.FunctionVersion
+        end
+        return u, name, version, env.new_id("uuid"), allowed(call_env, u, name, type(p.Headers) == "table" and p.Headers or {})
+      end)
+      if not u then return { StatusCode = 404, Headers = { ["content-type"] = "application/json" }, Body = '{"Message":null}' } end
+      if not ok then return forbidden() end
+      local event = event_of(call_env, u, url_id, p, request_id)
+      local out = A.Invoke({ FunctionName = name, Qualifier = version ~= "$LATEST" and version or nil,
+                             Payload = L.json(event) }, call_env)
+      if out.FunctionError then
+        return { StatusCode = 502, Headers = { ["content-type"] = "text/plain" }, Body = "Internal Server Error" }
+      end
+      return response_of(out.Payload)
+    end)
   end
 end

@@ -21,6 +21,9 @@
 --                              requests: their URLs carry unique IDs and are
 --                              called without an account's credentials
 --   moonstack.*                the host's own (the server's endpoint)
+--   lambda.url_id              a function URL's id -> its account and record:
+--                              a request to the URL names only the id
+--                              (sim/lambda_urls.lua)
 --
 -- Same functions as moonstack.world (lua-sdk/moonstack/world_memory.lua);
 -- `referrers(id)` returns only the current account's (and the shared kinds')
@@ -36,7 +39,7 @@ local account = nil  -- the current action's account; nil: the default
 
 local function shared(kind)
   return kind == "sim" or kind == "config" or kind:sub(1, 3) == "s3." or kind:sub(1, 15) == "cloudformation."
-      or kind:sub(1, 10) == "moonstack."
+      or kind:sub(1, 10) == "moonstack." or kind == "lambda.url_id"
 end
 
 -- The store's kind for a service's kind in the current account.

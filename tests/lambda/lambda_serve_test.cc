@@ -155,6 +155,81 @@ print(json.dumps({'error': answer.get('FunctionError'), 'payload': json.loads(an
   CHECK(r["parameter"] == "seen");
 }
 
+TEST_CASE("serve: a function URL under localhost runs its function with Lambda's event and answers as Lambda maps it",
+          "[server][lambda]") {
+  // http://<url id>.lambda-url.us-east-1.localhost:<port>/... is the URL
+  // https://<url id>.lambda-url.us-east-1.on.aws/ (server/function_url_route.h).
+  if (!ms::test::HaveInterpreter("python3")) return;
+  Server server("lambda_function_url");
+  const json r = server.Python(R"(
+import http.client, io, zipfile
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, 'w') as z:
+    z.writestr('index.py', """import json
+def handler(event, context):
+    if event['rawPath'] == '/plain':
+        return {'hello': 'world'}
+    if event['rawPath'] == '/fail':
+        raise ValueError('no')
+    return {'statusCode': 201, 'headers': {'X-Method': event['requestContext']['http']['method']},
+            'cookies': ['a=1', 'b=2'],
+            'body': json.dumps({k: event.get(k) for k in ('version', 'routeKey', 'rawPath', 'rawQueryString',
+                                'queryStringParameters', 'cookies', 'body', 'isBase64Encoded')})}
+""")
+lambda_role('r')
+lam = boto3.client('lambda', endpoint_url=cf.meta.endpoint_url, region_name='us-east-1')
+lam.create_function(FunctionName='web', Runtime='python3.12', Handler='index.handler',
+                    Role='arn:aws:iam::123456789012:role/r', Code={'ZipFile': buf.getvalue()})
+url = lam.create_function_url_config(FunctionName='web', AuthType='NONE')['FunctionUrl']
+host = url[len('https://'):].rstrip('/').replace('.on.aws', '.localhost')
+port = int(cf.meta.endpoint_url.rsplit(':', 1)[1])
+def call(method, path, body=None, headers={}, to=None):
+    c = http.client.HTTPConnection('127.0.0.1', port)
+    c.request(method, path, body=body, headers=dict({'Host': to or host}, **headers))
+    a = c.getresponse()
+    text = a.read().decode()
+    return {'status': a.status, 'type': a.getheader('Content-Type'), 'method': a.getheader('X-Method'),
+            'cookies': a.msg.get_all('Set-Cookie'), 'body': json.loads(text) if text.startswith('{') else text}
+out = {'closed': call('GET', '/x')}
+lam.add_permission(FunctionName='web', StatementId='url', Action='lambda:InvokeFunctionUrl', Principal='*',
+                   FunctionUrlAuthType='NONE')
+out['url_permission_only'] = call('GET', '/x')['status']
+lam.add_permission(FunctionName='web', StatementId='invoke', Action='lambda:InvokeFunction', Principal='*')
+out['post'] = call('POST', '/items/1?a=1&a=2&b=x%20y', b'{"k": 1}', {'Content-Type': 'application/json', 'Cookie': 's=1; t=2'})
+out['put_binary'] = call('PUT', '/bin', bytes(range(5)), {'Content-Type': 'application/octet-stream'})['body']
+out['root'] = call('POST', '/', b'x=1', {'Content-Type': 'text/plain'})['body']['rawPath']
+out['patch'] = call('PATCH', '/p')['method']
+out['plain'] = call('GET', '/plain')
+out['fails'] = call('GET', '/fail')
+out['unknown'] = call('GET', '/', to='a' * 32 + '.lambda-url.us-east-1.localhost')['status']
+lam.update_function_url_config(FunctionName='web', AuthType='AWS_IAM')
+out['iam'] = [call('GET', '/x')['status'], call('GET', '/x', headers={'Authorization':
+    'AWS4-HMAC-SHA256 Credential=k/20260101/us-east-1/lambda/aws4_request, SignedHeaders=host, Signature=0'})['status']]
+print(json.dumps(out))
+)");
+  CHECK(r["closed"] == json({{"status", 403}, {"type", "application/json"}, {"method", nullptr}, {"cookies", nullptr},
+                             {"body", {{"Message", "Forbidden"}}}}));
+  CHECK(r["url_permission_only"] == 403);  // a URL made since October 2025 needs lambda:InvokeFunction too
+  const json& post = r["post"];
+  CHECK(post["status"] == 201);
+  CHECK(post["method"] == "POST");
+  CHECK(post["cookies"] == json({"a=1", "b=2"}));
+  CHECK(post["body"] == json({{"version", "2.0"}, {"routeKey", "$default"}, {"rawPath", "/items/1"},
+                              {"rawQueryString", "a=1&a=2&b=x%20y"},
+                              {"queryStringParameters", {{"a", "1,2"}, {"b", "x y"}}},
+                              {"cookies", {"s=1", "t=2"}}, {"body", "{\"k\": 1}"}, {"isBase64Encoded", false}}));
+  CHECK(r["put_binary"]["body"] == "AAECAwQ=");
+  CHECK(r["put_binary"]["isBase64Encoded"] == true);
+  CHECK(r["root"] == "/");
+  CHECK(r["patch"] == "PATCH");
+  CHECK(r["plain"]["status"] == 200);  // an answer without statusCode: itself, as JSON
+  CHECK(r["plain"]["type"] == "application/json");
+  CHECK(r["plain"]["body"] == json({{"hello", "world"}}));
+  CHECK(r["fails"]["status"] == 502);
+  CHECK(r["unknown"] == 404);
+  CHECK(r["iam"] == json({403, 201}));
+}
+
 TEST_CASE("serve: a package larger than a provider call's Lua memory is taken, digested and run outside Lua",
           "[server][lambda]") {
   // 80 MB of incompressible bytes beside the handler, uploaded as boto3

@@ -451,7 +451,7 @@ function A.DeleteFunction(p, env)
     world.remove(VERSION, fkey(env, rec.FunctionName) .. ":" .. v.Version)
   end
   for _, s in ipairs(L.statements(env, rec.FunctionName)) do world.remove("lambda.permission", s.key) end
-  for _, u in ipairs(L.urls(env, rec.FunctionName)) do world.remove("lambda.url", u.key) end
+  for _, u in ipairs(L.urls(env, rec.FunctionName)) do L.remove_url_record(u.key) end
   world.remove(COUNTER, fkey(env, rec.FunctionName))
   world.remove(FN, fkey(env, rec.FunctionName))
   return {}
@@ -541,6 +541,17 @@ function A.ListAliases(p, env)
   local out = {}
   for _, a in ipairs(aliases_of(env, rec.FunctionName)) do out[#out + 1] = alias_view(env, a) end
   return { Aliases = out }
+end
+
+-- The records of `kind` whose refs name function `name`'s ARN (its
+-- permissions, its URLs), { key =, record = } in key order: found through
+-- the referrers index, not a walk of the kind.
+function L.records_naming(env, name, kind)
+  local out = {}
+  for _, r in ipairs(world.referrers(fn_arn(env, name))) do
+    if r.kind == kind then out[#out + 1] = { key = r.id, record = world.get(kind, r.id) } end
+  end
+  return out
 end
 
 -- Permissions, layer versions and event source mappings live in their own

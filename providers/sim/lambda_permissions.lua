@@ -51,14 +51,8 @@ return function(A, L)
     return { Statement = L.json(s) }
   end
 
-  -- The statements of a function, in statement-id order.
-  function L.statements(env, name)
-    local out = {}
-    for _, r in ipairs(world.referrers(L.fn_arn(env, name))) do
-      if r.kind == PERMISSION then out[#out + 1] = { key = r.id, statement = world.get(PERMISSION, r.id) } end
-    end
-    return out
-  end
+  -- The statements of a function, { key =, record = } in statement-id order.
+  function L.statements(env, name) return L.records_naming(env, name, PERMISSION) end
 
   function A.RemovePermission(p, env)
     local rec = L.load_fn(env, p.FunctionName)
@@ -71,7 +65,7 @@ return function(A, L)
   function A.GetPolicy(p, env)
     local rec = L.load_fn(env, p.FunctionName)
     local list = {}
-    for _, s in ipairs(L.statements(env, rec.FunctionName)) do list[#list + 1] = s.statement end
+    for _, s in ipairs(L.statements(env, rec.FunctionName)) do list[#list + 1] = s.record end
     if #list == 0 then fail("The resource you requested does not exist.", "ResourceNotFoundException") end
     local policy = { Version = "2012-10-17", Id = "default", Statement = list }
     return { Policy = L.json(policy), RevisionId = util.hash_hex(L.json(policy), 8) }

@@ -160,16 +160,13 @@ return function(A, L)
   function A.ListFunctionUrlConfigs(p, env)
     local rec = L.load_fn(env, p.FunctionName)
     local out = {}
-    for _, u in ipairs(L.urls(env, rec.FunctionName)) do out[#out + 1] = view(u.url, true) end
+    for _, u in ipairs(L.urls(env, rec.FunctionName)) do out[#out + 1] = view(u.record, true) end
     return { FunctionUrlConfigs = out }
   end
 
-  -- The URL records of a function, { key =, url = } in key order.
+  -- The URL records of a function, { key =, record = }, $LATEST's first.
   function L.urls(env, name)
-    local out = {}
-    for _, r in ipairs(world.referrers(L.fn_arn(env, name))) do
-      if r.kind == URL then out[#out + 1] = { key = r.id, url = world.get(URL, r.id) } end
-    end
+    local out = L.records_naming(env, name, URL)
     table.sort(out, function(a, b)
       local la, lb = a.key:sub(-8) == ":$LATEST", b.key:sub(-8) == ":$LATEST"
       if la ~= lb then return la end
@@ -216,7 +213,7 @@ return function(A, L)
   -- of Principal "*" for it, or for lambda:*).
   local function public(env, name, action)
     for _, st in ipairs(L.statements(env, name)) do
-      local s = st.statement
+      local s = st.record
       local who = type(s.Principal) == "table" and (s.Principal.Service or s.Principal.AWS) or s.Principal
       if s.Effect == "Allow" and who == "*" and (s.Action == action or s.Action == "lambda:*" or s.Action == "*") then
         return true

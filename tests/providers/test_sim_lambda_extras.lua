@@ -77,6 +77,7 @@ T.case("function URLs: one for $LATEST and one per alias; Lambda's conflict and 
   aws.lambda.CreateFunctionUrlConfig({ FunctionName = "f", AuthType = "NONE" })
   aws.lambda.DeleteFunction({ FunctionName = "f" })
   H.same(world.ids("lambda.url"), {})
+  H.same(world.ids("lambda.url_id"), {})  -- nor their ids
 end)
 
 T.case("layer versions count up, never reused", function()

@@ -22,13 +22,6 @@ local function target_of(id)
   return { FunctionName = id:match(":function:([^:]+)$") or id }
 end
 
-local function with(base, fields)
-  local out = {}
-  for k, v in pairs(base) do out[k] = v end
-  for k, v in pairs(fields) do out[k] = v end
-  return out
-end
-
 return P.define {
   type = "AWS::Lambda::Url",
   properties = {
@@ -50,9 +43,9 @@ return P.define {
   end,
 
   update = function(ctx, id, new)
-    local _, err = props_lib.call(ctx.world.lambda.UpdateFunctionUrlConfig, with(target_of(id), {
-      AuthType = new.AuthType, Cors = new.Cors or {}, InvokeMode = new.InvokeMode or "BUFFERED",
-    }), { "ResourceNotFoundException" })
+    local req = target_of(id)
+    req.AuthType, req.Cors, req.InvokeMode = new.AuthType, new.Cors or {}, new.InvokeMode or "BUFFERED"
+    local _, err = props_lib.call(ctx.world.lambda.UpdateFunctionUrlConfig, req, { "ResourceNotFoundException" })
     if err then P.fail(err.message, "NotFound") end
   end,
 

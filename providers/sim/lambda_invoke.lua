@@ -117,11 +117,32 @@ return function(A, L)
     return out
   end
 
-  -- The function's configuration at the qualifier ($LATEST or a version),
-  -- and the record holding its code.
+  -- The version an alias sends this invocation to: its own, or with its
+  -- RoutingConfig's weight (CodeDeploy's traffic shift) the additional one,
+  -- drawn from the world's sequence. The alias is read as GetAlias reads it
+  -- (a deployment shifting it moved along to the clock first).
+  local function routed_version(env, name, alias_name)
+    return world.atomic(function()
+      local a = A.GetAlias({ FunctionName = name, Name = alias_name }, env)
+      local weights = a.RoutingConfig and a.RoutingConfig.AdditionalVersionWeights or {}
+      local draw = nil
+      for version, weight in pairs(weights) do
+        draw = draw or env.new_id("int", 1000000) / 1000000
+        if draw < tonumber(weight) then return tostring(version) end
+      end
+      return a.FunctionVersion
+    end)
+  end
+
+  -- The function's configuration at the qualifier ($LATEST, a version, or
+  -- an alias: the version it routes to), and the record holding its code.
   local function target(env, p)
     local rec, qualifier = L.load_fn(env, p.FunctionName)
     qualifier = p.Qualifier or qualifier
+    if qualifier and qualifier ~= "$LATEST" and not qualifier:match("^%d+$")
+        and world.get("lambda.alias", L.fkey(env, rec.FunctionName) .. ":" .. qualifier) then
+      qualifier = routed_version(env, rec.FunctionName, qualifier)
+    end
     if qualifier and qualifier ~= "$LATEST" then
       local v = world.get(L.VERSION, L.fkey(env, rec.FunctionName) .. ":" .. qualifier)
       if not v then

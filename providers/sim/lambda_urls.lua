@@ -24,7 +24,7 @@
 -- Cookies, Body } is an HTTP request to a URL, how `moonstack serve`
 -- answers http://<url id>.lambda-url.<region>.localhost:<port>/... (the
 -- URL's own host, on this machine): Lambda's payload format 2.0 event, the
--- function run (Invoke, at the alias's version for an alias's URL), its
+-- function run (Invoke, of the alias for an alias's URL), its
 -- answer mapped back as Lambda maps it. Who may call, as Lambda decides it
 -- (the Lambda Developer Guide, "Control access to Lambda function URLs"):
 -- AuthType NONE needs the function's policy to grant lambda:InvokeFunctionUrl
@@ -300,22 +300,17 @@ return function(A, L)
     local call_env = { region = found.Region, account = found.Account, caller = env.caller, new_id = env.new_id,
                        now_ms = env.now_ms }
     return world.with_account(found.Account, function()
-      local u, name, version, request_id, ok = world.atomic(function()
+      local u, name, alias, request_id, ok = world.atomic(function()
         local u = world.get(URL, found.Key)
         if not u then return nil end
-        local name, qualifier = u.FunctionArn:match(":function:([^:]+):?([^:]*)$")
-        local version = nil
-        if qualifier ~= "" then
-          local alias = world.get("lambda.alias", L.fkey(call_env, name) .. ":" .. qualifier)
-          version = alias and alias.FunctionVersion
-        end
-        return u, name, version, env.new_id("uuid"), allowed(call_env, u, name, type(p.Headers) == "table" and p.Headers or {})
+        local name, alias = u.FunctionArn:match(":function:([^:]+):?([^:]*)$")
+        return u, name, alias, env.new_id("uuid"), allowed(call_env, u, name, type(p.Headers) == "table" and p.Headers or {})
       end)
       if not u then return { StatusCode = 404, Headers = { ["content-type"] = "application/json" }, Body = '{"Message":null}' } end
       if not ok then return forbidden() end
       local event = event_of(call_env, u, url_id, p, request_id)
-      local out = A.Invoke({ FunctionName = name, Qualifier = version ~= "$LATEST" and version or nil,
-                             Payload = L.json(event) }, call_env)
+      local out = A.Invoke({ FunctionName = name, Qualifier = alias ~= "" and alias or nil, Payload = L.json(event) },
+        call_env)
       if out.FunctionError then
         return { StatusCode = 502, Headers = { ["content-type"] = "text/plain" }, Body = "Internal Server Error" }
       end

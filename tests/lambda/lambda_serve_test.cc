@@ -202,6 +202,11 @@ out['patch'] = call('PATCH', '/p')['method']
 out['plain'] = call('GET', '/plain')
 out['fails'] = call('GET', '/fail')
 out['unknown'] = call('GET', '/', to='a' * 32 + '.lambda-url.us-east-1.localhost')['status']
+lam.publish_version(FunctionName='web')
+lam.create_alias(FunctionName='web', Name='live', FunctionVersion='1')
+live = lam.create_function_url_config(FunctionName='web', Qualifier='live', AuthType='NONE')['FunctionUrl']
+out['alias'] = [call('GET', '/plain', to=live[len('https://'):].rstrip('/').replace('.on.aws', '.localhost'))['status'],
+                lam.invoke(FunctionName='web:live', Payload=b'{"rawPath": "/plain"}')['ExecutedVersion']]
 lam.update_function_url_config(FunctionName='web', AuthType='AWS_IAM')
 out['iam'] = [call('GET', '/x')['status'], call('GET', '/x', headers={'Authorization':
     'AWS4-HMAC-SHA256 Credential=k/20260101/us-east-1/lambda/aws4_request, SignedHeaders=host, Signature=0'})['status']]
@@ -227,6 +232,7 @@ print(json.dumps(out))
   CHECK(r["plain"]["body"] == json({{"hello", "world"}}));
   CHECK(r["fails"]["status"] == 502);
   CHECK(r["unknown"] == 404);
+  CHECK(r["alias"] == json({200, "1"}));  // an alias's URL, and Invoke of the alias, run its version
   CHECK(r["iam"] == json({403, 201}));
 }
 

@@ -80,6 +80,17 @@ T.case("function URLs: one for $LATEST and one per alias; Lambda's conflict and 
   H.same(world.ids("lambda.url_id"), {})  -- nor their ids
 end)
 
+T.case("Invoke of an alias runs the version it points at; a missing qualifier is Lambda's not found", function()
+  local aws = setup()
+  aws.lambda.PublishVersion({ FunctionName = "f" })
+  aws.lambda.CreateAlias({ FunctionName = "f", Name = "live", FunctionVersion = "1" })
+  H.eq(aws.lambda.Invoke({ FunctionName = "f", Qualifier = "live", InvocationType = "DryRun" }).StatusCode, 204)
+  H.eq(aws.lambda.Invoke({ FunctionName = "f:live", InvocationType = "DryRun" }).StatusCode, 204)
+  local e = H.raises(function() aws.lambda.Invoke({ FunctionName = "f", Qualifier = "gone", InvocationType = "DryRun" }) end,
+    "Function not found: arn:aws:lambda:us-east-1:123456789012:function:f:gone")
+  H.eq(e.code, "ResourceNotFoundException")
+end)
+
 T.case("layer versions count up, never reused", function()
   local aws = setup()
   local v1 = aws.lambda.PublishLayerVersion({ LayerName = "deps", Content = { ZipFile = "a" } })

@@ -27,7 +27,8 @@ T.case("permissions: statements of the function's policy; a duplicate id refused
     '{"Id":"default","Statement":[{"Action":"lambda:InvokeFunction","Condition":{"ArnLike":{"AWS:SourceArn":'
     .. '"arn:aws:s3:::b"}},"Effect":"Allow","Principal":{"Service":"s3.amazonaws.com"},"Resource":'
     .. '"arn:aws:lambda:us-east-1:123456789012:function:f","Sid":"s3"}],"Version":"2012-10-17"}')
-  H.raises(function() aws.lambda.AddPermission({ FunctionName = "nope", StatementId = "a", Action = "a", Principal = "p" }) end,
+  H.raises(function() aws.lambda.AddPermission({ FunctionName = "nope", StatementId = "a", Action = "lambda:InvokeFunction",
+    Principal = "p" }) end,
     "Function not found: arn:aws:lambda:us-east-1:123456789012:function:nope")
   aws.lambda.DeleteFunction({ FunctionName = "f" })
   H.same(world.ids("lambda.permission"), {})
@@ -89,6 +90,36 @@ T.case("Invoke of an alias runs the version it points at; a missing qualifier is
   local e = H.raises(function() aws.lambda.Invoke({ FunctionName = "f", Qualifier = "gone", InvocationType = "DryRun" }) end,
     "Function not found: arn:aws:lambda:us-east-1:123456789012:function:f:gone")
   H.eq(e.code, "ResourceNotFoundException")
+end)
+
+T.case("permissions: the request is validated as Lambda's model says; a public URL statement as Lambda writes it", function()
+  local aws = setup()
+  local e = H.raises(function()
+    aws.lambda.AddPermission({ FunctionName = "f", StatementId = "has space", Action = "lambda:InvokeFunction",
+      Principal = "s3.amazonaws.com", SourceAccount = "123", SourceArn = "arn:aws:s3:::b" })
+  end, "2 validation errors detected: Value 'has space' at 'statementId' failed to satisfy constraint: Member must "
+    .. "satisfy regular expression pattern: ([a-zA-Z0-9-_]+); Value '123' at 'sourceAccount' failed to satisfy "
+    .. "constraint: Member must satisfy regular expression pattern: \\d{12}")
+  H.eq(e.code, "ValidationException")
+  H.raises(function()
+    aws.lambda.AddPermission({ FunctionName = "f", StatementId = "x", Action = "invoke", Principal = "*" })
+  end, "1 validation error detected: Value 'invoke' at 'action' failed to satisfy constraint: Member must satisfy "
+    .. "regular expression pattern: (lambda:[*]|lambda:[a-zA-Z]+|[*])")
+  H.raises(function()
+    aws.lambda.AddPermission({ FunctionName = "f", StatementId = "x", Action = "lambda:InvokeFunctionUrl", Principal = "*",
+      FunctionUrlAuthType = "OPEN" })
+  end, "1 validation error detected: Value 'OPEN' at 'functionUrlAuthType' failed to satisfy constraint: Member must "
+    .. "satisfy enum value set: [NONE, AWS_IAM]")
+  aws.lambda.AddPermission({ FunctionName = "f", StatementId = "url", Action = "lambda:InvokeFunctionUrl", Principal = "*",
+    FunctionUrlAuthType = "NONE" })
+  aws.lambda.AddPermission({ FunctionName = "f", StatementId = "via", Action = "lambda:InvokeFunction", Principal = "*",
+    InvokedViaFunctionUrl = true })
+  H.eq(aws.lambda.GetPolicy({ FunctionName = "f" }).Policy,
+    '{"Id":"default","Statement":[{"Action":"lambda:InvokeFunctionUrl","Condition":{"StringEquals":'
+    .. '{"lambda:FunctionUrlAuthType":"NONE"}},"Effect":"Allow","Principal":"*","Resource":'
+    .. '"arn:aws:lambda:us-east-1:123456789012:function:f","Sid":"url"},{"Action":"lambda:InvokeFunction","Condition":'
+    .. '{"Bool":{"lambda:InvokedViaFunctionUrl":"true"}},"Effect":"Allow","Principal":"*","Resource":'
+    .. '"arn:aws:lambda:us-east-1:123456789012:function:f","Sid":"via"}],"Version":"2012-10-17"}')
 end)
 
 T.case("layer versions count up, never reused", function()

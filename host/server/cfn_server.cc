@@ -200,25 +200,32 @@ Status Serve(const ServeOptions& options) {
     res.status = 400;
     res.set_content("{\"Error\": \"Need to POST to reset Moto\"}", "application/json");
   });
-  // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
-  // A content-reader handler: an S3 object's body is streamed to the store
-  // as it arrives (aws_api.h), never held whole; the others read theirs.
-  // Reads a content-reader route's body up to max_body_bytes; false when it
-  // is larger or ended early (the answer given), as the routes below answer.
-  auto read_body = [&](const httplib::ContentReader& reader, std::string* body, httplib::Response& res) {
+  // A content-reader route's body, read whole up to max_body_bytes: the
+  // guard has checked the declared length; the reader counts what arrives
+  // (a compressed body grows as it is decoded).
+  enum class BodyRead { kRead, kTooLarge, kIncomplete };
+  auto read_body = [&](const httplib::ContentReader& reader, std::string* body) {
     bool too_large = false;
     const bool read = reader([&](const char* data, size_t length) {
       too_large = body->size() + length > options.max_body_bytes;
       if (!too_large) body->append(data, length);
       return !too_large;
     });
-    if (too_large || !read) res.status = too_large ? 413 : 400;
-    return !too_large && read;
+    return too_large ? BodyRead::kTooLarge : read ? BodyRead::kRead : BodyRead::kIncomplete;
   };
+  const std::string too_large_message = "Request body is larger than " + std::to_string(options.max_body_bytes) + " bytes";
+  // The client sent less than its Content-Length before the read deadline.
+  const std::string incomplete_message =
+      "The request body ended before the number of bytes its Content-Length header gives";
+  // cfn-signal's PUT to a wait-condition handle URL, host swapped (wait_signal.h).
+  // A content-reader handler: an S3 object's body is streamed to the store
+  // as it arrives (aws_api.h), never held whole; the others read theirs.
   http.Put(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     if (IsFunctionUrlRequest(req)) {
       std::string body;
-      if (read_body(reader, &body, res)) AnswerFunctionUrl(sim, req, std::move(body), res);
+      const BodyRead got = read_body(reader, &body);
+      if (got == BodyRead::kRead) return AnswerFunctionUrl(sim, req, std::move(body), res);
+      res.status = got == BodyRead::kTooLarge ? 413 : 400;
       return;
     }
     WaitSignals::Reply reply;
@@ -230,17 +237,11 @@ Status Serve(const ServeOptions& options) {
       return Send(res, aws.HandleWithBody(std::move(aws_req), reader, options.max_object_bytes, NewRequestId()));
     }
     std::string body;
-    bool too_large = false;
-    const bool read = reader([&](const char* data, size_t length) {
-      too_large = body.size() + length > options.max_body_bytes;
-      if (!too_large) body.append(data, length);
-      return !too_large;
-    });
-    if (too_large || !read) {
+    const BodyRead got = read_body(reader, &body);
+    if (got != BodyRead::kRead) {
+      const bool too_large = got == BodyRead::kTooLarge;
       reply = WaitSignals::S3Error(too_large ? 413 : 400, too_large ? "RequestEntityTooLarge" : "IncompleteBody",
-                                   too_large ? "Request body is larger than " + std::to_string(options.max_body_bytes) + " bytes"
-                                             : "The request body ended before the number of bytes its Content-Length "
-                                               "header gives");
+                                   too_large ? too_large_message : incomplete_message);
     } else if (WaitSignals::IsHandlePath(req.path)) {
       reply = signals.Signal(req.path, body);
     } else if (req.path.rfind(kResponsePath, 0) == 0) {
@@ -265,31 +266,17 @@ Status Serve(const ServeOptions& options) {
   });
   // A content-reader handler: it receives the body itself, so cpp-httplib's
   // own 8 KiB cap on form-encoded bodies (compiled into the library) does not
-  // apply. The guard has checked the declared length; the reader counts
-  // what arrives (a compressed body grows as it is decoded).
+  // apply.
   http.Post("/", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     const std::string request_id = NewRequestId();
     std::string body;
-    bool too_large = false;
-    const bool read = reader([&](const char* data, size_t length) {
-      too_large = body.size() + length > options.max_body_bytes;
-      if (!too_large) body.append(data, length);
-      return !too_large;
-    });
-    if (too_large) {
-      Reply(res,
-            ErrorResponse(413, "RequestEntityTooLarge",
-                          "Request body is larger than " + std::to_string(options.max_body_bytes) + " bytes",
-                          request_id),
-            request_id);
+    const BodyRead got = read_body(reader, &body);
+    if (got == BodyRead::kTooLarge) {
+      Reply(res, ErrorResponse(413, "RequestEntityTooLarge", too_large_message, request_id), request_id);
       return;
     }
-    if (!read) {  // the client sent less than its Content-Length before the read deadline
-      Reply(res,
-            ErrorResponse(400, "IncompleteBody",
-                          "The request body ended before the number of bytes its Content-Length header gives",
-                          request_id),
-            request_id);
+    if (got == BodyRead::kIncomplete) {
+      Reply(res, ErrorResponse(400, "IncompleteBody", incomplete_message, request_id), request_id);
       return;
     }
     if (IsFunctionUrlRequest(req)) return AnswerFunctionUrl(sim, req, std::move(body), res);

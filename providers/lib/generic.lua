@@ -142,11 +142,12 @@ end
 local function attribute_values(decl, schema, m, props)
   local out = {}
   local last_type = decl.type:match("(%w+)$")
+  local name_property = identity.name_property(decl.type, schema)
   for _, attr in ipairs(decl.attributes) do
     local made = m:attribute(attr)
     if made ~= nil then
       out[attr] = made
-    elseif schema and attr == schema.nameProperty then
+    elseif attr == name_property then
       out[attr] = m.name
     elseif attr == "Arn" or attr == last_type .. "Arn" then
       out[attr] = m:arn()
@@ -171,7 +172,7 @@ local function physical_id(decl, schema, m, attrs, props)
   if ref then
     local v = attrs[ref]
     if v == nil then v = m:attribute(ref) end
-    if v == nil and schema and ref == schema.nameProperty then v = m.name end
+    if v == nil and ref == identity.name_property(decl.type, schema) then v = m.name end
     if v == nil then v = props[ref] end
     if type(v) == "string" and v ~= "" then return v end
   end

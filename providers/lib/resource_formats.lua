@@ -140,20 +140,12 @@ end
 
 local function internal(props) return props.Scheme == "internal" and "internal-" or "" end
 
--- The number in an ALB's or a Classic Load Balancer's DNS name, drawn once
--- per load balancer: 8 to 10 digits ("my-load-balancer-424835706",
+-- An ALB's or a Classic Load Balancer's DNS name: its name and a number of
+-- 8 to 10 digits ("my-load-balancer-424835706",
 -- "internal-ELB-DEVOPSTEAM13-10252911", "...-1198556003").
-local function elb_number(m)
-  local n = m.drawn["elb-number"]
-  if not n then
-    n = tostring(10000000 + sim.new_id("int", 2147483647 - 10000000))
-    m.drawn["elb-number"] = n
-  end
-  return n
-end
-
 local function elb_dns(m)
-  return internal(m.props) .. m.name .. "-" .. elb_number(m) .. m:fill(".{region}.elb.amazonaws.com")
+  local number = tostring(10000000 + sim.new_id("int", 2147483647 - 10000000))
+  return internal(m.props) .. m.name .. "-" .. number .. m:fill(".{region}.elb.amazonaws.com")
 end
 
 -- An address of subnet `subnet_id`'s block that AWS does not reserve (its
@@ -171,10 +163,11 @@ end
 -- and never reuses one (a replaced task definition is a new revision).
 local function next_revision(m, family)
   local world = require("moonstack.world")
-  local key = (m.ctx.account or "") .. "/" .. (m.ctx.region or "") .. "/" .. family
-  local counter = world.get("generic.revisions", key) or { Last = 0 }
+  local kind = require("sim.world").kind_in(m.ctx.account, "generic.revisions")  -- per account, as generic.lua's records
+  local key = (m.ctx.region or "") .. "/" .. family
+  local counter = world.get(kind, key) or { Last = 0 }
   counter.Last = counter.Last + 1
-  world.put("generic.revisions", key, counter, { live = false })
+  world.put(kind, key, counter, { live = false })
   return counter.Last
 end
 
@@ -189,8 +182,9 @@ local function db_port(m)
   return "3306"  -- mysql, mariadb, aurora-mysql
 end
 
--- An ARN of the load balancer's ARN with `what` for "loadbalancer" and a
--- new ID after it (a listener's), or nil when `arn` is not one.
+-- The ARN of something below an ELBv2 ARN: `arn` with its resource type
+-- `from` ("loadbalancer") made `to` ("listener") and a new ID appended,
+-- or nil when `arn` is not such an ARN.
 local function below_arn(arn, from, to, m)
   if type(arn) ~= "string" then return nil end
   local head, tail = arn:match("^(arn:[^:]*:elasticloadbalancing:[^:]*:[^:]*:)" .. from .. "(/.+)$")
@@ -343,7 +337,7 @@ F.ATTRIBUTE_FORMATS = {
   -- "amazon-elb" / "amazon-elb-sg" were EC2-Classic's.
   ["AWS::ElasticLoadBalancing::LoadBalancer"] = {
     DNSName = elb_dns,
-    CanonicalHostedZoneName = elb_dns,
+    CanonicalHostedZoneName = function(m) return m:attribute("DNSName") end,
     CanonicalHostedZoneNameID = function(m) return elb_zone(m, "alb") end,
     ["SourceSecurityGroup.OwnerAlias"] = "{account}",
     ["SourceSecurityGroup.GroupName"] = function(m)
@@ -367,7 +361,6 @@ F.ATTRIBUTE_FORMATS = {
   },
   -- "sample-cluster.cluster-cozrlsfrcjoc.us-east-1.docdb.amazonaws.com", port 27017.
   ["AWS::DocDB::DBCluster"] = {
-    DBClusterIdentifier = "{name}",
     Endpoint = cluster_endpoint("docdb"),
     ReadEndpoint = cluster_endpoint("docdb", true),
     Port = function(m) return tostring(m.props.Port or 27017) end,
@@ -375,7 +368,6 @@ F.ATTRIBUTE_FORMATS = {
   },
   -- "neptune-dev.cluster-cz7fmvtxsrei.us-east-1.neptune.amazonaws.com", port 8182.
   ["AWS::Neptune::DBCluster"] = {
-    DBClusterIdentifier = "{name}",
     Endpoint = cluster_endpoint("neptune"),
     ReadEndpoint = cluster_endpoint("neptune", true),
     Port = function(m) return tostring(m.props.DBPort or 8182) end,

@@ -58,6 +58,23 @@ local COUNTER = "lambda.version_counter"
 
 local function fail(message, code) require("sim").fail(message, code) end
 
+-- Lambda's request validation (ValidationException): each violation
+-- "Value 'x' at 'field' failed to satisfy constraint: <constraint>" (a nil
+-- value: "Value null"), all of a request's in one message,
+-- "1 validation error detected: ..." or "N validation errors detected: a; b".
+function L.violation(value, field, constraint)
+  return "Value " .. (value == nil and "null" or "'" .. tostring(value) .. "'") .. " at '" .. field
+    .. "' failed to satisfy constraint: " .. constraint
+end
+
+function L.fail_validation(violations)
+  local n = #violations
+  fail(n .. " validation error" .. (n > 1 and "s" or "") .. " detected: " .. table.concat(violations, "; "),
+    "ValidationException")
+end
+
+function L.invalid(value, field, constraint) L.fail_validation({ L.violation(value, field, constraint) }) end
+
 local function fn_arn(env, name, qualifier)
   return "arn:aws:lambda:" .. env.region .. ":" .. env.account .. ":function:" .. name
     .. (qualifier and (":" .. qualifier) or "")
@@ -66,8 +83,7 @@ end
 -- A FunctionName parameter: a name, "name:qualifier", or an ARN.
 local function parse_name(spec)
   if type(spec) ~= "string" or spec == "" then
-    fail("1 validation error detected: Value null at 'functionName' failed to satisfy constraint: Member must not be null",
-      "ValidationException")
+    L.invalid(nil, "functionName", "Member must not be null")
   end
   local name, qualifier = spec:match("^arn:aws[%w%-]*:lambda:[^:]*:%d+:function:([^:]+):?(.*)$")
   if not name then name, qualifier = spec:match("^([^:]+):?(.*)$") end
@@ -173,8 +189,7 @@ local function check_role(role_arn)
   local arn = type(role_arn) == "string" and role_arn or ""
   local partition, rest = arn:match("^arn:([%w%-]*):iam::%d%d%d%d%d%d%d%d%d%d%d%d:role/?([%w_+=,.@%-/]+)$")
   if not rest or not (partition == "" or partition:match("^aws[%a%-]*$")) then
-    fail("1 validation error detected: Value '" .. tostring(role_arn) .. "' at 'role' failed to satisfy constraint: "
-      .. "Member must satisfy regular expression pattern: " .. ROLE_PATTERN, "ValidationException")
+    L.invalid(tostring(role_arn), "role", "Member must satisfy regular expression pattern: " .. ROLE_PATTERN)
   end
   local role = world.get("iam.role", (arn:match("([^/]+)$") or ""):lower())
   if not role or role.Arn ~= arn or not trusts_lambda(role.AssumeRolePolicyDocument) then
@@ -298,8 +313,7 @@ function A.CreateFunction(p, env)
   local name = parse_name(p.FunctionName)
   if world.get(FN, fkey(env, name)) then fail("Function already exist: " .. name, "ResourceConflictException") end
   if p.Role == nil then
-    fail("1 validation error detected: Value null at 'role' failed to satisfy constraint: Member must not be null",
-      "ValidationException")
+    L.invalid(nil, "role", "Member must not be null")
   end
   check_role(p.Role)
   check_package(p)

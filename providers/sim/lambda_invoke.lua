@@ -189,8 +189,7 @@ return function(A, L)
   function A.Invoke(p, env)
     local itype = p.InvocationType or "RequestResponse"
     if itype ~= "RequestResponse" and itype ~= "Event" and itype ~= "DryRun" then
-      fail("1 validation error detected: Value '" .. tostring(itype) .. "' at 'invocationType' failed to satisfy "
-        .. "constraint: Member must satisfy enum value set: [Event, RequestResponse, DryRun]", "ValidationException")
+      L.invalid(tostring(itype), "invocationType", "Member must satisfy enum value set: [Event, RequestResponse, DryRun]")
     end
     local c, holder = target(env, p)
     if itype == "DryRun" then return { StatusCode = 204 } end

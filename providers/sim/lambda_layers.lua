@@ -35,17 +35,15 @@ return function(A, L)
 
   local function check_name(name)
     if type(name) ~= "string" or #name < 1 or #name > 140 or not name:match("^[%w_%-]+$") then
-      fail("1 validation error detected: Value '" .. tostring(name) .. "' at 'layerName' failed to satisfy constraint: "
-        .. "Member must satisfy regular expression pattern: (arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:"
-        .. "[a-zA-Z0-9-_]+)|[a-zA-Z0-9-_]+", "ValidationException")
+      L.invalid(tostring(name), "layerName", "Member must satisfy regular expression pattern: "
+        .. "(arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:[a-zA-Z0-9-_]+)|[a-zA-Z0-9-_]+")
     end
   end
 
   function A.PublishLayerVersion(p, env)
     check_name(p.LayerName)
     if type(p.Content) ~= "table" then
-      fail("1 validation error detected: Value null at 'content' failed to satisfy constraint: Member must not be null",
-        "ValidationException")
+      L.invalid(nil, "content", "Member must not be null")
     end
     local taken = L.take_s3_code(env, p.Content)
     local ck = env.region .. ":" .. p.LayerName

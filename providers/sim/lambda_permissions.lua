@@ -20,7 +20,7 @@ return function(A, L)
 
   -- AddPermission's request validation, as Lambda's model has it (botocore's
   -- lambda model: each member's pattern, lengths and enum), every violation
-  -- in one "N validation error(s) detected: ...; ..." message.
+  -- in one message (L.fail_validation).
   local function all(s, pattern) return type(s) == "string" and s:match(pattern) ~= nil end
   local function source_arn(s)  -- arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:([a-z]{2}(-gov)?-[a-z]+-\d{1})?:(\d{12})?:(.*)
     local partition, service, region, account = s:match("^arn:([^:]*):([^:]*):([^:]*):([^:]*):")
@@ -43,10 +43,7 @@ return function(A, L)
 
   local function check_request(p)
     local errors = {}
-    local function add(value, field, constraint)
-      errors[#errors + 1] = "Value " .. (value == nil and "null" or "'" .. tostring(value) .. "'") .. " at '" .. field
-        .. "' failed to satisfy constraint: " .. constraint
-    end
+    local function add(value, field, constraint) errors[#errors + 1] = L.violation(value, field, constraint) end
     for _, c in ipairs(CHECKS) do
       local name, field, max, pattern, ok = c[1], c[2], c[3], c[4], c[5]
       local v = p[name]
@@ -61,10 +58,7 @@ return function(A, L)
     if p.FunctionUrlAuthType ~= nil and p.FunctionUrlAuthType ~= "NONE" and p.FunctionUrlAuthType ~= "AWS_IAM" then
       add(p.FunctionUrlAuthType, "functionUrlAuthType", "Member must satisfy enum value set: [NONE, AWS_IAM]")
     end
-    if #errors > 0 then
-      fail(#errors .. " validation error" .. (#errors > 1 and "s" or "") .. " detected: " .. table.concat(errors, "; "),
-        "ValidationException")
-    end
+    if #errors > 0 then L.fail_validation(errors) end
   end
 
   -- The statement as Lambda writes it in the function's policy: Principal

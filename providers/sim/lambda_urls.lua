@@ -50,21 +50,15 @@ local URL_ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 return function(A, L)
   local function fail(message, code) require("sim").fail(message, code) end
 
-  local function invalid(value, field, constraint)
-    local shown = value == nil and "null" or ("'" .. tostring(value) .. "'")
-    fail("1 validation error detected: Value " .. shown .. " at '" .. field .. "' failed to satisfy constraint: "
-      .. constraint, "ValidationException")
-  end
-
   local function check_enum(value, field, allowed, required)
     if value == nil then
-      if required then invalid(nil, field, "Member must not be null") end
+      if required then L.invalid(nil, field, "Member must not be null") end
       return
     end
     for _, v in ipairs(allowed) do
       if value == v then return end
     end
-    invalid(value, field, "Member must satisfy enum value set: [" .. table.concat(allowed, ", ") .. "]")
+    L.invalid(value, field, "Member must satisfy enum value set: [" .. table.concat(allowed, ", ") .. "]")
   end
 
   -- The function's record and the qualifier the URL is for (nil: $LATEST):
@@ -75,7 +69,7 @@ return function(A, L)
     if qualifier == "$LATEST" then qualifier = nil end
     if qualifier ~= nil then
       if type(qualifier) ~= "string" or qualifier:match("^%d+$") or not qualifier:match("^[%w%-_]+$") then
-        invalid(qualifier, "qualifier", "Member must satisfy regular expression pattern: ((?!^\\d+$)^[0-9a-zA-Z-_]+$)")
+        L.invalid(qualifier, "qualifier", "Member must satisfy regular expression pattern: ((?!^\\d+$)^[0-9a-zA-Z-_]+$)")
       end
       if not world.get("lambda.alias", L.fkey(env, rec.FunctionName) .. ":" .. qualifier) then
         fail("Function not found: " .. L.fn_arn(env, rec.FunctionName, qualifier), "ResourceNotFoundException")
@@ -83,6 +77,9 @@ return function(A, L)
     end
     return rec, qualifier
   end
+
+  -- The id in a URL's host: "https://<id>.lambda-url...".
+  local function url_id_of(u) return u.FunctionUrl:match("^https://([^.]+)") end
 
   local function url_key(env, name, qualifier) return L.fkey(env, name) .. ":" .. (qualifier or "$LATEST") end
 
@@ -126,7 +123,7 @@ return function(A, L)
       CreationTime = now, LastModifiedTime = now, CreationMs = env.now_ms,
     }
     world.put(URL, k, u, { refs = { L.fn_arn(env, rec.FunctionName) } })
-    world.put(URL_ID, u.FunctionUrl:match("^https://([^.]+)"), { Account = env.account, Region = env.region, Key = k },
+    world.put(URL_ID, url_id_of(u), { Account = env.account, Region = env.region, Key = k },
       { live = false })
     return view(u, false)
   end
@@ -178,7 +175,7 @@ return function(A, L)
   -- A URL's record and its id's, by the record's key.
   function L.remove_url_record(key)
     local u = world.get(URL, key)
-    if u then world.remove(URL_ID, u.FunctionUrl:match("^https://([^.]+)")) end
+    if u then world.remove(URL_ID, url_id_of(u)) end
     world.remove(URL, key)
   end
 
@@ -205,6 +202,8 @@ return function(A, L)
     end
     return false
   end
+
+  local NO_SUCH_URL = { StatusCode = 404, Headers = { ["content-type"] = "application/json" }, Body = '{"Message":null}' }
 
   local function forbidden() return { StatusCode = 403, Headers = { ["content-type"] = "application/json",
     ["x-amzn-errortype"] = "AccessDeniedException" }, Body = '{"Message":"Forbidden"}' } end
@@ -283,7 +282,7 @@ return function(A, L)
       if headers["content-type"] == nil then headers["content-type"] = "application/json" end
       local body = decoded.body
       if type(body) ~= "string" then body = body ~= nil and util.json(body) or "" end
-      if decoded.isBase64Encoded == true then body = require("sim.s3_body").decode_base64(body) or "" end
+      if decoded.isBase64Encoded == true then body = require("sim.s3_body").decode_base64(body) end
       local cookies = {}
       for i, c in ipairs(type(decoded.cookies) == "table" and decoded.cookies or {}) do cookies[i] = tostring(c) end
       return { StatusCode = tonumber(decoded.statusCode) or 200, Headers = headers, Cookies = cookies, Body = body }
@@ -294,9 +293,7 @@ return function(A, L)
   function A.InvokeFunctionUrl(p, env)
     local url_id = type(p.UrlId) == "string" and p.UrlId or ""
     local found = world.atomic(function() return world.get(URL_ID, url_id) end)
-    if not found or (p.Region ~= nil and p.Region ~= found.Region) then
-      return { StatusCode = 404, Headers = { ["content-type"] = "application/json" }, Body = '{"Message":null}' }
-    end
+    if not found or (p.Region ~= nil and p.Region ~= found.Region) then return NO_SUCH_URL end
     local call_env = { region = found.Region, account = found.Account, caller = env.caller, new_id = env.new_id,
                        now_ms = env.now_ms }
     return world.with_account(found.Account, function()
@@ -306,7 +303,7 @@ return function(A, L)
         local name, alias = u.FunctionArn:match(":function:([^:]+):?([^:]*)$")
         return u, name, alias, env.new_id("uuid"), allowed(call_env, u, name, type(p.Headers) == "table" and p.Headers or {})
       end)
-      if not u then return { StatusCode = 404, Headers = { ["content-type"] = "application/json" }, Body = '{"Message":null}' } end
+      if not u then return NO_SUCH_URL end
       if not ok then return forbidden() end
       local event = event_of(call_env, u, url_id, p, request_id)
       local out = A.Invoke({ FunctionName = name, Qualifier = alias ~= "" and alias or nil, Payload = L.json(event) },
